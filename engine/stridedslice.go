@@ -1,0 +1,205 @@
+package engine
+
+import "math/bits"
+
+// MaxSpecLength bounds the number of entries of a strided_slice spec: TF
+// keeps the masks in 32-bit integers and requires n < 32.
+const MaxSpecLength = 31
+
+// Mask is one of the five strided_slice masks: bit i refers to spec entry
+// i. TF passes masks as integers; OpenVINO's StridedSlice-1 passes them as
+// lists of 0/1 (entry i of the list is bit i). Both convert to a Mask.
+type Mask struct {
+	// Bits holds positions 0-63.
+	Bits uint64
+	// Extra counts set positions beyond 63 (only possible in list form);
+	// they matter only for the "at most one ellipsis" check.
+	Extra int
+}
+
+// MaskFromInt converts a TF integer bitmask. A negative value is taken as
+// its two's-complement bit pattern.
+func MaskFromInt(v int64) Mask { return Mask{Bits: uint64(v)} }
+
+// MaskFromList converts an OpenVINO 0/1 list mask. Entries other than 0
+// and 1 are an invalid_spec error.
+func MaskFromList(list []int64) (Mask, error) {
+	var m Mask
+	for i, v := range list {
+		switch v {
+		case 0:
+		case 1:
+			if i < 64 {
+				m.Bits |= 1 << uint(i)
+			} else {
+				m.Extra++
+			}
+		default:
+			return Mask{}, Errorf(InvalidSpec, "mask list entry %d is %d; entries must be 0 or 1", i, v)
+		}
+	}
+	return m, nil
+}
+
+// Has reports whether bit i is set.
+func (m Mask) Has(i int) bool { return i < 64 && m.Bits&(1<<uint(i)) != 0 }
+
+// count returns the number of set positions.
+func (m Mask) count() int { return bits.OnesCount64(m.Bits) + m.Extra }
+
+// StridedSliceSpec is the spec of TF's StridedSlice op. Strides may be nil,
+// meaning all ones.
+type StridedSliceSpec struct {
+	Begin, End, Strides []int64
+	BeginMask           Mask
+	EndMask             Mask
+	EllipsisMask        Mask
+	NewAxisMask         Mask
+	ShrinkAxisMask      Mask
+}
+
+// StridedSlicePlan normalises a TF StridedSlice spec over an input of the
+// given shape into a Plan, following tensorflow/core/util/strided_slice_op.cc:
+// length and ellipsis checks, the sparse-to-dense expansion (ellipsis >
+// new axis > shrink/range on one position), then per-dimension
+// canonicalisation in dimension order.
+func StridedSlicePlan(shape []int, spec StridedSliceSpec) (*Plan, error) {
+	n := len(spec.Begin)
+	strides := spec.Strides
+	if strides == nil {
+		strides = make([]int64, n)
+		for i := range strides {
+			strides[i] = 1
+		}
+	}
+	if len(spec.End) != n || len(strides) != n {
+		return nil, Errorf(InvalidSpec, "begin, end and strides must have equal lengths, got %d, %d and %d", n, len(spec.End), len(strides))
+	}
+	if n > MaxSpecLength {
+		return nil, Errorf(InvalidSpec, "spec has %d entries; at most %d are allowed (masks are 32-bit)", n, MaxSpecLength)
+	}
+	if spec.EllipsisMask.count() > 1 {
+		return nil, Errorf(InvalidSpec, "multiple ellipses in slice spec not allowed")
+	}
+
+	// Step 1: the sparse spec. Without an ellipsis among positions 0..n-1,
+	// an implicit one is appended at position n.
+	ellipsisAt := -1
+	newAxesAfterEllipsis := 0
+	for i := 0; i < n; i++ {
+		if ellipsisAt >= 0 && spec.NewAxisMask.Has(i) {
+			newAxesAfterEllipsis++
+		}
+		if spec.EllipsisMask.Has(i) {
+			ellipsisAt = i
+		}
+	}
+	sparseLen := n
+	if ellipsisAt < 0 {
+		ellipsisAt = n
+		sparseLen = n + 1
+	}
+
+	// Step 2: the dense spec, one entry per input dimension, and the
+	// order of output axes.
+	rank := len(shape)
+	type denseDim struct {
+		begin, end, stride     int64
+		beginMasked, endMasked bool
+		shrink                 bool
+	}
+	dense := make([]denseDim, rank)
+	const shrunk = -2
+	var outputs []int // per output axis: input dim, NewAxis, or shrunk (dropped later)
+	full := 0
+	for i := 0; i < sparseLen; i++ {
+		switch {
+		case i == ellipsisAt:
+			next := rank - (sparseLen - i) + 1 + newAxesAfterEllipsis
+			if next > rank {
+				next = rank
+			}
+			for ; full < next; full++ {
+				dense[full] = denseDim{stride: 1, beginMasked: true, endMasked: true}
+				outputs = append(outputs, full)
+			}
+		case spec.NewAxisMask.Has(i):
+			outputs = append(outputs, NewAxis)
+		default:
+			if full == rank {
+				return nil, Errorf(InvalidSpec, "index out of range using input dim %d; input has only %d dims", full, rank)
+			}
+			d := denseDim{
+				begin:       spec.Begin[i],
+				end:         spec.End[i],
+				stride:      strides[i],
+				beginMasked: spec.BeginMask.Has(i),
+				endMasked:   spec.EndMask.Has(i),
+				shrink:      spec.ShrinkAxisMask.Has(i),
+			}
+			dense[full] = d
+			if d.shrink {
+				outputs = append(outputs, shrunk)
+			} else {
+				outputs = append(outputs, full)
+			}
+			full++
+		}
+	}
+
+	outRank := 0
+	for _, o := range outputs {
+		if o != shrunk {
+			outRank++
+		}
+	}
+	if err := checkOutputRank(outRank); err != nil {
+		return nil, err
+	}
+
+	// Step 3: per-dimension checks and canonicalisation, in order.
+	plan := &Plan{Fixed: make([]int, rank)}
+	ranges := make([]PlanAxis, rank)
+	for i, d := range dense {
+		size := int64(shape[i])
+		if d.stride == 0 {
+			return nil, Errorf(InvalidSpec, "strides[%d] must be non-zero", i)
+		}
+		if d.shrink {
+			if d.stride < 0 {
+				return nil, Errorf(InvalidSpec, "only stride 1 allowed on non-range indexing (dimension %d has stride %d)", i, d.stride)
+			}
+			pos := d.begin
+			if pos < 0 {
+				pos += size
+			}
+			if pos < 0 || pos >= size {
+				return nil, Errorf(OutOfRange, "slice index %d of dimension %d out of bounds (size %d)", d.begin, i, size)
+			}
+			plan.Fixed[i] = int(pos)
+			continue
+		}
+		start, count := canonicalRange(size, d.begin, d.end, d.stride, d.beginMasked, d.endMasked)
+		ranges[i] = PlanAxis{Input: i, Start: int(start), Step: int(d.stride), Count: int(count)}
+	}
+	for _, o := range outputs {
+		switch o {
+		case shrunk:
+		case NewAxis:
+			plan.Axes = append(plan.Axes, PlanAxis{Input: NewAxis, Step: 1, Count: 1})
+		default:
+			plan.Axes = append(plan.Axes, ranges[o])
+		}
+	}
+	return plan, nil
+}
+
+// StridedSlice evaluates TF's StridedSlice on x and returns a new
+// C-contiguous tensor.
+func StridedSlice(x *Tensor, spec StridedSliceSpec) (*Tensor, error) {
+	p, err := StridedSlicePlan(x.Shape, spec)
+	if err != nil {
+		return nil, err
+	}
+	return p.Apply(x), nil
+}

@@ -1,0 +1,418 @@
+// Package casefile reads conform case files: one op, its inputs and its
+// spec, as JSON, in the form `conform eval` takes (inputs are paths of .npy
+// files relative to the case file) or the form of the conform/1 protocol
+// (inputs are base64 .npy bytes). It also evaluates a case on the
+// reference engine.
+package casefile
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/engine/expr"
+	"github.com/conformsuite/conform/engine/npy"
+)
+
+// The ops a case can name.
+const (
+	OpGetItem      = "getitem"
+	OpStridedSlice = "strided_slice"
+	OpSlice        = "slice"
+	OpGatherND     = "gather_nd"
+)
+
+// Ops lists the ops in a stable order.
+var Ops = []string{OpGetItem, OpStridedSlice, OpSlice, OpGatherND}
+
+// opInputs names the inputs each op takes.
+var opInputs = map[string][]string{
+	OpGetItem:      {"x"},
+	OpStridedSlice: {"x"},
+	OpSlice:        {"x"},
+	OpGatherND:     {"params", "indices"},
+}
+
+// opFields lists the spec fields of each op; a field of another op in a
+// case is an error, any other unknown field is metadata and ignored.
+var opFields = map[string][]string{
+	OpGetItem:      {"index"},
+	OpStridedSlice: {"begin", "end", "strides", "begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"},
+	OpSlice:        {"begin", "size"},
+	OpGatherND:     {"batch_dims", "bad_indices"},
+}
+
+// Case is a parsed case: the op, its decoded inputs and its spec.
+type Case struct {
+	Op     string
+	Inputs map[string]*engine.Tensor
+
+	// getitem
+	Index string
+	// strided_slice (Begin also for slice)
+	Begin, End, Strides []int64
+	BeginMask           engine.Mask
+	EndMask             engine.Mask
+	EllipsisMask        engine.Mask
+	NewAxisMask         engine.Mask
+	ShrinkAxisMask      engine.Mask
+	// slice
+	Size []int64
+	// gather_nd
+	BatchDims  int
+	BadIndices engine.BadIndexPolicy
+
+	// Fields holds every top-level field of the JSON object as written,
+	// metadata included.
+	Fields map[string]json.RawMessage
+}
+
+// InputLoader turns the string value of an inputs entry into a tensor.
+type InputLoader func(name, value string) (*engine.Tensor, error)
+
+// FileInputs returns an InputLoader that reads .npy files by path,
+// relative to dir unless absolute.
+func FileInputs(dir string) InputLoader {
+	return func(name, value string) (*engine.Tensor, error) {
+		path := value
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		t, err := npy.ReadFile(path)
+		if err != nil {
+			return nil, engine.Errorf(engine.BadInput, "input %q: %v", name, trimKind(err))
+		}
+		return t, nil
+	}
+}
+
+// Base64Inputs is the InputLoader of the conform/1 protocol: each value is
+// the base64 encoding of a .npy file.
+func Base64Inputs(name, value string) (*engine.Tensor, error) {
+	data, err := base64.StdEncoding.DecodeString(value)
+	if err != nil {
+		return nil, engine.Errorf(engine.BadInput, "input %q: invalid base64: %v", name, err)
+	}
+	t, err := npy.Decode(data)
+	if err != nil {
+		return nil, engine.Errorf(engine.BadInput, "input %q: %v", name, trimKind(err))
+	}
+	return t, nil
+}
+
+// trimKind drops the "kind: " prefix of an engine error so that messages
+// that wrap it name the kind once.
+func trimKind(err error) string {
+	if e, ok := err.(*engine.Error); ok {
+		return e.Message
+	}
+	return err.Error()
+}
+
+// Load reads a case file and the .npy inputs it names.
+func Load(path string) (*Case, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, engine.Errorf(engine.BadInput, "cannot read case file: %v", err)
+	}
+	return Parse(data, FileInputs(filepath.Dir(path)))
+}
+
+// MaxCaseBytes bounds the size of a case JSON document.
+const MaxCaseBytes = 1 << 30
+
+// Parse parses a case JSON document, loading inputs with load. Every error
+// is an *engine.Error: a malformed document or input is bad_input.
+func Parse(data []byte, load InputLoader) (*Case, error) {
+	if len(data) > MaxCaseBytes {
+		return nil, bad("case is larger than %d bytes", MaxCaseBytes)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var fields map[string]json.RawMessage
+	if err := dec.Decode(&fields); err != nil {
+		return nil, bad("case is not a JSON object: %v", err)
+	}
+	if fields == nil {
+		return nil, bad("case is not a JSON object")
+	}
+	if _, err := dec.Token(); err == nil {
+		return nil, bad("unexpected data after the case object")
+	}
+	c := &Case{Fields: fields, BadIndices: engine.BadIndexError, Inputs: map[string]*engine.Tensor{}}
+	if err := c.parseSpec(); err != nil {
+		return nil, err
+	}
+	if err := c.loadInputs(load); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func bad(format string, args ...any) error {
+	return engine.Errorf(engine.BadInput, format, args...)
+}
+
+func (c *Case) parseSpec() error {
+	raw, ok := c.Fields["op"]
+	if !ok {
+		return bad(`case has no "op" field`)
+	}
+	if err := json.Unmarshal(raw, &c.Op); err != nil {
+		return bad(`"op" must be a string`)
+	}
+	own, ok := opFields[c.Op]
+	if !ok {
+		return bad("unknown op %q (want one of %s)", c.Op, strings.Join(Ops, ", "))
+	}
+	for _, op := range Ops {
+		if op == c.Op {
+			continue
+		}
+		for _, f := range opFields[op] {
+			if _, present := c.Fields[f]; present && !contains(own, f) {
+				return bad("field %q does not apply to op %s", f, c.Op)
+			}
+		}
+	}
+	var err error
+	switch c.Op {
+	case OpGetItem:
+		raw, ok := c.Fields["index"]
+		if !ok {
+			return bad(`getitem case has no "index" field`)
+		}
+		if json.Unmarshal(raw, &c.Index) != nil {
+			return bad(`"index" must be a string such as "x[1:3, ...]"`)
+		}
+	case OpStridedSlice:
+		if c.Begin, err = c.ints("begin", true); err != nil {
+			return err
+		}
+		if c.End, err = c.ints("end", true); err != nil {
+			return err
+		}
+		if c.Strides, err = c.ints("strides", false); err != nil {
+			return err
+		}
+		for _, m := range []struct {
+			name string
+			dst  *engine.Mask
+		}{
+			{"begin_mask", &c.BeginMask}, {"end_mask", &c.EndMask}, {"ellipsis_mask", &c.EllipsisMask},
+			{"new_axis_mask", &c.NewAxisMask}, {"shrink_axis_mask", &c.ShrinkAxisMask},
+		} {
+			if *m.dst, err = c.mask(m.name); err != nil {
+				return err
+			}
+		}
+	case OpSlice:
+		if c.Begin, err = c.ints("begin", true); err != nil {
+			return err
+		}
+		if c.Size, err = c.ints("size", true); err != nil {
+			return err
+		}
+	case OpGatherND:
+		if raw, ok := c.Fields["batch_dims"]; ok {
+			v, err := parseInt(raw)
+			if err != nil {
+				return bad(`"batch_dims" must be an integer: %v`, err)
+			}
+			if v < math.MinInt32 || v > math.MaxInt32 {
+				return engine.Errorf(engine.InvalidSpec, "batch_dims %d is out of range", v)
+			}
+			c.BatchDims = int(v)
+		}
+		if raw, ok := c.Fields["bad_indices"]; ok {
+			var s string
+			if json.Unmarshal(raw, &s) != nil || (s != string(engine.BadIndexError) && s != string(engine.BadIndexZero)) {
+				return bad(`"bad_indices" must be "error" or "zero"`)
+			}
+			c.BadIndices = engine.BadIndexPolicy(s)
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// parseInt parses a JSON number that must be an integer within int64.
+func parseInt(raw json.RawMessage) (int64, error) {
+	var n json.Number
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&n); err != nil {
+		return 0, fmt.Errorf("not a number: %s", truncate(raw))
+	}
+	v, err := strconv.ParseInt(string(n), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s is not an integer within int64", truncate(raw))
+	}
+	return v, nil
+}
+
+func truncate(raw []byte) string {
+	if len(raw) > 40 {
+		return string(raw[:40]) + "..."
+	}
+	return string(raw)
+}
+
+// ints reads a field that must be a list of int64 integers.
+func (c *Case) ints(name string, required bool) ([]int64, error) {
+	raw, ok := c.Fields[name]
+	if !ok {
+		if required {
+			return nil, bad("%s case has no %q field", c.Op, name)
+		}
+		return nil, nil
+	}
+	var list []json.RawMessage
+	if err := json.Unmarshal(raw, &list); err != nil || list == nil {
+		return nil, bad("%q must be a list of integers", name)
+	}
+	out := make([]int64, len(list))
+	for i, r := range list {
+		v, err := parseInt(r)
+		if err != nil {
+			return nil, bad("%s[%d]: %v", name, i, err)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// mask reads a mask field: an integer bitmask (TF) or a 0/1 list
+// (OpenVINO). An absent mask is 0.
+func (c *Case) mask(name string) (engine.Mask, error) {
+	raw, ok := c.Fields[name]
+	if !ok {
+		return engine.Mask{}, nil
+	}
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' {
+		list, err := c.ints(name, true)
+		if err != nil {
+			return engine.Mask{}, err
+		}
+		m, err := engine.MaskFromList(list)
+		if err != nil {
+			return engine.Mask{}, engine.Errorf(engine.InvalidSpec, "%s: %v", name, trimKind(err))
+		}
+		return m, nil
+	}
+	v, err := parseInt(raw)
+	if err != nil {
+		return engine.Mask{}, bad("%q must be an integer bitmask or a list of 0/1: %v", name, err)
+	}
+	return engine.MaskFromInt(v), nil
+}
+
+func (c *Case) loadInputs(load InputLoader) error {
+	raw, ok := c.Fields["inputs"]
+	if !ok {
+		return bad(`case has no "inputs" field`)
+	}
+	var inputs map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &inputs); err != nil || inputs == nil {
+		return bad(`"inputs" must be an object mapping input names to .npy files`)
+	}
+	want := opInputs[c.Op]
+	var names []string
+	for name := range inputs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !contains(want, name) {
+			return bad("op %s has no input %q (it takes %s)", c.Op, name, strings.Join(want, ", "))
+		}
+	}
+	for _, name := range want {
+		r, ok := inputs[name]
+		if !ok {
+			return bad("op %s needs input %q", c.Op, name)
+		}
+		var value string
+		if json.Unmarshal(r, &value) != nil {
+			return bad("input %q must be a string", name)
+		}
+		t, err := load(name, value)
+		if err != nil {
+			return err
+		}
+		c.Inputs[name] = t
+	}
+	return nil
+}
+
+// Spec returns the strided_slice spec of the case.
+func (c *Case) Spec() engine.StridedSliceSpec {
+	return engine.StridedSliceSpec{
+		Begin: c.Begin, End: c.End, Strides: c.Strides,
+		BeginMask: c.BeginMask, EndMask: c.EndMask, EllipsisMask: c.EllipsisMask,
+		NewAxisMask: c.NewAxisMask, ShrinkAxisMask: c.ShrinkAxisMask,
+	}
+}
+
+// Eval evaluates the case on the reference engine. The result is
+// C-contiguous; every error is an *engine.Error.
+func (c *Case) Eval() (*engine.Tensor, error) {
+	switch c.Op {
+	case OpGetItem:
+		items, err := expr.Parse(c.Index)
+		if err != nil {
+			return nil, err
+		}
+		return engine.GetItem(c.Inputs["x"], items)
+	case OpStridedSlice:
+		return engine.StridedSlice(c.Inputs["x"], c.Spec())
+	case OpSlice:
+		return engine.Slice(c.Inputs["x"], c.Begin, c.Size)
+	case OpGatherND:
+		return engine.GatherND(c.Inputs["params"], c.Inputs["indices"], c.BatchDims, c.BadIndices)
+	}
+	return nil, bad("unknown op %q", c.Op)
+}
+
+// FSInputs returns an InputLoader that reads .npy files from fsys, by
+// slash-separated paths relative to dir.
+func FSInputs(fsys fs.FS, dir string) InputLoader {
+	return func(name, value string) (*engine.Tensor, error) {
+		data, err := fs.ReadFile(fsys, path.Join(dir, value))
+		if err != nil {
+			return nil, engine.Errorf(engine.BadInput, "input %q: %v", name, err)
+		}
+		t, err := npy.Decode(data)
+		if err != nil {
+			return nil, engine.Errorf(engine.BadInput, "input %q (%s): %v", name, value, trimKind(err))
+		}
+		return t, nil
+	}
+}
+
+// LoadFS reads a case file and its inputs from fsys.
+func LoadFS(fsys fs.FS, name string) (*Case, error) {
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, engine.Errorf(engine.BadInput, "cannot read case file: %v", err)
+	}
+	return Parse(data, FSInputs(fsys, path.Dir(name)))
+}

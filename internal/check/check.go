@@ -1,0 +1,154 @@
+// Package check runs a corpus of cases with expectations against an
+// implementation and reports, per case, pass, fail or skip.
+package check
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/compare"
+)
+
+// Status is the outcome of one case.
+type Status string
+
+// The outcomes.
+const (
+	Pass Status = "pass"
+	Fail Status = "fail"
+	Skip Status = "skip"
+)
+
+// Result is the outcome of one case, with the reason for a failure or
+// skip.
+type Result struct {
+	ID     string // the case file's path without ".json"
+	Status Status
+	Source string // where the expected value comes from
+	Detail string
+}
+
+// Summary collects the results of a run.
+type Summary struct {
+	Passed, Failed, Skipped int
+	Results                 []Result
+}
+
+// Line returns the summary line "N passed, N failed, N skipped".
+func (s *Summary) Line() string {
+	return fmt.Sprintf("%d passed, %d failed, %d skipped", s.Passed, s.Failed, s.Skipped)
+}
+
+func (s *Summary) add(r Result) {
+	switch r.Status {
+	case Pass:
+		s.Passed++
+	case Fail:
+		s.Failed++
+	case Skip:
+		s.Skipped++
+	}
+	s.Results = append(s.Results, r)
+}
+
+// Evaluator evaluates a case; the reference engine's is (*casefile.Case).Eval.
+type Evaluator func(*casefile.Case) (*engine.Tensor, error)
+
+// Expectation is the "expect" object of a case file: either an output
+// file or an error kind, and where the expected value comes from.
+type Expectation struct {
+	Output string `json:"output,omitempty"`
+	Error  string `json:"error,omitempty"`
+	Source string `json:"source"`
+}
+
+// Cases lists the case files (*.json) under fsys in lexical order.
+func Cases(fsys fs.FS) ([]string, error) {
+	var names []string
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".json") {
+			names = append(names, p)
+		}
+		return nil
+	})
+	sort.Strings(names)
+	return names, err
+}
+
+// Run checks every case under fsys with eval.
+func Run(fsys fs.FS, eval Evaluator) (*Summary, error) {
+	names, err := Cases(fsys)
+	if err != nil {
+		return nil, err
+	}
+	s := &Summary{}
+	for _, name := range names {
+		s.add(One(fsys, name, eval))
+	}
+	return s, nil
+}
+
+// One checks the case file name in fsys with eval.
+func One(fsys fs.FS, name string, eval Evaluator) Result {
+	r := Result{ID: strings.TrimSuffix(name, ".json")}
+	fail := func(format string, args ...any) Result {
+		r.Status = Fail
+		r.Detail = fmt.Sprintf(format, args...)
+		return r
+	}
+	c, err := casefile.LoadFS(fsys, name)
+	if err != nil {
+		return fail("cannot load case: %v", err)
+	}
+	raw, ok := c.Fields["expect"]
+	if !ok {
+		r.Status = Skip
+		r.Detail = "the case has no expectation"
+		return r
+	}
+	var want Expectation
+	if err := json.Unmarshal(raw, &want); err != nil {
+		return fail("malformed expect: %v", err)
+	}
+	r.Source = want.Source
+	if (want.Output == "") == (want.Error == "") {
+		return fail(`expect must hold exactly one of "output" and "error"`)
+	}
+	got, gotErr := eval(c)
+	if want.Error != "" {
+		if gotErr == nil {
+			return fail("got an output of shape %v, want error %s", got.Shape, want.Error)
+		}
+		if kind := engine.KindOf(gotErr); string(kind) != want.Error {
+			return fail("got error %v, want error kind %s", gotErr, want.Error)
+		}
+		r.Status = Pass
+		return r
+	}
+	data, err := fs.ReadFile(fsys, path.Join(path.Dir(name), want.Output))
+	if err != nil {
+		return fail("cannot read expected output: %v", err)
+	}
+	wantT, err := npy.Decode(data)
+	if err != nil {
+		return fail("expected output %s: %v", want.Output, err)
+	}
+	if gotErr != nil {
+		return fail("got error %v, want an output of shape %v", gotErr, wantT.Shape)
+	}
+	if err := compare.Tensors(wantT, got); err != nil {
+		return fail("%v", err)
+	}
+	r.Status = Pass
+	return r
+}
