@@ -33,7 +33,10 @@ func ints(t *engine.Tensor) []int64 {
 }
 
 // intTensor returns an int64 tensor with the given shape and values.
-func intTensor(t testing.TB, shape []int, values ...int64) *engine.Tensor {
+func intTensor(t interface {
+	Helper()
+	Fatal(...any)
+}, shape []int, values ...int64) *engine.Tensor {
 	t.Helper()
 	data := make([]byte, 8*len(values))
 	for i, v := range values {

@@ -1,0 +1,24 @@
+package engine_test
+
+import (
+	"flag"
+	"os"
+	"testing"
+)
+
+// TestMain raises rapid's default number of checks per property from 100
+// to 3000, so that rare spec combinations are reached on every run. An
+// explicit -rapid.checks flag or RAPID_CHECKS variable still wins.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	explicit := os.Getenv("RAPID_CHECKS") != ""
+	flag.Visit(func(f *flag.Flag) {
+		if f.Name == "rapid.checks" {
+			explicit = true
+		}
+	})
+	if !explicit {
+		flag.Set("rapid.checks", "3000")
+	}
+	os.Exit(m.Run())
+}
