@@ -256,6 +256,10 @@ func contains(list []string, s string) bool {
 
 // parseInt parses a JSON number that must be an integer within int64.
 func parseInt(raw json.RawMessage) (int64, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
+		return 0, fmt.Errorf("not a number: %s", truncate(raw))
+	}
 	var n json.Number
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
