@@ -51,7 +51,9 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		// The contract: no output file when the case is rejected.
-		os.Remove(*out)
+		if *out != "-" {
+			os.Remove(*out)
+		}
 		if engine.KindOf(err) == "" {
 			err = engine.Errorf(engine.BadInput, "%v", err)
 		}
