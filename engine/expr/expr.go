@@ -1,0 +1,433 @@
+// Package expr parses a NumPy basic-indexing subscript written as Python
+// source, such as "x[1, 2:4, None, ..., :-3:-1, :]", into the
+// engine.IndexItem list the engine evaluates.
+//
+// Parsing uses the Python 3.4 grammar of github.com/go-python/gpython; this
+// package then checks the syntax tree against the rules of NumPy's basic
+// indexing. Every rejected input yields an *engine.Error: invalid_spec for
+// anything that is not a valid basic index, and out_of_range for an integer
+// index that does not fit in int64 (it can never be in bounds).
+package expr
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/go-python/gpython/ast"
+	"github.com/go-python/gpython/parser"
+	"github.com/go-python/gpython/py"
+)
+
+// maxSourceLen is the longest source, in bytes, that Parse accepts; it
+// bounds the time and memory one call can take.
+const maxSourceLen = 64 << 10
+
+// maxItems is the largest number of items an index tuple may have: NumPy
+// 1.24 rejects more than 2*NPY_MAXDIMS = 64 with "too many indices for
+// array" before looking at any item.
+const maxItems = 64
+
+const (
+	msgInvalidIndex = "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices"
+	msgAdvanced     = "advanced indexing is not supported yet"
+	msgSliceIndex   = "slice indices must be integers or None or have an __index__ method"
+)
+
+var (
+	minInt64 = big.NewInt(math.MinInt64)
+	maxInt64 = big.NewInt(math.MaxInt64)
+	negMax   = big.NewInt(-math.MaxInt64)
+)
+
+// Parse parses src, a single subscript of a plain name such as
+// "x[1, 2:4, None, ..., :-3:-1, :]", into the items of the index.
+//
+// The items may be integers (any Python integer expression made of a literal
+// and unary -, + or ~), slices a:b:c whose parts are such integers or None,
+// None, np.newaxis, numpy.newaxis, tf.newaxis, and the ellipsis. A tuple is
+// flattened into its items: x[()] has no items and x[1,] is the same as
+// x[1]. Slice bounds beyond int64 are clamped the way CPython's
+// PySlice_Unpack clamps them; a step of 0 is kept for the engine to reject.
+//
+// Leading white space and blank lines, newlines inside the brackets and
+// comments are allowed, as in Python source. Sources longer than 64 KiB are
+// rejected.
+//
+// Every error is an *engine.Error. An integer index outside int64 is
+// out_of_range; anything else that is not a valid basic index (syntax
+// errors, more than 64 items, two ellipses, booleans, lists and other
+// advanced indices, floats, strings, names, ...) is invalid_spec. When
+// several items are bad the leftmost decides, except that more than 64
+// items is reported first, as NumPy does.
+func Parse(src string) (items []engine.IndexItem, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			items = nil
+			err = engine.Errorf(engine.InvalidSpec, "cannot parse index %s: internal parser error: %v", quoteSrc(src), r)
+		}
+	}()
+	if len(src) > maxSourceLen {
+		return nil, engine.Errorf(engine.InvalidSpec, "index source is %d bytes long, more than the limit of %d", len(src), maxSourceLen)
+	}
+	norm := normalizeNewlines(src)
+	// Like Python's eval, ignore leading white space (and, more leniently,
+	// leading blank lines) rather than treating it as an indent.
+	text := strings.TrimLeft(norm, " \t\n")
+	skipped := len(norm) - len(text)
+
+	tree, perr := parser.ParseString(text, py.EvalMode)
+	if perr != nil {
+		return nil, syntaxError(src, norm, text, skipped, perr)
+	}
+	expr, ok := tree.(*ast.Expression)
+	if !ok {
+		return nil, engine.Errorf(engine.InvalidSpec, "index %s is not an expression", quoteSrc(src))
+	}
+	sub, ok := expr.Body.(*ast.Subscript)
+	if !ok {
+		return nil, engine.Errorf(engine.InvalidSpec, "index %s must be a single subscript of a name, like x[1, 2:4]", quoteSrc(src))
+	}
+	if _, ok := sub.Value.(*ast.Name); !ok {
+		return nil, engine.Errorf(engine.InvalidSpec, "index %s must subscript a plain name, like x[1, 2:4], not %s", quoteSrc(src), describe(sub.Value))
+	}
+	return convert(sub.Slice)
+}
+
+// convert turns the slice of the subscript into index items.
+func convert(s ast.Slicer) ([]engine.IndexItem, error) {
+	// Normalise the three forms gpython produces into one list of dims:
+	// ExtSlice when any item is a slice, Index(Tuple) for a tuple of plain
+	// items (parenthesised or not), and Index or Slice for a single item.
+	var dims []ast.Slicer
+	switch s := s.(type) {
+	case *ast.ExtSlice:
+		dims = s.Dims
+	case *ast.Index:
+		if t, ok := s.Value.(*ast.Tuple); ok {
+			dims = make([]ast.Slicer, len(t.Elts))
+			for i, e := range t.Elts {
+				dims[i] = &ast.Index{Value: e}
+			}
+		} else {
+			dims = []ast.Slicer{s}
+		}
+	case *ast.Slice:
+		dims = []ast.Slicer{s}
+	default:
+		return nil, engine.Errorf(engine.InvalidSpec, "unsupported subscript %T", s)
+	}
+	if len(dims) > maxItems {
+		return nil, engine.Errorf(engine.InvalidSpec, "too many indices for array: %d items, at most %d are allowed", len(dims), maxItems)
+	}
+	items := make([]engine.IndexItem, 0, len(dims))
+	ellipsis := false
+	for i, d := range dims {
+		var item engine.IndexItem
+		var err error
+		switch d := d.(type) {
+		case *ast.Slice:
+			item, err = convertSlice(i, d)
+		case *ast.Index:
+			item, err = convertItem(i, d.Value)
+		default:
+			err = engine.Errorf(engine.InvalidSpec, "item %d: unsupported subscript %T", i+1, d)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if item.Kind == engine.IndexEllipsis {
+			if ellipsis {
+				return nil, engine.Errorf(engine.InvalidSpec, "item %d: an index can only have a single ellipsis ('...')", i+1)
+			}
+			ellipsis = true
+		}
+		items = append(items, item)
+	}
+	return items, nil
+}
+
+// convertItem converts one non-slice item of the index.
+func convertItem(i int, e ast.Expr) (engine.IndexItem, error) {
+	switch e.(type) {
+	case *ast.Ellipsis:
+		return engine.IndexItem{Kind: engine.IndexEllipsis}, nil
+	case *ast.Tuple, *ast.List, *ast.ListComp:
+		return engine.IndexItem{}, engine.Errorf(engine.InvalidSpec, "item %d is %s, an array-like index: %s", i+1, describe(e), msgAdvanced)
+	}
+	v := eval(e)
+	switch v.kind {
+	case kindNone:
+		return engine.IndexItem{Kind: engine.IndexNewAxis}, nil
+	case kindBool:
+		return engine.IndexItem{}, engine.Errorf(engine.InvalidSpec, "item %d is a boolean, a boolean index: %s", i+1, msgAdvanced)
+	case kindInt:
+		if !v.n.IsInt64() {
+			return engine.IndexItem{}, engine.Errorf(engine.OutOfRange, "item %d: index %s does not fit in int64 and is out of bounds for any axis", i+1, shortInt(v.n))
+		}
+		return engine.IndexItem{Kind: engine.IndexInt, Index: v.n.Int64()}, nil
+	}
+	return engine.IndexItem{}, engine.Errorf(engine.InvalidSpec, "item %d is %s: %s", i+1, v.what, msgInvalidIndex)
+}
+
+// convertSlice converts a start:stop:step item, clamping the parts to the
+// ranges CPython's PySlice_Unpack clamps them to.
+func convertSlice(i int, s *ast.Slice) (engine.IndexItem, error) {
+	item := engine.IndexItem{Kind: engine.IndexSlice}
+	parts := []struct {
+		e    ast.Expr
+		name string
+		lo   *big.Int // values below lo clamp to lo; above MaxInt64 to it
+		val  *int64
+		has  *bool
+	}{
+		{s.Lower, "start", minInt64, &item.Start, &item.HasStart},
+		{s.Upper, "stop", minInt64, &item.Stop, &item.HasStop},
+		{s.Step, "step", negMax, &item.Step, &item.HasStep},
+	}
+	for _, p := range parts {
+		if p.e == nil {
+			continue
+		}
+		v := eval(p.e)
+		switch v.kind {
+		case kindNone:
+			continue
+		case kindInt, kindBool: // bool has __index__: True:3 is 1:3
+			*p.has = true
+			switch {
+			case v.n.Cmp(p.lo) < 0:
+				*p.val = p.lo.Int64()
+			case v.n.Cmp(maxInt64) > 0:
+				*p.val = math.MaxInt64
+			default:
+				*p.val = v.n.Int64()
+			}
+		default:
+			return engine.IndexItem{}, engine.Errorf(engine.InvalidSpec, "item %d: slice %s is %s: %s", i+1, p.name, v.what, msgSliceIndex)
+		}
+	}
+	return item, nil
+}
+
+// valueKind is the Python type class of an evaluated item.
+type valueKind int
+
+const (
+	kindOther valueKind = iota // anything that is not a valid index
+	kindInt
+	kindBool
+	kindNone
+)
+
+// value is an evaluated item expression.
+type value struct {
+	kind valueKind
+	n    *big.Int // the value of an int, 0 or 1 for a bool
+	what string   // description of the value, for messages
+	// number is set for a float or complex literal, which unary - and +
+	// keep a (still invalid) number.
+	number bool
+}
+
+// eval evaluates e the way Python would for the expressions an index may
+// contain: an int literal, True, False, None or np.newaxis under any chain of
+// unary -, +, ~ and not. Everything else is returned as kindOther with a
+// description. It never recurses, so deep chains are safe.
+func eval(e ast.Expr) value {
+	var ops []ast.UnaryOpNumber
+	for {
+		u, ok := e.(*ast.UnaryOp)
+		if !ok {
+			break
+		}
+		ops = append(ops, u.Op)
+		e = u.Operand
+	}
+	v := leaf(e)
+	// The pending arithmetic is value = sign*n + add; it is applied only
+	// when needed so that a long chain of signs on a huge literal stays
+	// linear.
+	sign, add := int64(1), int64(0)
+	materialize := func() {
+		if sign == 1 && add == 0 {
+			return
+		}
+		n := new(big.Int).Set(v.n)
+		if sign < 0 {
+			n.Neg(n)
+		}
+		n.Add(n, big.NewInt(add))
+		v.n, sign, add = n, 1, 0
+	}
+	for i := len(ops) - 1; i >= 0; i-- {
+		op := ops[i]
+		if op == ast.Not {
+			if v.kind != kindInt && v.kind != kindBool {
+				return value{kind: kindOther, what: "a 'not' expression"}
+			}
+			materialize()
+			v = boolValue(v.n.Sign() == 0)
+			continue
+		}
+		if v.kind != kindInt && v.kind != kindBool {
+			if v.number && op != ast.Invert {
+				continue // -1.5 is still a float
+			}
+			return value{kind: kindOther, what: "a unary operation on " + v.what}
+		}
+		v.kind = kindInt // unary arithmetic on a bool gives an int
+		switch op {
+		case ast.USub:
+			sign, add = -sign, -add
+		case ast.Invert:
+			sign, add = -sign, -add-1
+		case ast.UAdd:
+		default:
+			return value{kind: kindOther, what: "an unknown unary operation"}
+		}
+	}
+	if v.kind == kindInt || v.kind == kindBool {
+		materialize()
+	}
+	return v
+}
+
+func boolValue(b bool) value {
+	if b {
+		return value{kind: kindBool, n: big.NewInt(1)}
+	}
+	return value{kind: kindBool, n: big.NewInt(0)}
+}
+
+// leaf evaluates an expression that is not a unary operation.
+func leaf(e ast.Expr) value {
+	switch e := e.(type) {
+	case *ast.Num:
+		switch n := e.N.(type) {
+		case py.Int:
+			return value{kind: kindInt, n: big.NewInt(int64(n))}
+		case *py.BigInt:
+			return value{kind: kindInt, n: new(big.Int).Set((*big.Int)(n))}
+		case py.Float:
+			return value{kind: kindOther, what: "a float", number: true}
+		case py.Complex:
+			return value{kind: kindOther, what: "a complex number", number: true}
+		}
+	case *ast.NameConstant:
+		switch e.Value {
+		case py.None:
+			return value{kind: kindNone, what: "None"}
+		case py.True:
+			return boolValue(true)
+		case py.False:
+			return boolValue(false)
+		}
+	case *ast.Attribute:
+		if isNewAxis(e) {
+			return value{kind: kindNone, what: "newaxis"}
+		}
+	}
+	return value{kind: kindOther, what: describe(e)}
+}
+
+// isNewAxis reports whether e is np.newaxis, numpy.newaxis or tf.newaxis.
+func isNewAxis(e *ast.Attribute) bool {
+	base, ok := e.Value.(*ast.Name)
+	if !ok || e.Attr != "newaxis" {
+		return false
+	}
+	switch base.Id {
+	case "np", "numpy", "tf":
+		return true
+	}
+	return false
+}
+
+// describe names the kind of an expression for error messages.
+func describe(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Num:
+		switch e.N.(type) {
+		case py.Float:
+			return "a float"
+		case py.Complex:
+			return "a complex number"
+		}
+		return "a number"
+	case *ast.Str:
+		return "a string"
+	case *ast.Bytes:
+		return "a bytes literal"
+	case *ast.Name:
+		return fmt.Sprintf("the name '%s'", cutRunes(string(e.Id), 40))
+	case *ast.NameConstant:
+		return "a constant"
+	case *ast.Attribute:
+		if base, ok := e.Value.(*ast.Name); ok {
+			return fmt.Sprintf("the attribute %s.%s", cutRunes(string(base.Id), 40), cutRunes(string(e.Attr), 40))
+		}
+		return "an attribute"
+	case *ast.Ellipsis:
+		return "an ellipsis"
+	case *ast.Tuple:
+		return "a tuple"
+	case *ast.List:
+		return "a list"
+	case *ast.ListComp:
+		return "a list comprehension"
+	case *ast.Set, *ast.SetComp:
+		return "a set"
+	case *ast.Dict, *ast.DictComp:
+		return "a dict"
+	case *ast.Call:
+		return "a call"
+	case *ast.Subscript:
+		return "a subscript"
+	case *ast.BinOp, *ast.BoolOp, *ast.Compare, *ast.UnaryOp:
+		return "an operator expression"
+	case *ast.Lambda:
+		return "a lambda"
+	case *ast.IfExp:
+		return "a conditional expression"
+	case *ast.GeneratorExp:
+		return "a generator expression"
+	case *ast.Yield, *ast.YieldFrom:
+		return "a yield expression"
+	case *ast.Starred:
+		return "a starred expression"
+	}
+	return "an unsupported expression"
+}
+
+// shortInt formats n, eliding the middle of very long numbers.
+func shortInt(n *big.Int) string {
+	s := n.String()
+	if len(s) <= 40 {
+		return s
+	}
+	return fmt.Sprintf("%s...%s (%d digits)", s[:15], s[len(s)-10:], len(strings.TrimPrefix(s, "-")))
+}
+
+// quoteSrc quotes the source for a message, cutting it if it is long.
+func quoteSrc(src string) string {
+	const max = 120
+	if len(src) <= max {
+		return fmt.Sprintf("%q", src)
+	}
+	return fmt.Sprintf("%q... (%d bytes)", cutRunes(src, max), len(src))
+}
+
+// cutRunes returns the longest prefix of s of at most n bytes that does not
+// end inside a UTF-8 sequence.
+func cutRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}

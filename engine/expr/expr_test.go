@@ -1,0 +1,373 @@
+package expr
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// idx is an integer item.
+func idx(k int64) engine.IndexItem {
+	return engine.IndexItem{Kind: engine.IndexInt, Index: k}
+}
+
+// sl is a slice item; a nil part is omitted, an int or int64 part is set.
+func sl(start, stop, step any) engine.IndexItem {
+	it := engine.IndexItem{Kind: engine.IndexSlice}
+	set := func(p any, v *int64, has *bool) {
+		switch p := p.(type) {
+		case nil:
+		case int:
+			*v, *has = int64(p), true
+		case int64:
+			*v, *has = p, true
+		default:
+			panic(fmt.Sprintf("bad slice part %T", p))
+		}
+	}
+	set(start, &it.Start, &it.HasStart)
+	set(stop, &it.Stop, &it.HasStop)
+	set(step, &it.Step, &it.HasStep)
+	return it
+}
+
+var (
+	newAxis  = engine.IndexItem{Kind: engine.IndexNewAxis}
+	ellipsis = engine.IndexItem{Kind: engine.IndexEllipsis}
+)
+
+// items is shorthand for a list of index items.
+func items(it ...engine.IndexItem) []engine.IndexItem { return it }
+
+// tuple returns the source of an index with n items, each written as item.
+func tuple(n int, item string) string {
+	return "x[" + strings.TrimSuffix(strings.Repeat(item+", ", n), ", ") + "]"
+}
+
+const big70 = "1180591620717411303424" // 2**70
+
+type parseCase struct {
+	rule string
+	src  string
+	// want is the expected result when kind is "".
+	want []engine.IndexItem
+	kind engine.ErrorKind
+	// advanced: the message must say advanced indexing is not supported.
+	advanced bool
+	// pos, for syntax errors, is the position the message must name,
+	// such as "column 5" or "line 2, column 3".
+	pos string
+}
+
+var parseCases = []parseCase{
+	// Every item kind.
+	{rule: "a single integer is an IndexInt", src: "x[1]", want: items(idx(1))},
+	{rule: "zero is a valid integer index", src: "x[0]", want: items(idx(0))},
+	{rule: "a negative integer is unary minus on a literal", src: "x[-3]", want: items(idx(-3))},
+	{rule: "the example of the brief maps item by item", src: "x[1, 2:4, None, ..., :-3:-1, :]",
+		want: items(idx(1), sl(2, 4, nil), newAxis, ellipsis, sl(nil, -3, -1), sl(nil, nil, nil))},
+	{rule: "None is a new axis", src: "x[None]", want: items(newAxis)},
+	{rule: "np.newaxis is a new axis", src: "x[np.newaxis]", want: items(newAxis)},
+	{rule: "numpy.newaxis is a new axis", src: "x[numpy.newaxis]", want: items(newAxis)},
+	{rule: "tf.newaxis is a new axis", src: "x[tf.newaxis, 0]", want: items(newAxis, idx(0))},
+	{rule: "... alone is one ellipsis item", src: "x[...]", want: items(ellipsis)},
+	{rule: "any identifier may be subscripted", src: "tensor_2[1]", want: items(idx(1))},
+
+	// Slices.
+	{rule: "a bare colon is a slice with no parts", src: "x[:]", want: items(sl(nil, nil, nil))},
+	{rule: "a double colon is a slice with no parts", src: "x[::]", want: items(sl(nil, nil, nil))},
+	{rule: "start only", src: "x[1:]", want: items(sl(1, nil, nil))},
+	{rule: "stop only", src: "x[:5]", want: items(sl(nil, 5, nil))},
+	{rule: "step only", src: "x[::2]", want: items(sl(nil, nil, 2))},
+	{rule: "all three parts", src: "x[1:5:2]", want: items(sl(1, 5, 2))},
+	{rule: "negative parts", src: "x[-1:-5:-2]", want: items(sl(-1, -5, -2))},
+	{rule: "None parts are omitted parts", src: "x[None:None:None]", want: items(sl(nil, nil, nil))},
+	{rule: "np.newaxis is None, so it is an omitted slice part", src: "x[np.newaxis:3]", want: items(sl(nil, 3, nil))},
+	{rule: "a step of 0 is kept for the engine to reject", src: "x[::0]", want: items(sl(nil, nil, 0))},
+	{rule: "bools have __index__, so they are 0 and 1 in slices", src: "x[True:False]", want: items(sl(1, 0, nil))},
+	{rule: "a slice then an integer makes an ExtSlice", src: "x[1:2, 3]", want: items(sl(1, 2, nil), idx(3))},
+
+	// Integer expressions.
+	{rule: "double negation is positive", src: "x[--1]", want: items(idx(1))},
+	{rule: "unary plus is the identity", src: "x[+2]", want: items(idx(2))},
+	{rule: "mixed unary signs evaluate as Python would", src: "x[-+-+-4]", want: items(idx(-4))},
+	{rule: "~k is -k-1", src: "x[~0]", want: items(idx(-1))},
+	{rule: "~ and - combine as in Python", src: "x[-~5, ~-5]", want: items(idx(6), idx(4))},
+	{rule: "parentheses around an integer do nothing", src: "x[-(-(3))]", want: items(idx(3))},
+	{rule: "unary minus on a bool gives an int", src: "x[-True]", want: items(idx(-1))},
+	{rule: "hex, octal and binary literals are integers", src: "x[0x10, 0o10, 0b10]", want: items(idx(16), idx(8), idx(2))},
+	{rule: "unary ops work in slice parts", src: "x[~0:-(-2):--1]", want: items(sl(-1, 2, 1))},
+
+	// Tuple forms.
+	{rule: "x[()] is the empty tuple: no items", src: "x[()]", want: items()},
+	{rule: "x[1,] is the same as x[1]", src: "x[1,]", want: items(idx(1))},
+	{rule: "x[...,] is the same as x[...]", src: "x[...,]", want: items(ellipsis)},
+	{rule: "a parenthesised tuple is the same as a bare one", src: "x[(1, 2)]", want: items(idx(1), idx(2))},
+	{rule: "a parenthesised tuple with a trailing comma", src: "x[(None, -1,)]", want: items(newAxis, idx(-1))},
+	{rule: "a trailing comma after a slice", src: "x[1:2,]", want: items(sl(1, 2, nil))},
+	{rule: "64 items are allowed", src: tuple(64, "0"), want: make([]engine.IndexItem, 64)},
+
+	// Big integers.
+	{rule: "2**70 as an index can never be in bounds", src: "x[" + big70 + "]", kind: engine.OutOfRange},
+	{rule: "-2**70 as an index can never be in bounds", src: "x[0, -" + big70 + "]", kind: engine.OutOfRange},
+	{rule: "2**63 is just outside int64", src: "x[9223372036854775808]", kind: engine.OutOfRange},
+	{rule: "-2**63 is the smallest int64 and a valid index", src: "x[-9223372036854775808]", want: items(idx(math.MinInt64))},
+	{rule: "2**63-1 is the largest int64 and a valid index", src: "x[9223372036854775807]", want: items(idx(math.MaxInt64))},
+	{rule: "big slice bounds clamp to the int64 range", src: "x[-" + big70 + ":" + big70 + "]",
+		want: items(sl(int64(math.MinInt64), int64(math.MaxInt64), nil))},
+	{rule: "a big positive step clamps to MaxInt64", src: "x[::" + big70 + "]", want: items(sl(nil, nil, int64(math.MaxInt64)))},
+	{rule: "a big negative step clamps to -MaxInt64", src: "x[::-" + big70 + "]", want: items(sl(nil, nil, int64(-math.MaxInt64)))},
+	{rule: "a step of -2**63 clamps to -MaxInt64 like PySlice_Unpack", src: "x[::-9223372036854775808]", want: items(sl(nil, nil, int64(-math.MaxInt64)))},
+	{rule: "a start of -2**63 is in range and kept", src: "x[-9223372036854775808:]", want: items(sl(int64(math.MinInt64), nil, nil))},
+	{rule: "~ on a huge literal is exact", src: "x[~-" + big70 + ":]", want: items(sl(int64(math.MaxInt64), nil, nil))},
+
+	// Ellipsis and item count.
+	{rule: "two ellipses are invalid", src: "x[..., ...]", kind: engine.InvalidSpec},
+	{rule: "a second ellipsis is reported at its place: the earlier bad item wins", src: "x[1.5, ..., ...]", kind: engine.InvalidSpec},
+	{rule: "an item before a second ellipsis decides the error", src: "x[..., " + big70 + ", ...]", kind: engine.OutOfRange},
+	{rule: "a second ellipsis before an out-of-range index decides the error", src: "x[..., ..., " + big70 + "]", kind: engine.InvalidSpec},
+	{rule: "65 items are too many indices", src: tuple(65, "0"), kind: engine.InvalidSpec},
+	{rule: "too many indices is checked before any item", src: tuple(65, big70), kind: engine.InvalidSpec},
+	{rule: "65 items with slices (an ExtSlice) are too many", src: tuple(65, ":"), kind: engine.InvalidSpec},
+	{rule: "65 new axes are too many indices too", src: tuple(65, "None"), kind: engine.InvalidSpec},
+
+	// Advanced indexing.
+	{rule: "True is a boolean index", src: "x[True]", kind: engine.InvalidSpec, advanced: true},
+	{rule: "False is a boolean index", src: "x[False]", kind: engine.InvalidSpec, advanced: true},
+	{rule: "a boolean among other items", src: "x[0, :, True]", kind: engine.InvalidSpec, advanced: true},
+	{rule: "'not' gives a bool, so it is a boolean index", src: "x[not 0]", kind: engine.InvalidSpec, advanced: true},
+	{rule: "a list is an integer array index", src: "x[[1, 2]]", kind: engine.InvalidSpec, advanced: true},
+	{rule: "an empty list is an array index", src: "x[[]]", kind: engine.InvalidSpec, advanced: true},
+	{rule: "a list of booleans is an array index", src: "x[[True, False]]", kind: engine.InvalidSpec, advanced: true},
+	{rule: "a list next to a slice", src: "x[1:2, [0]]", kind: engine.InvalidSpec, advanced: true},
+	{rule: "a nested tuple is a sequence index", src: "x[(1, 2),]", kind: engine.InvalidSpec, advanced: true},
+	{rule: "a nested tuple next to a slice", src: "x[(1, 2), 3:]", kind: engine.InvalidSpec, advanced: true},
+	{rule: "a list comprehension is a list", src: "x[[i for i in y]]", kind: engine.InvalidSpec, advanced: true},
+	{rule: "an earlier out-of-range index beats a later boolean", src: "x[" + big70 + ", True]", kind: engine.OutOfRange},
+
+	// Other invalid items.
+	{rule: "a float is not an index", src: "x[1.5]", kind: engine.InvalidSpec},
+	{rule: "a negative float is still a float", src: "x[-1.0]", kind: engine.InvalidSpec},
+	{rule: "a complex number is not an index", src: "x[1j]", kind: engine.InvalidSpec},
+	{rule: "a string is not an index", src: "x['a']", kind: engine.InvalidSpec},
+	{rule: "bytes are not an index", src: "x[b'a']", kind: engine.InvalidSpec},
+	{rule: "another name is not an index", src: "x[i]", kind: engine.InvalidSpec},
+	{rule: "an attribute other than newaxis is not an index", src: "x[np.pi]", kind: engine.InvalidSpec},
+	{rule: "newaxis of another module is not an index", src: "x[torch.newaxis]", kind: engine.InvalidSpec},
+	{rule: "a nested attribute is not an index", src: "x[a.np.newaxis]", kind: engine.InvalidSpec},
+	{rule: "a call is not an index", src: "x[len(y)]", kind: engine.InvalidSpec},
+	{rule: "a binary operation is not evaluated", src: "x[1 + 1]", kind: engine.InvalidSpec},
+	{rule: "a power is not evaluated", src: "x[2**70]", kind: engine.InvalidSpec},
+	{rule: "a set is not an index", src: "x[{1}]", kind: engine.InvalidSpec},
+	{rule: "a dict is not an index", src: "x[{1: 2}]", kind: engine.InvalidSpec},
+	{rule: "a lambda is not an index", src: "x[lambda: 0]", kind: engine.InvalidSpec},
+	{rule: "unary minus on None is a TypeError in Python", src: "x[-None]", kind: engine.InvalidSpec},
+	{rule: "~ on a float is a TypeError in Python", src: "x[~1.0]", kind: engine.InvalidSpec},
+	{rule: "a float slice start", src: "x[1.5:]", kind: engine.InvalidSpec},
+	{rule: "a string slice stop", src: "x[:'a']", kind: engine.InvalidSpec},
+	{rule: "an ellipsis is not a slice part", src: "x[...:2]", kind: engine.InvalidSpec},
+	{rule: "a list is not a slice part", src: "x[::[1]]", kind: engine.InvalidSpec},
+	{rule: "an invalid slice part beats a later out-of-range index", src: "x[1.5:, " + big70 + "]", kind: engine.InvalidSpec},
+
+	// Not a single subscript of a name.
+	{rule: "a bare name is not a subscript", src: "x", kind: engine.InvalidSpec},
+	{rule: "a bare integer is not a subscript", src: "1", kind: engine.InvalidSpec},
+	{rule: "a chained subscript is rejected", src: "x[1][2]", kind: engine.InvalidSpec},
+	{rule: "a call result cannot be subscripted", src: "f(x)[1]", kind: engine.InvalidSpec},
+	{rule: "an attribute base is rejected", src: "np.x[1]", kind: engine.InvalidSpec},
+	{rule: "a None base is rejected", src: "None[1]", kind: engine.InvalidSpec},
+	{rule: "a subscript inside an expression is rejected", src: "-x[1]", kind: engine.InvalidSpec},
+	{rule: "a tuple of subscripts is rejected", src: "x[1], x[2]", kind: engine.InvalidSpec},
+
+	// Syntax errors: the position is the start of the offending token.
+	{rule: "a doubled comma points at the second comma", src: "x[1,,2]", kind: engine.InvalidSpec, pos: "column 5"},
+	{rule: "an extra closing bracket points at it", src: "x[1]]", kind: engine.InvalidSpec, pos: "column 5"},
+	{rule: "an unclosed bracket points past the end", src: "x[", kind: engine.InvalidSpec, pos: "column 3"},
+	{rule: "an unclosed index points past the end", src: "x[1, 2", kind: engine.InvalidSpec, pos: "column 7"},
+	{rule: "the empty source points at column 1", src: "", kind: engine.InvalidSpec, pos: "column 1"},
+	{rule: "white space alone points at column 1", src: " \n ", kind: engine.InvalidSpec, pos: "column 1"},
+	{rule: "an unclosed bracket points past its last character, not past trailing blanks", src: "x[1,  \n\n", kind: engine.InvalidSpec, pos: "column 5"},
+	{rule: "a wrong closing bracket points at it", src: "x[1)", kind: engine.InvalidSpec, pos: "column 4"},
+	{rule: "trailing junk points at its start", src: "x[1] yy", kind: engine.InvalidSpec, pos: "column 6"},
+	{rule: "a fourth slice part points at the third colon", src: "x[1:2:3:4]", kind: engine.InvalidSpec, pos: "column 8"},
+	{rule: "an unknown character points at it", src: "x[$]", kind: engine.InvalidSpec, pos: "column 3"},
+	{rule: "an unknown character right after a token points at the character", src: "x[1?]", kind: engine.InvalidSpec, pos: "column 4"},
+	{rule: "a semicolon points at it", src: "x[1;2]", kind: engine.InvalidSpec, pos: "column 4"},
+	{rule: "a keyword points at its start", src: "x[1, yield]", kind: engine.InvalidSpec, pos: "column 6"},
+	{rule: "a slice inside parentheses points at the colon", src: "x[(1:2)]", kind: engine.InvalidSpec, pos: "column 5"},
+	{rule: "a leading-zero decimal points at the number", src: "x[0, 01]", kind: engine.InvalidSpec, pos: "column 6"},
+	{rule: "an unterminated string points at its quote", src: "x[1, 'a]", kind: engine.InvalidSpec, pos: "column 6"},
+	{rule: "an unterminated bytes literal points at its prefix", src: "x[b'a]", kind: engine.InvalidSpec, pos: "column 3"},
+	{rule: "a tab counts as one column", src: "x[\t1,,]", kind: engine.InvalidSpec, pos: "column 6"},
+	{rule: "columns count characters, not bytes", src: "x[é,,]", kind: engine.InvalidSpec, pos: "column 5"},
+	{rule: "leading blanks count in the column", src: "   x[1,,]", kind: engine.InvalidSpec, pos: "column 8"},
+	{rule: "digit separators are Python 3.6 and rejected by the 3.4 grammar", src: "x[1_000]", kind: engine.InvalidSpec, pos: "column 4"},
+	{rule: "a star expression is not in the 3.4 subscript grammar", src: "x[*a]", kind: engine.InvalidSpec, pos: "column 3"},
+	{rule: "an error on a continuation line names the line", src: "x[1,\n2,,3]", kind: engine.InvalidSpec, pos: "line 2, column 3"},
+	{rule: "a second expression line names its line", src: "x[1]\ny", kind: engine.InvalidSpec, pos: "line 2, column 1"},
+	{rule: "CRLF ends a line like LF", src: "x[1]\r\ny", kind: engine.InvalidSpec, pos: "line 2, column 1"},
+	{rule: "an indented second line points at its token", src: "x[1]\n  y", kind: engine.InvalidSpec, pos: "line 2, column 3"},
+	{rule: "an operator at the end of a line points at the line end", src: "x[1] +\ny", kind: engine.InvalidSpec, pos: "line 1, column 7"},
+	{rule: "an error after a backslash continuation names the line", src: "x[\\\n1,,]", kind: engine.InvalidSpec, pos: "line 2, column 3"},
+
+	// White space and newlines.
+	{rule: "spaces inside the brackets are ignored", src: "x[ 1 , 2 : 4 ]", want: items(idx(1), sl(2, 4, nil))},
+	{rule: "a space before the bracket is allowed", src: "x [1]", want: items(idx(1))},
+	{rule: "leading spaces and tabs are ignored like eval does", src: " \t x[1]", want: items(idx(1))},
+	{rule: "leading blank lines are ignored", src: "\n\n  x[1]", want: items(idx(1))},
+	{rule: "a trailing newline is allowed", src: "x[1]\n", want: items(idx(1))},
+	{rule: "trailing blank lines and spaces are allowed", src: "x[1]  \n\n  \n", want: items(idx(1))},
+	{rule: "newlines inside brackets are implicit line joining", src: "x[\n  1,\n  ::2,\n]", want: items(idx(1), sl(nil, nil, 2))},
+	{rule: "CRLF and lone CR inside brackets are newlines", src: "x[1,\r\n2,\r3]", want: items(idx(1), idx(2), idx(3))},
+	{rule: "a backslash continues a line", src: "x[1,\\\n 2]", want: items(idx(1), idx(2))},
+	{rule: "a comment is ignored", src: "x[1]  # first row", want: items(idx(1))},
+	{rule: "a comment inside brackets is ignored", src: "x[1,  # row\n 2]", want: items(idx(1), idx(2))},
+}
+
+func TestParse(t *testing.T) {
+	opts := cmpopts.EquateEmpty()
+	for _, tc := range parseCases {
+		got, err := Parse(tc.src)
+		if tc.kind == "" {
+			if err != nil {
+				t.Errorf("%s: Parse(%q) error: %v", tc.rule, tc.src, err)
+				continue
+			}
+			if diff := cmp.Diff(tc.want, got, opts); diff != "" {
+				t.Errorf("%s: Parse(%q) items mismatch (-want +got):\n%s", tc.rule, tc.src, diff)
+			}
+			continue
+		}
+		var e *engine.Error
+		if !errors.As(err, &e) {
+			t.Errorf("%s: Parse(%q) = %v, %v; want an *engine.Error of kind %s", tc.rule, tc.src, got, err, tc.kind)
+			continue
+		}
+		if got != nil {
+			t.Errorf("%s: Parse(%q) returned items with an error", tc.rule, tc.src)
+		}
+		if k := engine.KindOf(err); k != tc.kind {
+			t.Errorf("%s: Parse(%q) error kind %s, want %s (%v)", tc.rule, tc.src, k, tc.kind, err)
+		}
+		if tc.advanced && !strings.Contains(e.Message, "advanced indexing is not supported yet") {
+			t.Errorf("%s: Parse(%q) error %q does not say advanced indexing is not supported yet", tc.rule, tc.src, e.Message)
+		}
+		if tc.pos != "" && !strings.Contains(e.Message, "syntax error at "+tc.pos+" ") {
+			t.Errorf("%s: Parse(%q) error %q does not name %s", tc.rule, tc.src, e.Message, tc.pos)
+		}
+	}
+}
+
+// TestParsePathological checks inputs built to exhaust the stack, memory or
+// time of a naive parser.
+func TestParsePathological(t *testing.T) {
+	const n = 30000
+	cases := []struct {
+		rule string
+		src  string
+		want []engine.IndexItem // nil: any *engine.Error of kind
+		kind engine.ErrorKind
+	}{
+		{rule: "source over the length limit is rejected", src: "x[" + strings.Repeat("0", maxSourceLen) + "]", kind: engine.InvalidSpec},
+		{rule: "deeply parenthesised integer", src: "x[" + strings.Repeat("(", n) + "1" + strings.Repeat(")", n) + "]", want: items(idx(1))},
+		{rule: "unbalanced deep parentheses", src: "x[" + strings.Repeat("(", 2*n), kind: engine.InvalidSpec},
+		{rule: "deeply nested lists", src: "x[" + strings.Repeat("[", n) + strings.Repeat("]", n) + "]", kind: engine.InvalidSpec},
+		{rule: "a long chain of unary minus on a huge literal", src: "x[" + strings.Repeat("-", 2*n) + big70 + ":]", want: items(sl(int64(math.MaxInt64), nil, nil))},
+		{rule: "a long chain of mixed unary ops", src: "x[" + strings.Repeat("-~", n) + "1]", want: items(idx(n + 1))},
+		{rule: "a long chain of not", src: "x[" + strings.Repeat("not ", n/2) + "1]", kind: engine.InvalidSpec},
+		{rule: "a long chain of binary operations", src: "x[" + strings.Repeat("1+", n) + "1]", kind: engine.InvalidSpec},
+		{rule: "a long chain of powers", src: "x[" + strings.Repeat("2**", n/2) + "1]", kind: engine.InvalidSpec},
+		{rule: "a long attribute chain", src: "x[" + strings.Repeat("a.", n) + "b]", kind: engine.InvalidSpec},
+		{rule: "a long chain of subscripts", src: "x" + strings.Repeat("[1]", n/2), kind: engine.InvalidSpec},
+		{rule: "deeply nested calls", src: "x[" + strings.Repeat("f(", n/2) + strings.Repeat(")", n/2) + "]", kind: engine.InvalidSpec},
+		{rule: "a huge integer literal", src: "x[" + strings.Repeat("9", maxSourceLen-3) + "]", kind: engine.OutOfRange},
+		{rule: "a huge tuple", src: tuple(n/2, "1"), kind: engine.InvalidSpec},
+	}
+	for _, tc := range cases {
+		got, err := Parse(tc.src)
+		if tc.kind == "" {
+			if err != nil {
+				t.Errorf("%s: error: %v", tc.rule, err)
+			} else if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s: items mismatch (-want +got):\n%s", tc.rule, diff)
+			}
+			continue
+		}
+		if k := engine.KindOf(err); k != tc.kind {
+			t.Errorf("%s: error kind %q, want %s (%.200v)", tc.rule, k, tc.kind, err)
+		}
+		if e := err.Error(); len(e) > 1000 {
+			t.Errorf("%s: error message is %d bytes long", tc.rule, len(e))
+		}
+	}
+}
+
+// TestParseConcurrent checks that parsing is safe for concurrent use (run
+// with -race).
+func TestParseConcurrent(t *testing.T) {
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, tc := range parseCases[:40] {
+				got, err := Parse(tc.src)
+				if engine.KindOf(err) != tc.kind {
+					t.Errorf("%s: concurrent Parse(%q) error %v", tc.rule, tc.src, err)
+				} else if tc.kind == "" && !cmp.Equal(tc.want, got, cmpopts.EquateEmpty()) {
+					t.Errorf("%s: concurrent Parse(%q) = %v", tc.rule, tc.src, got)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// FuzzParse checks that Parse never panics and returns either items or an
+// *engine.Error of a valid kind, never both.
+func FuzzParse(f *testing.F) {
+	for _, tc := range parseCases {
+		if len(tc.src) < 1000 {
+			f.Add(tc.src)
+		}
+	}
+	f.Add("x[((((((1))))))]")
+	f.Add("x[-~-~+" + big70 + ":" + big70 + ":-" + big70 + "]")
+	f.Add("x['''a\nb")
+	f.Add("x[1]\\")
+	f.Add("x[\"\\N{bad}\"]")
+	f.Fuzz(func(t *testing.T, src string) {
+		got, err := Parse(src)
+		if err == nil {
+			for _, it := range got {
+				if it.Kind < engine.IndexInt || it.Kind > engine.IndexEllipsis {
+					t.Fatalf("Parse(%q) returned an item of kind %d", src, it.Kind)
+				}
+			}
+			if len(got) > maxItems {
+				t.Fatalf("Parse(%q) returned %d items", src, len(got))
+			}
+			return
+		}
+		var e *engine.Error
+		if !errors.As(err, &e) {
+			t.Fatalf("Parse(%q) error %T is not an *engine.Error: %v", src, err, err)
+		}
+		if !e.Kind.Valid() {
+			t.Fatalf("Parse(%q) error kind %q is not valid", src, e.Kind)
+		}
+		if got != nil {
+			t.Fatalf("Parse(%q) returned items and an error", src)
+		}
+		if strings.Contains(e.Message, "internal parser error") {
+			t.Fatalf("Parse(%q) hit a parser panic: %v", src, err)
+		}
+	})
+}
