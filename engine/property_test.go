@@ -239,3 +239,39 @@ func TestGatherNDMatchesDefinition(t *testing.T) {
 		}
 	})
 }
+
+// TestStridedSliceNormalisationMatchesPython checks TF's 1-D range
+// canonicalisation in strided_slice (masked bounds, negative values, clamping)
+// against gpython's (*py.Slice).GetIndices: a masked bound is Python's
+// None.
+func TestStridedSliceNormalisationMatchesPython(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		d := rapid.IntRange(0, 10).Draw(t, "d")
+		begin, end := bound(t, "begin"), bound(t, "end")
+		stride := bound(t, "stride")
+		if stride == 0 || stride == math.MinInt64 {
+			stride = 1
+		}
+		beginMasked, endMasked := rapid.Bool().Draw(t, "beginMasked"), rapid.Bool().Draw(t, "endMasked")
+		spec := engine.StridedSliceSpec{Begin: []int64{begin}, End: []int64{end}, Strides: []int64{stride}}
+		var start, stop py.Object = py.Int(begin), py.Int(end)
+		if beginMasked {
+			spec.BeginMask, start = engine.MaskFromInt(1), py.None
+		}
+		if endMasked {
+			spec.EndMask, stop = engine.MaskFromInt(1), py.None
+		}
+		plan, err := engine.StridedSlicePlan([]int{d}, spec)
+		if err != nil {
+			t.Fatalf("engine: %v", err)
+		}
+		pyStart, _, _, pyLen, err := py.NewSlice(start, stop, py.Int(stride)).GetIndices(d)
+		if err != nil {
+			t.Fatalf("python: %v", err)
+		}
+		a := plan.Axes[0]
+		if a.Count != pyLen || (pyLen > 0 && a.Start != pyStart) {
+			t.Fatalf("engine start %d count %d; Python start %d length %d", a.Start, a.Count, pyStart, pyLen)
+		}
+	})
+}
