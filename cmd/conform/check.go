@@ -13,14 +13,16 @@ import (
 	"github.com/conformsuite/conform/internal/check"
 )
 
-const checkUsage = `Usage: conform check [--cases DIR] [-v]
+const checkUsage = `Usage: conform check [--cases DIR] [--junit FILE] [--json FILE] [-v]
 
 Runs every case (*.json with an "expect" object) against the reference
 engine and compares exactly: dtype, shape and the raw bytes of every
 element, or the error kind. Without --cases it runs the corpus embedded in
-the binary. Each failure names the case, the source of the expected value
-and the first differing element; the last line is
-"N passed, N failed, N skipped". Exit status 1 if any case failed.
+the binary. A corpus that carries a MANIFEST is verified first: a changed,
+missing or extra file is reported by name. Each failure names the case, the
+source of the expected value and the first differing element; the last line
+is "N passed, N failed, N skipped". Exit status 1 if any case failed or the
+manifest does not match.
 
 Options:
 `
@@ -30,6 +32,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fset.SetOutput(stderr)
 	dir := fset.String("cases", "", "run the cases under `DIR` instead of the embedded corpus")
 	verbose := fset.Bool("v", false, "print every case, not only failures")
+	junit := fset.String("junit", "", "also write a JUnit XML report to `FILE`")
+	jsonOut := fset.String("json", "", "also write a JSON report to `FILE`")
 	fset.Usage = func() {
 		fmt.Fprint(stderr, checkUsage)
 		fset.PrintDefaults()
@@ -58,6 +62,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform check: %v\n", err)
 		return exitRejected
 	}
+	for _, p := range summary.Integrity {
+		fmt.Fprintf(stdout, "integrity: %s (does not match the MANIFEST)\n", p)
+	}
 	for _, r := range summary.Results {
 		if r.Status == check.Pass && !*verbose {
 			continue
@@ -71,8 +78,20 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stdout)
 	}
+	for _, report := range []struct {
+		path  string
+		write func(io.Writer) error
+	}{{*junit, summary.WriteJUnit}, {*jsonOut, summary.WriteJSON}} {
+		if report.path == "" {
+			continue
+		}
+		if err := writeReport(report.path, report.write); err != nil {
+			fmt.Fprintf(stderr, "conform check: %v\n", err)
+			return exitRejected
+		}
+	}
 	fmt.Fprintln(stdout, summary.Line())
-	if summary.Failed > 0 {
+	if !summary.OK() {
 		return exitRejected
 	}
 	return exitOK
@@ -87,4 +106,17 @@ func safeEval(c *casefile.Case) (t *engine.Tensor, err error) {
 		}
 	}()
 	return c.Eval()
+}
+
+// writeReport writes a report file through write.
+func writeReport(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -7,13 +7,12 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"sort"
-	"strings"
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/compare"
+	"github.com/conformsuite/conform/internal/corpus"
 )
 
 // Status is the outcome of one case.
@@ -39,7 +38,13 @@ type Result struct {
 type Summary struct {
 	Passed, Failed, Skipped int
 	Results                 []Result
+	// Integrity lists the corpus files that do not match its manifest.
+	Integrity []corpus.ManifestProblem
 }
+
+// OK reports whether every case passed or was skipped and the corpus
+// matched its manifest.
+func (s *Summary) OK() bool { return s.Failed == 0 && len(s.Integrity) == 0 }
 
 // Line returns the summary line "N passed, N failed, N skipped".
 func (s *Summary) Line() string {
@@ -69,44 +74,33 @@ type Expectation struct {
 	Source string `json:"source"`
 }
 
-// Cases lists the case files (*.json) under fsys in lexical order.
-func Cases(fsys fs.FS) ([]string, error) {
-	var names []string
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && strings.HasSuffix(p, ".json") {
-			names = append(names, p)
-		}
-		return nil
-	})
-	sort.Strings(names)
-	return names, err
-}
-
-// Run checks every case under fsys with eval.
+// Run checks every case under fsys (see corpus.Entries) with eval, after
+// verifying the checksum manifests the corpus carries.
 func Run(fsys fs.FS, eval Evaluator) (*Summary, error) {
-	names, err := Cases(fsys)
+	problems, err := corpus.VerifyManifest(fsys)
 	if err != nil {
 		return nil, err
 	}
-	s := &Summary{}
-	for _, name := range names {
-		s.add(One(fsys, name, eval))
+	entries, err := corpus.Entries(fsys)
+	if err != nil {
+		return nil, err
+	}
+	s := &Summary{Integrity: problems}
+	for _, e := range entries {
+		s.add(One(fsys, e, eval))
 	}
 	return s, nil
 }
 
-// One checks the case file name in fsys with eval.
-func One(fsys fs.FS, name string, eval Evaluator) Result {
-	r := Result{ID: strings.TrimSuffix(name, ".json")}
+// One checks one case of a corpus with eval.
+func One(fsys fs.FS, e corpus.Entry, eval Evaluator) Result {
+	r := Result{ID: e.ID}
 	fail := func(format string, args ...any) Result {
 		r.Status = Fail
 		r.Detail = fmt.Sprintf(format, args...)
 		return r
 	}
-	c, err := casefile.LoadFS(fsys, name)
+	c, err := casefile.Parse(e.JSON, casefile.FSInputs(fsys, e.Dir))
 	if err != nil {
 		return fail("cannot load case: %v", err)
 	}
@@ -135,7 +129,7 @@ func One(fsys fs.FS, name string, eval Evaluator) Result {
 		r.Status = Pass
 		return r
 	}
-	data, err := fs.ReadFile(fsys, path.Join(path.Dir(name), want.Output))
+	data, err := fs.ReadFile(fsys, path.Join(e.Dir, want.Output))
 	if err != nil {
 		return fail("cannot read expected output: %v", err)
 	}

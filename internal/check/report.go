@@ -1,0 +1,90 @@
+package check
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"io"
+	"strings"
+)
+
+// WriteJSON writes the summary as JSON: the counts, the integrity
+// problems and every case's result.
+func (s *Summary) WriteJSON(w io.Writer) error {
+	type result struct {
+		ID     string `json:"id"`
+		Status Status `json:"status"`
+		Source string `json:"source,omitempty"`
+		Detail string `json:"detail,omitempty"`
+	}
+	doc := struct {
+		Passed    int      `json:"passed"`
+		Failed    int      `json:"failed"`
+		Skipped   int      `json:"skipped"`
+		Integrity []string `json:"integrity"`
+		Results   []result `json:"results"`
+	}{Passed: s.Passed, Failed: s.Failed, Skipped: s.Skipped, Integrity: []string{}, Results: []result{}}
+	for _, p := range s.Integrity {
+		doc.Integrity = append(doc.Integrity, p.String())
+	}
+	for _, r := range s.Results {
+		doc.Results = append(doc.Results, result{r.ID, r.Status, r.Source, r.Detail})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(doc)
+}
+
+// WriteJUnit writes the summary as a JUnit XML report, the format CI
+// systems display: one testcase per case, classname "conform.<group>"
+// (the part of the ID before the first '/'), and one failing testcase per
+// integrity problem.
+func (s *Summary) WriteJUnit(w io.Writer) error {
+	type message struct {
+		Message string `xml:"message,attr"`
+		Text    string `xml:",chardata"`
+	}
+	type testcase struct {
+		Name      string   `xml:"name,attr"`
+		Classname string   `xml:"classname,attr"`
+		Failure   *message `xml:"failure,omitempty"`
+		Skipped   *message `xml:"skipped,omitempty"`
+	}
+	type testsuite struct {
+		XMLName  xml.Name   `xml:"testsuite"`
+		Name     string     `xml:"name,attr"`
+		Tests    int        `xml:"tests,attr"`
+		Failures int        `xml:"failures,attr"`
+		Skipped  int        `xml:"skipped,attr"`
+		Cases    []testcase `xml:"testcase"`
+	}
+	suite := testsuite{Name: "conform", Tests: len(s.Results) + len(s.Integrity), Failures: s.Failed + len(s.Integrity), Skipped: s.Skipped}
+	for _, p := range s.Integrity {
+		suite.Cases = append(suite.Cases, testcase{Name: p.Path, Classname: "conform.integrity",
+			Failure: &message{Message: p.String(), Text: p.String()}})
+	}
+	for _, r := range s.Results {
+		group, _, _ := strings.Cut(r.ID, "/")
+		tc := testcase{Name: r.ID, Classname: "conform." + group}
+		text := r.Detail
+		if r.Source != "" {
+			text += "\nexpected value from: " + r.Source
+		}
+		switch r.Status {
+		case Fail:
+			tc.Failure = &message{Message: r.Detail, Text: text}
+		case Skip:
+			tc.Skipped = &message{Message: r.Detail}
+		}
+		suite.Cases = append(suite.Cases, tc)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", " ")
+	if err := enc.Encode(suite); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}

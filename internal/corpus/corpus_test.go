@@ -1,0 +1,130 @@
+package corpus
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestEntries(t *testing.T) {
+	fsys := fstest.MapFS{
+		"a/one.json":     {Data: []byte(`{"op":"slice"}`)},
+		"b/list.jsonl":   {Data: []byte("{\"id\":\"b/2\",\"op\":\"slice\"}\n\n{\"id\":\"b/1\",\"op\":\"getitem\"}\n")},
+		".hidden/x.json": {Data: []byte(`{}`)},
+		"a/input.npy":    {Data: []byte("not a case")},
+		"README.md":      {Data: []byte("# not a case")},
+	}
+	got, err := Entries(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids, dirs []string
+	for _, e := range got {
+		ids = append(ids, e.ID)
+		dirs = append(dirs, e.Dir)
+	}
+	if diff := cmp.Diff([]string{"a/one", "b/1", "b/2"}, ids); diff != "" {
+		t.Errorf("IDs (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"a", "b", "b"}, dirs); diff != "" {
+		t.Errorf("dirs (-want +got):\n%s", diff)
+	}
+}
+
+func TestEntriesErrors(t *testing.T) {
+	tests := []struct {
+		rule string
+		fsys fstest.MapFS
+	}{
+		{"a case list line needs an id", fstest.MapFS{"l.jsonl": {Data: []byte(`{"op":"slice"}`)}}},
+		{"a case list line must be JSON", fstest.MapFS{"l.jsonl": {Data: []byte(`{"id":`)}}},
+		{"IDs must be unique", fstest.MapFS{"l.jsonl": {Data: []byte("{\"id\":\"x\"}\n{\"id\":\"x\"}\n")}}},
+		{"IDs must be unique across files", fstest.MapFS{"x.json": {Data: []byte(`{}`)}, "l.jsonl": {Data: []byte(`{"id":"x"}`)}}},
+	}
+	for _, tt := range tests {
+		if _, err := Entries(tt.fsys); err == nil {
+			t.Errorf("%s: no error", tt.rule)
+		}
+	}
+}
+
+func TestVerifyManifest(t *testing.T) {
+	files := map[string][]byte{"g/a.jsonl": []byte("a"), "g/blobs/b.npy": []byte("b")}
+	manifest := FormatManifest(map[string]string{"a.jsonl": Sum([]byte("a")), "blobs/b.npy": Sum([]byte("b"))})
+	tests := []struct {
+		rule   string
+		change func(fstest.MapFS)
+		want   []ManifestProblem
+	}{
+		{"an intact corpus has no problems", func(fstest.MapFS) {}, nil},
+		{"a changed file is named", func(m fstest.MapFS) { m["g/blobs/b.npy"] = &fstest.MapFile{Data: []byte("c")} }, []ManifestProblem{{"g/blobs/b.npy", "changed"}}},
+		{"a missing file is named", func(m fstest.MapFS) { delete(m, "g/a.jsonl") }, []ManifestProblem{{"g/a.jsonl", "missing"}}},
+		{"an extra file is named", func(m fstest.MapFS) { m["g/blobs/x.npy"] = &fstest.MapFile{Data: []byte("x")} }, []ManifestProblem{{"g/blobs/x.npy", "extra"}}},
+		{"files outside the manifest's directory are not its concern", func(m fstest.MapFS) { m["other/x.json"] = &fstest.MapFile{Data: []byte("x")} }, nil},
+	}
+	for _, tt := range tests {
+		fsys := fstest.MapFS{"g/MANIFEST": {Data: manifest}}
+		for name, data := range files {
+			fsys[name] = &fstest.MapFile{Data: data}
+		}
+		tt.change(fsys)
+		got, err := VerifyManifest(fsys)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.rule, err)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.rule, diff)
+		}
+	}
+}
+
+func TestWriterReplacesAtomically(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "golden")
+	build := func(content string, commit bool) {
+		w, err := NewWriter(dest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name, err := w.Blob([]byte(content))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.File("cases.jsonl", []byte(`{"id":"x","blob":"`+name+`"}`)); err != nil {
+			t.Fatal(err)
+		}
+		if commit {
+			err = w.Commit()
+		} else {
+			err = w.Abort()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	verify := func(rule string) {
+		problems, err := VerifyManifest(os.DirFS(dest))
+		if err != nil || len(problems) != 0 {
+			t.Fatalf("%s: manifest: %v %v", rule, problems, err)
+		}
+	}
+	build("first", true)
+	verify("a first commit creates the corpus")
+	build("second", false)
+	verify("an aborted build leaves the previous corpus intact")
+	if data, _ := os.ReadFile(filepath.Join(dest, "cases.jsonl")); string(data) != `{"id":"x","blob":"blobs/`+Sum([]byte("first"))[:24]+`.npy"}` {
+		t.Fatalf("after an abort the corpus changed: %s", data)
+	}
+	build("third", true)
+	verify("a second commit replaces the corpus")
+	entries, _ := os.ReadDir(filepath.Join(dest, "blobs"))
+	if len(entries) != 1 {
+		t.Fatalf("old blobs survive the swap: %v", entries)
+	}
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(dest), ".golden-new-*"))
+	if len(left) != 0 {
+		t.Fatalf("temporary directories left behind: %v", left)
+	}
+}
