@@ -151,9 +151,13 @@ func convert(s ast.Slicer) ([]engine.IndexItem, error) {
 
 // convertItem converts one non-slice item of the index.
 func convertItem(i int, e ast.Expr) (engine.IndexItem, error) {
-	switch e.(type) {
+	switch e := e.(type) {
 	case *ast.Ellipsis:
 		return engine.IndexItem{Kind: engine.IndexEllipsis}, nil
+	case *ast.Name:
+		if e.Id == "Ellipsis" { // the builtin name of ...
+			return engine.IndexItem{Kind: engine.IndexEllipsis}, nil
+		}
 	case *ast.Tuple, *ast.List, *ast.ListComp:
 		return engine.IndexItem{}, engine.Errorf(engine.InvalidSpec, "item %d is %s, an array-like index: %s", i+1, describe(e), msgAdvanced)
 	}

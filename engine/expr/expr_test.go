@@ -74,6 +74,8 @@ var parseCases = []parseCase{
 	{rule: "the example of the brief maps item by item", src: "x[1, 2:4, None, ..., :-3:-1, :]",
 		want: items(idx(1), sl(2, 4, nil), newAxis, ellipsis, sl(nil, -3, -1), sl(nil, nil, nil))},
 	{rule: "None is a new axis", src: "x[None]", want: items(newAxis)},
+	{rule: "the builtin name Ellipsis is the ellipsis", src: "x[Ellipsis, 1]", want: items(ellipsis, idx(1))},
+	{rule: "Ellipsis twice is two ellipses", src: "x[Ellipsis, ...]", kind: engine.InvalidSpec},
 	{rule: "np.newaxis is a new axis", src: "x[np.newaxis]", want: items(newAxis)},
 	{rule: "numpy.newaxis is a new axis", src: "x[numpy.newaxis]", want: items(newAxis)},
 	{rule: "tf.newaxis is a new axis", src: "x[tf.newaxis, 0]", want: items(newAxis, idx(0))},

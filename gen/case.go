@@ -1,0 +1,40 @@
+package gen
+
+import (
+	"fmt"
+
+	"pgregory.net/rapid"
+
+	"github.com/conformsuite/conform/internal/casefile"
+)
+
+// opGenerators maps each op to its case generator.
+var opGenerators = map[string]*rapid.Generator[casefile.Memory]{
+	casefile.OpGetItem:      GetItemCase(),
+	casefile.OpStridedSlice: StridedSliceCase(),
+	casefile.OpSlice:        SliceCase(),
+	casefile.OpGatherND:     GatherNDCase(),
+}
+
+// Case returns a generator of cases of every op, each op equally often
+// (in casefile.Ops order; rapid shrinks towards getitem).
+func Case() *rapid.Generator[casefile.Memory] {
+	return rapid.Custom(func(t *rapid.T) casefile.Memory {
+		weights := make([]int, len(casefile.Ops))
+		for i := range weights {
+			weights[i] = 1
+		}
+		op := casefile.Ops[pick(t, "op", weights...)]
+		return opGenerators[op].Draw(t, op)
+	})
+}
+
+// CaseOf returns the case generator of one op (one of casefile.Ops). It
+// panics on an unknown op.
+func CaseOf(op string) *rapid.Generator[casefile.Memory] {
+	g, ok := opGenerators[op]
+	if !ok {
+		panic(fmt.Sprintf("gen.CaseOf: unknown op %q", op))
+	}
+	return g
+}
