@@ -28,7 +28,9 @@ const usage = `conform: a differential conformance suite for tensor slicing and 
 
 Usage:
   conform eval CASE.json -o OUT.npy   evaluate one case on the reference engine
-  conform check [--cases DIR] [-v]    run a case corpus against the engine
+  conform check [--cases DIR] [--junit F] [--json F]
+                                      run a case corpus against the engine
+  conform golden [--verify] ...       build or verify the golden corpus with the oracles
   conform help                        show this help
 
 Run "conform COMMAND -h" for the options of a command.
@@ -49,6 +51,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runEval(args[1:], stdout, stderr)
 	case "check":
 		return runCheck(args[1:], stdout, stderr)
+	case "golden":
+		return runGolden(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -86,6 +86,7 @@ func Run(fsys fs.FS, eval Evaluator) (*Summary, error) {
 		return nil, err
 	}
 	s := &Summary{Integrity: problems}
+	fsys = corpus.Open(fsys)
 	for _, e := range entries {
 		s.add(One(fsys, e, eval))
 	}

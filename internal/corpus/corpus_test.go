@@ -1,8 +1,12 @@
 package corpus
 
 import (
+	"archive/zip"
+	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -119,12 +123,52 @@ func TestWriterReplacesAtomically(t *testing.T) {
 	}
 	build("third", true)
 	verify("a second commit replaces the corpus")
-	entries, _ := os.ReadDir(filepath.Join(dest, "blobs"))
-	if len(entries) != 1 {
-		t.Fatalf("old blobs survive the swap: %v", entries)
+	if _, err := fs.ReadFile(Open(os.DirFS(dest)), "blobs/"+Sum([]byte("third"))[:24]+".npy"); err != nil {
+		t.Fatalf("the new blob is not readable: %v", err)
+	}
+	if _, err := fs.ReadFile(Open(os.DirFS(dest)), "blobs/"+Sum([]byte("first"))[:24]+".npy"); err == nil {
+		t.Fatalf("an old blob survives the swap")
 	}
 	left, _ := filepath.Glob(filepath.Join(filepath.Dir(dest), ".golden-new-*"))
 	if len(left) != 0 {
 		t.Fatalf("temporary directories left behind: %v", left)
+	}
+}
+
+func TestPack(t *testing.T) {
+	blobs := map[string][]byte{Sum([]byte("a"))[:24] + ".npy": []byte("a"), Sum([]byte("b"))[:24] + ".npy": []byte("b")}
+	pack, err := writePack(blobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := writePack(blobs)
+	if string(pack) != string(again) {
+		t.Fatal("the same blobs give different archives")
+	}
+	fsys := Open(fstest.MapFS{"g/" + PackName: {Data: pack}, "g/x.json": {Data: []byte("{}")}})
+	for name, want := range blobs {
+		got, err := fs.ReadFile(fsys, "g/blobs/"+name)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("member %s: %q, %v", name, got, err)
+		}
+	}
+	if _, err := fs.ReadFile(fsys, "g/x.json"); err != nil {
+		t.Errorf("files outside the pack: %v", err)
+	}
+	// Flip one byte of one member's content: the read must fail and name it.
+	corrupt := append([]byte(nil), pack...)
+	zr, err := zip.NewReader(bytes.NewReader(pack), int64(len(pack)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, err := zr.File[0].DataOffset()
+	if err != nil {
+		t.Fatal(err)
+	}
+	corrupt[off] ^= 1
+	name := zr.File[0].Name
+	bad := Open(fstest.MapFS{"g/" + PackName: {Data: corrupt}})
+	if _, err := fs.ReadFile(bad, "g/blobs/"+name); err == nil || !strings.Contains(err.Error(), name) {
+		t.Errorf("a corrupted member reads without an error naming it: %v", err)
 	}
 }

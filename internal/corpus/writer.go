@@ -15,6 +15,7 @@ import (
 type Writer struct {
 	dest, tmp string
 	sums      map[string]string // path -> sha256 of every file written
+	blobs     map[string][]byte // pack member name -> content
 }
 
 // NewWriter starts a corpus that will replace the directory dest.
@@ -28,18 +29,18 @@ func NewWriter(dest string) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Writer{dest: dest, tmp: tmp, sums: map[string]string{}}, nil
+	return &Writer{dest: dest, tmp: tmp, sums: map[string]string{}, blobs: map[string][]byte{}}, nil
 }
 
-// Blob stores a .npy file under blobs/, named by its content, and returns
-// its path relative to the corpus directory.
+// Blob stores a .npy file in the corpus's pack (see PackName), named by
+// its content, and returns the path case files use for it,
+// "blobs/<name>.npy".
 func (w *Writer) Blob(data []byte) (string, error) {
-	sum := Sum(data)
-	name := "blobs/" + sum[:24] + ".npy"
-	if _, ok := w.sums[name]; ok {
-		return name, nil
+	name := Sum(data)[:24] + ".npy"
+	if _, ok := w.blobs[name]; !ok {
+		w.blobs[name] = append([]byte(nil), data...)
 	}
-	return name, w.File(name, data)
+	return "blobs/" + name, nil
 }
 
 // File writes a file at the slash-separated path name in the corpus.
@@ -55,9 +56,18 @@ func (w *Writer) File(name string, data []byte) error {
 	return nil
 }
 
-// Commit writes the MANIFEST, syncs, and atomically replaces the
+// Commit writes the blob pack and the MANIFEST, syncs, and atomically replaces the
 // destination with the new corpus.
 func (w *Writer) Commit() error {
+	if len(w.blobs) > 0 {
+		pack, err := writePack(w.blobs)
+		if err != nil {
+			return err
+		}
+		if err := w.File(PackName, pack); err != nil {
+			return err
+		}
+	}
 	if err := os.WriteFile(filepath.Join(w.tmp, ManifestName), FormatManifest(w.sums), 0o644); err != nil {
 		return err
 	}

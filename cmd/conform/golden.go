@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+
+	"github.com/conformsuite/conform/gen"
+	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/check"
+	"github.com/conformsuite/conform/internal/golden"
+)
+
+const goldenUsage = `Usage:
+  conform golden [--out DIR] [--seed S] [--per-op N] [--oracles numpy,tfjs]
+  conform golden --verify [--cases DIR] [--sample N] [--oracles numpy,tfjs]
+
+The first form builds the golden corpus: it generates --per-op cases per op
+from --seed, runs each through the oracles (NumPy is the reference; TF.js
+runs the ops it has), and writes DIR atomically: case lists, inputs and
+every oracle's output or error as .npy files, provenance, a MANIFEST of
+checksums and DISAGREEMENTS.md. Where the oracles disagree both results are
+kept and the case is marked. The same seed and oracle versions reproduce
+the same bytes. Finally the engine is checked against the new corpus.
+
+--verify re-runs the oracles on the corpus (or a deterministic sample of N
+cases) and reports every stored result a fresh run does not reproduce.
+
+The oracles must be installed first: oracle/setup.sh.
+
+Options:
+`
+
+func runGolden(args []string, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("golden", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	out := fset.String("out", "cases/golden", "write the corpus to `DIR`")
+	seed := fset.Uint64("seed", 1, "generator `seed`")
+	perOp := fset.Int("per-op", golden.DefaultPerOp, "cases per op")
+	oracles := fset.String("oracles", "numpy,tfjs", "comma-separated oracle `names`; the first must be numpy")
+	workers := fset.Int("workers", 64, "cases in flight")
+	verify := fset.Bool("verify", false, "verify the corpus against fresh oracle runs instead of building it")
+	casesDir := fset.String("cases", "cases/golden", "with --verify: the corpus `DIR`")
+	sample := fset.Int("sample", 0, "with --verify: check a deterministic sample of `N` cases (0: all)")
+	fset.Usage = func() {
+		fmt.Fprint(stderr, goldenUsage)
+		fset.PrintDefaults()
+	}
+	positional, err := parseInterspersed(fset, args)
+	if err == flag.ErrHelp {
+		return exitOK
+	}
+	if err != nil {
+		return exitUsage
+	}
+	if len(positional) != 0 || *perOp < 1 || *workers < 1 || *sample < 0 {
+		fmt.Fprintln(stderr, "conform golden: bad arguments")
+		fset.Usage()
+		return exitUsage
+	}
+	names := strings.Split(*oracles, ",")
+	if names[0] != golden.Reference {
+		fmt.Fprintf(stderr, "conform golden: the first oracle must be %s\n", golden.Reference)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	started, err := golden.StartOracles(names)
+	if err != nil {
+		fmt.Fprintf(stderr, "conform golden: %v\n", err)
+		return exitRejected
+	}
+	defer golden.CloseOracles(started)
+	for _, o := range started {
+		fmt.Fprintf(stderr, "oracle %s %s: %s\n", o.Name, o.Hello.Version, strings.Join(o.Hello.Ops, ", "))
+	}
+	if *verify {
+		return verifyGolden(ctx, *casesDir, started, *sample, *workers, stdout, stderr)
+	}
+
+	counts := map[string]int{}
+	for _, op := range casefile.Ops {
+		counts[op] = *perOp
+	}
+	cases := gen.Corpus(*seed, counts)
+	summary, err := golden.Build(ctx, golden.Options{Dest: *out, Seed: *seed, PerOp: counts, Oracles: names, Workers: *workers, Log: stderr}, cases, started)
+	if err != nil {
+		fmt.Fprintf(stderr, "conform golden: %v (the previous corpus is unchanged)\n", err)
+		return exitRejected
+	}
+	var ops []string
+	for op, n := range summary.PerOp {
+		ops = append(ops, fmt.Sprintf("%s %d", op, n))
+	}
+	sort.Strings(ops)
+	fmt.Fprintf(stdout, "wrote %s: %d cases (%s): %d outputs, %d errors, %d without a reference result\n",
+		*out, summary.Cases, strings.Join(ops, ", "), summary.Outputs, summary.Errors, summary.NoReference)
+	disagreements := 0
+	for _, o := range started[1:] {
+		c := summary.Agreement[o.Name]
+		disagreements += c["disagree"]
+		fmt.Fprintf(stdout, "%s/%s: %d agree, %d disagree, %d skipped, %d crashed\n", golden.Reference, o.Name, c["agree"], c["disagree"], c["skip"], c["crash"])
+		for class, ids := range summary.Disagreements[o.Name] {
+			fmt.Fprintf(stdout, "  %s: %d cases\n", class, len(ids))
+		}
+	}
+	fmt.Fprintf(stdout, "disagreements: %d (listed in %s/DISAGREEMENTS.md)\n", disagreements, *out)
+	fmt.Fprintln(stdout, "checking the engine against the new corpus:")
+	result, err := check.Run(os.DirFS(*out), safeEval)
+	if err != nil {
+		fmt.Fprintf(stderr, "conform golden: %v\n", err)
+		return exitRejected
+	}
+	for _, r := range result.Results {
+		if r.Status == check.Fail {
+			fmt.Fprintf(stdout, "fail %s: %s\n", r.ID, r.Detail)
+		}
+	}
+	fmt.Fprintln(stdout, result.Line())
+	if !result.OK() {
+		return exitRejected
+	}
+	return exitOK
+}
+
+func verifyGolden(ctx context.Context, dir string, oracles []*golden.Oracle, sample, workers int, stdout, stderr io.Writer) int {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		fmt.Fprintf(stderr, "conform golden: --cases %s is not a directory\n", dir)
+		return exitUsage
+	}
+	s, err := golden.Verify(ctx, os.DirFS(dir), oracles, sample, 1, workers, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "conform golden --verify: %v\n", err)
+		return exitRejected
+	}
+	for _, v := range s.Versions {
+		fmt.Fprintf(stdout, "version change: %s\n", v)
+	}
+	for _, d := range s.Drifts {
+		fmt.Fprintf(stdout, "drift %s (%s): %s\n", d.ID, d.Oracle, d.Detail)
+	}
+	fmt.Fprintf(stdout, "verified %d cases against fresh oracle runs: %d drifted\n", s.Checked, s.Drifted)
+	fmt.Fprintf(stdout, "%d passed, %d failed, %d skipped\n", s.Passed, s.Drifted, s.Skipped)
+	if s.Drifted > 0 {
+		return exitRejected
+	}
+	return exitOK
+}
