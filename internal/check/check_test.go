@@ -1,0 +1,125 @@
+package check
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"encoding/xml"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/corpus"
+)
+
+func npyOf(values ...int32) []byte {
+	data := make([]byte, 4*len(values))
+	for i, v := range values {
+		binary.LittleEndian.PutUint32(data[4*i:], uint32(v))
+	}
+	t, err := engine.FromBytes(engine.Int32Type, []int{len(values)}, data)
+	if err != nil {
+		panic(err)
+	}
+	return npy.Encode(t)
+}
+
+// testCorpus has one passing, one failing, one skipped and one
+// error-expecting case.
+func testCorpus() fstest.MapFS {
+	return fstest.MapFS{
+		"c/x.npy":        {Data: npyOf(0, 1, 2, 3)},
+		"c/rev.npy":      {Data: npyOf(3, 2, 1, 0)},
+		"c/wrong.npy":    {Data: npyOf(3, 2, 9, 0)},
+		"c/pass.json":    {Data: []byte(`{"op":"getitem","inputs":{"x":"x.npy"},"index":"x[::-1]","expect":{"output":"rev.npy","source":"test"}}`)},
+		"c/fail.json":    {Data: []byte(`{"op":"getitem","inputs":{"x":"x.npy"},"index":"x[::-1]","expect":{"output":"wrong.npy","source":"test"}}`)},
+		"c/skip.json":    {Data: []byte(`{"op":"getitem","inputs":{"x":"x.npy"},"index":"x[::-1]"}`)},
+		"c/errors.jsonl": {Data: []byte(`{"id":"c/oob","op":"getitem","inputs":{"x":"x.npy"},"index":"x[9]","expect":{"error":"out_of_range","source":"test"}}` + "\n")},
+	}
+}
+
+func eval(c *casefile.Case) (*engine.Tensor, error) { return c.Eval() }
+
+func TestRun(t *testing.T) {
+	s, err := Run(testCorpus(), eval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Status{}
+	for _, r := range s.Results {
+		got[r.ID] = r.Status
+	}
+	want := map[string]Status{"c/pass": Pass, "c/fail": Fail, "c/skip": Skip, "c/oob": Pass}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("statuses (-want +got):\n%s", diff)
+	}
+	if s.Line() != "2 passed, 1 failed, 1 skipped" || s.OK() {
+		t.Errorf("summary %q, OK %v", s.Line(), s.OK())
+	}
+	for _, r := range s.Results {
+		if r.ID == "c/fail" && (!strings.Contains(r.Detail, "element [2]") || r.Source != "test") {
+			t.Errorf("the failure should name the element and the source: %+v", r)
+		}
+	}
+}
+
+func TestRunVerifiesManifest(t *testing.T) {
+	fsys := testCorpus()
+	sums := map[string]string{}
+	for name, f := range fsys {
+		sums[strings.TrimPrefix(name, "c/")] = corpus.Sum(f.Data)
+	}
+	fsys["c/MANIFEST"] = &fstest.MapFile{Data: corpus.FormatManifest(sums)}
+	fsys["c/rev.npy"] = &fstest.MapFile{Data: npyOf(3, 2, 1, 1)}
+	s, err := Run(fsys, eval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Integrity) != 1 || s.Integrity[0].Path != "c/rev.npy" || s.OK() {
+		t.Fatalf("integrity problems %v, OK %v", s.Integrity, s.OK())
+	}
+}
+
+func TestReports(t *testing.T) {
+	s, err := Run(testCorpus(), eval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j bytes.Buffer
+	if err := s.WriteJSON(&j); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Passed, Failed, Skipped int
+		Results                 []struct{ ID, Status string }
+	}
+	if err := json.Unmarshal(j.Bytes(), &doc); err != nil || doc.Passed != 2 || doc.Failed != 1 || doc.Skipped != 1 || len(doc.Results) != 4 {
+		t.Errorf("JSON report %s: %v", j.Bytes(), err)
+	}
+	var x bytes.Buffer
+	if err := s.WriteJUnit(&x); err != nil {
+		t.Fatal(err)
+	}
+	var suite struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+		Skipped  int `xml:"skipped,attr"`
+		Cases    []struct {
+			Name    string    `xml:"name,attr"`
+			Failure *struct{} `xml:"failure"`
+		} `xml:"testcase"`
+	}
+	if err := xml.Unmarshal(x.Bytes(), &suite); err != nil || suite.Tests != 4 || suite.Failures != 1 || suite.Skipped != 1 {
+		t.Fatalf("JUnit report %s: %v", x.Bytes(), err)
+	}
+	for _, c := range suite.Cases {
+		if (c.Failure != nil) != (c.Name == "c/fail") {
+			t.Errorf("testcase %s failure %v", c.Name, c.Failure != nil)
+		}
+	}
+}
