@@ -31,6 +31,7 @@ Usage:
   conform check [--cases DIR] [--junit F] [--json F]
                                       run a case corpus against the engine
   conform golden [--verify] ...       build or verify the golden corpus with the oracles
+  conform serve                       run the engine as a conform/1 protocol child
   conform help                        show this help
 
 Run "conform COMMAND -h" for the options of a command.
@@ -53,6 +54,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runCheck(args[1:], stdout, stderr)
 	case "golden":
 		return runGolden(args[1:], stdout, stderr)
+	case "serve":
+		return runServe(args[1:], os.Stdin, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
