@@ -8,5 +8,5 @@ import "embed"
 // FS holds the corpus. Paths are relative to this directory, e.g.
 // "seeds/tf_strided_slice_doc_1.json".
 //
-//go:embed seeds
+//go:embed seeds golden
 var FS embed.FS

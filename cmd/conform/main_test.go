@@ -1,7 +1,10 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
+	"encoding/json"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -185,4 +188,84 @@ func TestBinary(t *testing.T) {
 	if !strings.Contains(stderr.String(), "out_of_range") {
 		t.Fatalf("stderr %q does not name out_of_range", stderr.String())
 	}
+}
+
+// TestCheckNamesCorruptedGoldenBlob copies the golden corpus, flips one
+// byte of one expected output inside its blob pack, and checks that the
+// gate reports the changed file and fails the case that uses it.
+func TestCheckNamesCorruptedGoldenBlob(t *testing.T) {
+	dir := t.TempDir()
+	err := fs.WalkDir(cases.FS, "golden", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := cases.FS.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The expected output of the first getitem case with an output.
+	list, err := os.ReadFile(filepath.Join(dir, "golden", "getitem.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id, blob string
+	for _, line := range strings.Split(string(list), "\n") {
+		var c struct {
+			ID     string `json:"id"`
+			Expect struct {
+				Output string `json:"output"`
+			} `json:"expect"`
+		}
+		if json.Unmarshal([]byte(line), &c) == nil && c.Expect.Output != "" {
+			id, blob = c.ID, strings.TrimPrefix(c.Expect.Output, "blobs/")
+			break
+		}
+	}
+	packPath := filepath.Join(dir, "golden", "blobs.npz")
+	pack, err := os.ReadFile(packPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(pack), int64(len(pack)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := false
+	for _, f := range zr.File {
+		if f.Name == blob {
+			off, err := f.DataOffset()
+			if err != nil {
+				t.Fatal(err)
+			}
+			pack[off+int64(f.UncompressedSize64)-1] ^= 1 // the last data byte
+			flipped = true
+		}
+	}
+	if !flipped {
+		t.Fatalf("blob %s of case %s not found", blob, id)
+	}
+	if err := os.WriteFile(packPath, pack, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := runCLI("check", "--cases", dir)
+	if code != 1 || !strings.Contains(stdout, "integrity: changed file golden/blobs.npz") || !strings.Contains(stdout, "fail "+id+" ") {
+		t.Fatalf("exit %d, output:\n%s", code, tail(stdout, 20))
+	}
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
 }
