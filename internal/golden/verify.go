@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -24,8 +25,11 @@ var metadataFields = []string{"id", "expect", "oracles", "provenance", "disagree
 // Request turns a stored case into a protocol request: the spec fields
 // with each input's .npy bytes in base64.
 func Request(fsys fs.FS, e corpus.Entry) (map[string]any, error) {
+	// Numbers stay json.Number: int64 bounds must survive the round trip.
 	var req map[string]any
-	if err := json.Unmarshal(e.JSON, &req); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(e.JSON))
+	dec.UseNumber()
+	if err := dec.Decode(&req); err != nil {
 		return nil, err
 	}
 	for _, f := range metadataFields {
