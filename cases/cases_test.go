@@ -1,20 +1,19 @@
 package cases_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/conformsuite/conform/cases"
-	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/check"
+	"github.com/conformsuite/conform/internal/impl"
 )
 
-func eval(c *casefile.Case) (*engine.Tensor, error) { return c.Eval() }
 
 // TestEmbeddedCorpus runs the whole embedded corpus against the engine:
 // the same gate as `conform check`, inside `go test ./...`.
 func TestEmbeddedCorpus(t *testing.T) {
-	s, err := check.Run(cases.FS, eval)
+	s, err := check.Run(context.Background(), cases.FS, impl.Engine{}, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +35,7 @@ func TestEmbeddedCorpus(t *testing.T) {
 // embedded corpus (manifest verification included).
 func BenchmarkCheck(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		s, err := check.Run(cases.FS, eval)
+		s, err := check.Run(context.Background(), cases.FS, impl.Engine{}, check.Options{})
 		if err != nil || !s.OK() {
 			b.Fatalf("%v %v", err, s.Line())
 		}

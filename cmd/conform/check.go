@@ -1,28 +1,43 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"os/signal"
+	"time"
 
 	"github.com/conformsuite/conform/cases"
-	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/check"
+	"github.com/conformsuite/conform/internal/impl"
 )
 
-const checkUsage = `Usage: conform check [--cases DIR] [--junit FILE] [--json FILE] [-v]
+const checkUsage = `Usage: conform check [--cases DIR] [--impl IMPL] [--known-failures FILE]
+                     [--junit FILE] [--json FILE] [-v]
 
-Runs every case (*.json with an "expect" object) against the reference
-engine and compares exactly: dtype, shape and the raw bytes of every
-element, or the error kind. Without --cases it runs the corpus embedded in
-the binary. A corpus that carries a MANIFEST is verified first: a changed,
-missing or extra file is reported by name. Each failure names the case, the
-source of the expected value and the first differing element; the last line
-is "N passed, N failed, N skipped". Exit status 1 if any case failed or the
-manifest does not match.
+Runs every case (each *.json case file and each line of each *.jsonl case
+list, with an "expect" object) against an implementation and compares
+exactly: dtype, shape and the raw bytes of every element, or the error kind.
+Without --cases it runs the corpus embedded in the binary. A corpus that
+carries a MANIFEST is verified first: a changed, missing or extra file is
+reported by name.
+
+IMPL is "engine" (the reference engine, in process; the default), an oracle
+name ("numpy", "tfjs"), or a command line starting a conform/1 child, e.g.
+--impl 'python3 my_adapter.py'. Ops the child does not list in its hello
+are skipped and counted; a case on which it crashes, hangs or answers
+garbage fails, and the child is restarted.
+
+--known-failures FILE lists case IDs expected to fail, one per line, with
+an optional "# reason": they count as passed, and a listed case that passes
+fails the run as an unexpected pass.
+
+Each failure names the case, the source of the expected value and the first
+differing element; the last line is "N passed, N failed, N skipped". Exit
+status 1 if any case failed or the manifest does not match.
 
 Options:
 `
@@ -31,7 +46,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("check", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	dir := fset.String("cases", "", "run the cases under `DIR` instead of the embedded corpus")
-	verbose := fset.Bool("v", false, "print every case, not only failures")
+	implSpec := fset.String("impl", "engine", "the implementation under test: engine, numpy, tfjs, or a `command`")
+	knownPath := fset.String("known-failures", "", "`FILE` of case IDs expected to fail")
+	timeout := fset.Duration("timeout", 10*time.Second, "per-case timeout for a protocol implementation")
+	verbose := fset.Bool("v", false, "print every case, not only failures and skips")
 	junit := fset.String("junit", "", "also write a JUnit XML report to `FILE`")
 	jsonOut := fset.String("json", "", "also write a JSON report to `FILE`")
 	fset.Usage = func() {
@@ -57,7 +75,30 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		fsys = os.DirFS(*dir)
 	}
-	summary, err := check.Run(fsys, safeEval)
+	opts := check.Options{Workers: 1}
+	if *knownPath != "" {
+		data, err := os.ReadFile(*knownPath)
+		if err == nil {
+			opts.KnownFailures, err = check.ReadKnownFailures(data)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "conform check: --known-failures: %v\n", err)
+			return exitUsage
+		}
+	}
+	im, err := impl.Open(*implSpec, *timeout)
+	if err != nil {
+		fmt.Fprintf(stderr, "conform check: %v\n", err)
+		return exitUsage
+	}
+	defer im.Close()
+	if *implSpec != "engine" {
+		opts.Workers = 64 // pipelined over the child
+		fmt.Fprintf(stderr, "implementation %s %s\n", im.Name(), im.Version())
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	summary, err := check.Run(ctx, fsys, im, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "conform check: %v\n", err)
 		return exitRejected
@@ -65,8 +106,13 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	for _, p := range summary.Integrity {
 		fmt.Fprintf(stdout, "integrity: %s (does not match the MANIFEST)\n", p)
 	}
+	skips := map[string]int{}
 	for _, r := range summary.Results {
-		if r.Status == check.Pass && !*verbose {
+		if r.Status == check.Skip && !*verbose {
+			skips[r.Detail]++
+			continue
+		}
+		if (r.Status == check.Pass || r.Status == check.XFail) && !*verbose {
 			continue
 		}
 		fmt.Fprintf(stdout, "%s %s", r.Status, r.ID)
@@ -77,6 +123,15 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, ": %s", r.Detail)
 		}
 		fmt.Fprintln(stdout)
+	}
+	for reason, n := range skips {
+		fmt.Fprintf(stdout, "skipped %d cases: %s\n", n, reason)
+	}
+	for _, id := range summary.UnknownIDs {
+		fmt.Fprintf(stdout, "warning: known failure %s is not a case of this corpus\n", id)
+	}
+	if summary.KnownFailures+summary.UnexpectedPasses > 0 {
+		fmt.Fprintf(stdout, "%d known failures, %d unexpected passes\n", summary.KnownFailures, summary.UnexpectedPasses)
 	}
 	for _, report := range []struct {
 		path  string
@@ -95,17 +150,6 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return exitRejected
 	}
 	return exitOK
-}
-
-// safeEval evaluates a case on the engine, turning a panic (a bug) into a
-// failure of that case.
-func safeEval(c *casefile.Case) (t *engine.Tensor, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			t, err = nil, internalError{fmt.Sprint(p)}
-		}
-	}()
-	return c.Eval()
 }
 
 // writeReport writes a report file through write.

@@ -14,6 +14,7 @@ import (
 	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/golden"
+	"github.com/conformsuite/conform/internal/impl"
 )
 
 const goldenUsage = `Usage:
@@ -111,7 +112,7 @@ func runGolden(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "disagreements: %d (listed in %s/DISAGREEMENTS.md)\n", disagreements, *out)
 	fmt.Fprintln(stdout, "checking the engine against the new corpus:")
-	result, err := check.Run(os.DirFS(*out), safeEval)
+	result, err := check.Run(ctx, os.DirFS(*out), impl.Engine{}, check.Options{})
 	if err != nil {
 		fmt.Fprintf(stderr, "conform golden: %v\n", err)
 		return exitRejected

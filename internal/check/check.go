@@ -1,34 +1,42 @@
 // Package check runs a corpus of cases with expectations against an
-// implementation and reports, per case, pass, fail or skip.
+// implementation and reports, per case, pass, fail or skip: the gate of
+// `conform check`.
 package check
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
+	"sort"
+	"strings"
+	"sync"
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/casefile"
-	"github.com/conformsuite/conform/internal/compare"
 	"github.com/conformsuite/conform/internal/corpus"
+	"github.com/conformsuite/conform/internal/impl"
 )
 
 // Status is the outcome of one case.
 type Status string
 
-// The outcomes.
+// The outcomes. A known failure (see Options.KnownFailures) that fails
+// counts as passed, with status XFail.
 const (
-	Pass Status = "pass"
-	Fail Status = "fail"
-	Skip Status = "skip"
+	Pass  Status = "pass"
+	Fail  Status = "fail"
+	Skip  Status = "skip"
+	XFail Status = "xfail"
 )
 
 // Result is the outcome of one case, with the reason for a failure or
 // skip.
 type Result struct {
-	ID     string // the case file's path without ".json"
+	ID     string // the case's ID (a case file's path without ".json")
 	Status Status
 	Source string // where the expected value comes from
 	Detail string
@@ -37,13 +45,19 @@ type Result struct {
 // Summary collects the results of a run.
 type Summary struct {
 	Passed, Failed, Skipped int
-	Results                 []Result
+	// KnownFailures counts the failures listed as known (included in
+	// Passed); UnexpectedPasses the listed cases that passed (included in
+	// Failed).
+	KnownFailures, UnexpectedPasses int
+	Results                         []Result
 	// Integrity lists the corpus files that do not match its manifest.
 	Integrity []corpus.ManifestProblem
+	// UnknownIDs lists known-failure IDs that are not in the corpus.
+	UnknownIDs []string
 }
 
-// OK reports whether every case passed or was skipped and the corpus
-// matched its manifest.
+// OK reports whether every case passed (or failed as expected) or was
+// skipped, and the corpus matched its manifest.
 func (s *Summary) OK() bool { return s.Failed == 0 && len(s.Integrity) == 0 }
 
 // Line returns the summary line "N passed, N failed, N skipped".
@@ -53,7 +67,7 @@ func (s *Summary) Line() string {
 
 func (s *Summary) add(r Result) {
 	switch r.Status {
-	case Pass:
+	case Pass, XFail:
 		s.Passed++
 	case Fail:
 		s.Failed++
@@ -63,20 +77,26 @@ func (s *Summary) add(r Result) {
 	s.Results = append(s.Results, r)
 }
 
-// Evaluator evaluates a case; the reference engine's is (*casefile.Case).Eval.
-type Evaluator func(*casefile.Case) (*engine.Tensor, error)
-
-// Expectation is the "expect" object of a case file: either an output
-// file or an error kind, and where the expected value comes from.
+// Expectation is the "expect" object of a case: either an output file or
+// an error kind, and where the expected value comes from.
 type Expectation struct {
 	Output string `json:"output,omitempty"`
 	Error  string `json:"error,omitempty"`
 	Source string `json:"source"`
 }
 
-// Run checks every case under fsys (see corpus.Entries) with eval, after
-// verifying the checksum manifests the corpus carries.
-func Run(fsys fs.FS, eval Evaluator) (*Summary, error) {
+// Options configures Run.
+type Options struct {
+	// KnownFailures maps case IDs expected to fail to the reason.
+	KnownFailures map[string]string
+	// Workers is the number of cases in flight (default 1; protocol
+	// implementations are pipelined when it is larger).
+	Workers int
+}
+
+// Run checks every case under fsys (see corpus.Entries) against im,
+// after verifying the checksum manifests the corpus carries.
+func Run(ctx context.Context, fsys fs.FS, im impl.Impl, opts Options) (*Summary, error) {
 	problems, err := corpus.VerifyManifest(fsys)
 	if err != nil {
 		return nil, err
@@ -85,23 +105,61 @@ func Run(fsys fs.FS, eval Evaluator) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Summary{Integrity: problems}
 	fsys = corpus.Open(fsys)
-	for _, e := range entries {
-		s.add(One(fsys, e, eval))
+	results := make([]Result, len(entries))
+	workers := max(opts.Workers, 1)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				results[i] = One(ctx, fsys, entries[i], im)
+			}
+		}()
 	}
+	for i := range entries {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+
+	s := &Summary{Integrity: problems}
+	seen := map[string]bool{}
+	for _, r := range results {
+		seen[r.ID] = true
+		if reason, known := opts.KnownFailures[r.ID]; known {
+			switch r.Status {
+			case Fail:
+				r.Status = XFail
+				r.Detail = "known failure (" + reason + "): " + r.Detail
+				s.KnownFailures++
+			case Pass:
+				r.Status = Fail
+				r.Detail = "unexpected pass: the case is listed as a known failure (" + reason + "); remove it from the list"
+				s.UnexpectedPasses++
+			}
+		}
+		s.add(r)
+	}
+	for id := range opts.KnownFailures {
+		if !seen[id] {
+			s.UnknownIDs = append(s.UnknownIDs, id)
+		}
+	}
+	sort.Strings(s.UnknownIDs)
 	return s, nil
 }
 
-// One checks one case of a corpus with eval.
-func One(fsys fs.FS, e corpus.Entry, eval Evaluator) Result {
+// One checks one case of a corpus against im.
+func One(ctx context.Context, fsys fs.FS, e corpus.Entry, im impl.Impl) Result {
 	r := Result{ID: e.ID}
 	fail := func(format string, args ...any) Result {
 		r.Status = Fail
 		r.Detail = fmt.Sprintf(format, args...)
 		return r
 	}
-	var want Expectation
 	var head struct {
 		Expect *json.RawMessage `json:"expect"`
 	}
@@ -113,6 +171,7 @@ func One(fsys fs.FS, e corpus.Entry, eval Evaluator) Result {
 		r.Detail = "the case has no expectation"
 		return r
 	}
+	var want Expectation
 	if err := json.Unmarshal(*head.Expect, &want); err != nil {
 		return fail("malformed expect: %v", err)
 	}
@@ -120,37 +179,117 @@ func One(fsys fs.FS, e corpus.Entry, eval Evaluator) Result {
 	if (want.Output == "") == (want.Error == "") {
 		return fail(`expect must hold exactly one of "output" and "error"`)
 	}
-	// A case the loader rejects (a malformed spec or input) is a rejection
-	// like any other: its kind is compared with the expected one.
-	var got *engine.Tensor
-	c, gotErr := casefile.Parse(e.JSON, casefile.FSInputs(fsys, e.Dir))
-	if gotErr == nil {
-		got, gotErr = eval(c)
+	expected := impl.Result{Kind: engine.ErrorKind(want.Error)}
+	if want.Output != "" {
+		data, err := fs.ReadFile(fsys, path.Join(e.Dir, want.Output))
+		if err != nil {
+			return fail("cannot read expected output: %v", err)
+		}
+		t, err := npy.Decode(data)
+		if err != nil {
+			return fail("expected output %s: %v", want.Output, err)
+		}
+		expected = impl.Result{Output: t}
 	}
-	if want.Error != "" {
-		if gotErr == nil {
-			return fail("got an output of shape %v, want error %s", got.Shape, want.Error)
-		}
-		if kind := engine.KindOf(gotErr); string(kind) != want.Error {
-			return fail("got error %v, want error kind %s", gotErr, want.Error)
-		}
-		r.Status = Pass
+
+	got := runEntry(ctx, fsys, e, im)
+	switch {
+	case got.Skip != "":
+		r.Status = Skip
+		r.Detail = got.Skip
 		return r
+	case got.Crash != "":
+		return fail("crash: %s", got.Crash)
 	}
-	data, err := fs.ReadFile(fsys, path.Join(e.Dir, want.Output))
-	if err != nil {
-		return fail("cannot read expected output: %v", err)
-	}
-	wantT, err := npy.Decode(data)
-	if err != nil {
-		return fail("expected output %s: %v", want.Output, err)
-	}
-	if gotErr != nil {
-		return fail("got error %v, want an output of shape %v", gotErr, wantT.Shape)
-	}
-	if err := compare.Tensors(wantT, got); err != nil {
-		return fail("%v", err)
+	if d := impl.Diff(expected, got); d != "" {
+		if want.Error != "" && got.Kind == "" {
+			return fail("got an output of shape %v, want error %s", got.Output.Shape, want.Error)
+		}
+		if want.Output != "" && got.Kind != "" {
+			return fail("got error %s (%s), want an output of shape %v", got.Kind, got.Message, expected.Output.Shape)
+		}
+		return fail("%s", d)
 	}
 	r.Status = Pass
 	return r
+}
+
+// runEntry runs one corpus case on im. A case whose spec or inputs the
+// loader rejects is a rejection like any other for the engine (its kind
+// is compared with the expected one); another implementation cannot be
+// sent a case whose inputs are unreadable, so it is skipped.
+func runEntry(ctx context.Context, fsys fs.FS, e corpus.Entry, im impl.Impl) impl.Result {
+	m, err := Memory(fsys, e)
+	if err != nil {
+		if im.Name() == "engine" {
+			return impl.FromError(nil, err)
+		}
+		return impl.Result{Skip: "the case's inputs cannot be read: " + err.Error()}
+	}
+	return im.Run(ctx, m)
+}
+
+// metadataFields are the fields of a stored case that are not part of
+// the case an implementation receives.
+var metadataFields = []string{"id", "expect", "oracles", "provenance", "disagreement", "rule", "source", "note", "inputs"}
+
+// Memory loads a stored case: its spec fields (numbers kept exact) and
+// its decoded inputs. Unreadable inputs are a bad_input error.
+func Memory(fsys fs.FS, e corpus.Entry) (casefile.Memory, error) {
+	var spec map[string]any
+	dec := json.NewDecoder(bytes.NewReader(e.JSON))
+	dec.UseNumber()
+	if err := dec.Decode(&spec); err != nil {
+		return casefile.Memory{}, engine.Errorf(engine.BadInput, "case is not a JSON object: %v", err)
+	}
+	var head struct {
+		Inputs map[string]string `json:"inputs"`
+	}
+	if err := json.Unmarshal(e.JSON, &head); err != nil || head.Inputs == nil {
+		return casefile.Memory{}, engine.Errorf(engine.BadInput, `"inputs" must map input names to .npy files`)
+	}
+	for _, f := range metadataFields {
+		delete(spec, f)
+	}
+	m := casefile.Memory{Spec: spec, Inputs: map[string]*engine.Tensor{}}
+	names := make([]string, 0, len(head.Inputs))
+	for name := range head.Inputs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, path.Join(e.Dir, head.Inputs[name]))
+		if err != nil {
+			return casefile.Memory{}, engine.Errorf(engine.BadInput, "input %q: %v", name, err)
+		}
+		t, err := npy.Decode(data)
+		if err != nil {
+			return casefile.Memory{}, engine.Errorf(engine.BadInput, "input %q (%s): %v", name, strings.TrimPrefix(err.Error(), "bad_input: "), head.Inputs[name])
+		}
+		m.Inputs[name] = t
+	}
+	return m, nil
+}
+
+// ReadKnownFailures parses a known-failures list: one case ID per line,
+// optionally followed by "# reason"; blank lines and lines starting with
+// '#' are ignored.
+func ReadKnownFailures(data []byte) (map[string]string, error) {
+	known := map[string]string{}
+	for n, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		id, reason, _ := strings.Cut(line, "#")
+		id, reason = strings.TrimSpace(id), strings.TrimSpace(reason)
+		if strings.ContainsAny(id, " \t") {
+			return nil, fmt.Errorf("line %d: %q is not one case ID (write the reason after '#')", n+1, id)
+		}
+		if reason == "" {
+			reason = "no reason given"
+		}
+		known[id] = reason
+	}
+	return known, nil
 }

@@ -2,6 +2,7 @@ package check
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"encoding/xml"
@@ -13,8 +14,8 @@ import (
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
-	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/corpus"
+	"github.com/conformsuite/conform/internal/impl"
 )
 
 func npyOf(values ...int32) []byte {
@@ -43,10 +44,12 @@ func testCorpus() fstest.MapFS {
 	}
 }
 
-func eval(c *casefile.Case) (*engine.Tensor, error) { return c.Eval() }
+func run(fsys fstest.MapFS) (*Summary, error) {
+	return Run(context.Background(), fsys, impl.Engine{}, Options{})
+}
 
 func TestRun(t *testing.T) {
-	s, err := Run(testCorpus(), eval)
+	s, err := run(testCorpus())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +79,7 @@ func TestRunVerifiesManifest(t *testing.T) {
 	}
 	fsys["c/MANIFEST"] = &fstest.MapFile{Data: corpus.FormatManifest(sums)}
 	fsys["c/rev.npy"] = &fstest.MapFile{Data: npyOf(3, 2, 1, 1)}
-	s, err := Run(fsys, eval)
+	s, err := run(fsys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +89,7 @@ func TestRunVerifiesManifest(t *testing.T) {
 }
 
 func TestReports(t *testing.T) {
-	s, err := Run(testCorpus(), eval)
+	s, err := run(testCorpus())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/gen"
 	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/check"
+	"github.com/conformsuite/conform/internal/impl"
 )
 
 // startNumPy starts the NumPy oracle, skipping the test visibly when NumPy
@@ -65,7 +65,7 @@ func TestBuildIsDeterministicAndVerifies(t *testing.T) {
 		}
 	}
 	// The engine passes the corpus it was built for.
-	result, err := check.Run(os.DirFS(a), func(c *casefile.Case) (*engine.Tensor, error) { return c.Eval() })
+	result, err := check.Run(context.Background(), os.DirFS(a), impl.Engine{}, check.Options{})
 	if err != nil || !result.OK() {
 		t.Fatalf("check: %v %s", err, result.Line())
 	}

@@ -1,0 +1,192 @@
+// Package impl runs implementations under test: the in-process reference
+// engine, or any program speaking the conform/1 protocol (the oracles
+// included), behind one interface.
+package impl
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/compare"
+	"github.com/conformsuite/conform/oracle"
+)
+
+// Result is what an implementation did with one case: exactly one of an
+// output, an error kind, a skip, or a crash (died, hung, answered garbage).
+type Result struct {
+	Output  *engine.Tensor
+	Kind    engine.ErrorKind
+	Message string
+	Skip    string
+	Crash   string
+}
+
+// Ran reports whether the result is an output or an error, as opposed to
+// a skip or a crash.
+func (r Result) Ran() bool { return r.Skip == "" && r.Crash == "" }
+
+// String describes the result in a few words.
+func (r Result) String() string {
+	switch {
+	case r.Crash != "":
+		return "crash: " + r.Crash
+	case r.Skip != "":
+		return "skip: " + r.Skip
+	case r.Kind != "":
+		return fmt.Sprintf("error %s (%s)", r.Kind, r.Message)
+	}
+	return fmt.Sprintf("output %v %v", r.Output.DType, r.Output.Shape)
+}
+
+// Diff returns "" if got agrees exactly with want (the same error kind, or
+// the same dtype, shape and element bytes) and otherwise describes the
+// first difference. A crash never agrees; skips are not compared (Diff
+// returns "" if either side skipped).
+func Diff(want, got Result) string {
+	switch {
+	case got.Crash != "":
+		return "crash: " + got.Crash
+	case want.Skip != "" || got.Skip != "" || want.Crash != "":
+		return ""
+	case want.Kind != "" || got.Kind != "":
+		if want.Kind == got.Kind {
+			return ""
+		}
+		return fmt.Sprintf("got %v, want %v", got, want)
+	}
+	if err := compare.Tensors(want.Output, got.Output); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// Impl is an implementation under test.
+type Impl interface {
+	// Name and Version identify the implementation (from its hello).
+	Name() string
+	Version() string
+	// Supports reports whether the implementation runs op.
+	Supports(op string) bool
+	// Run evaluates one case. It is safe for concurrent use.
+	Run(ctx context.Context, m casefile.Memory) Result
+	// Close stops the implementation.
+	Close() error
+}
+
+// Open starts an implementation: "engine" (the in-process reference
+// engine), an oracle name ("numpy", "tfjs"), or a command line that
+// starts a conform/1 child (e.g. "python3 my_adapter.py").
+func Open(spec string, timeout time.Duration) (Impl, error) {
+	if spec == "engine" {
+		return Engine{}, nil
+	}
+	argv, err := oracle.Command(spec)
+	if err != nil {
+		return nil, err
+	}
+	c, err := oracle.Start(argv, oracle.Options{Timeout: timeout})
+	if err != nil {
+		return nil, fmt.Errorf("starting %q: %w", spec, err)
+	}
+	return &Protocol{client: c, hello: c.Hello()}, nil
+}
+
+// EngineVersion is the version the reference engine reports.
+const EngineVersion = "0.1.0"
+
+// Engine is the in-process reference engine.
+type Engine struct{}
+
+// Name implements Impl.
+func (Engine) Name() string { return "engine" }
+
+// Version implements Impl.
+func (Engine) Version() string { return EngineVersion }
+
+// Supports implements Impl: the engine runs every op.
+func (Engine) Supports(op string) bool { return true }
+
+// Close implements Impl.
+func (Engine) Close() error { return nil }
+
+// Run implements Impl. A panic (a bug) is reported as a crash.
+func (Engine) Run(ctx context.Context, m casefile.Memory) (r Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			r = Result{Crash: fmt.Sprintf("engine panic: %v", p)}
+		}
+	}()
+	c, err := m.Case()
+	var out *engine.Tensor
+	if err == nil {
+		out, err = c.Eval()
+	}
+	return FromError(out, err)
+}
+
+// FromError makes a Result of an output or an error.
+func FromError(out *engine.Tensor, err error) Result {
+	if err != nil {
+		kind := engine.KindOf(err)
+		msg := err.Error()
+		if e, ok := err.(*engine.Error); ok {
+			msg = e.Message
+		}
+		if kind == "" {
+			return Result{Crash: msg}
+		}
+		return Result{Kind: kind, Message: msg}
+	}
+	return Result{Output: out}
+}
+
+// Protocol is an implementation running as a conform/1 child process.
+type Protocol struct {
+	client *oracle.Client
+	hello  oracle.Hello
+}
+
+// Name implements Impl.
+func (p *Protocol) Name() string { return p.hello.Name }
+
+// Version implements Impl.
+func (p *Protocol) Version() string { return p.hello.Version }
+
+// Supports implements Impl: the ops listed in the child's hello.
+func (p *Protocol) Supports(op string) bool {
+	for _, o := range p.hello.Ops {
+		if o == op {
+			return true
+		}
+	}
+	return false
+}
+
+// Close implements Impl.
+func (p *Protocol) Close() error { return p.client.Close() }
+
+// Run implements Impl. An output that is not a readable .npy file is a
+// crash of that case.
+func (p *Protocol) Run(ctx context.Context, m casefile.Memory) Result {
+	if !p.Supports(m.Op()) {
+		return Result{Skip: fmt.Sprintf("%s does not list %s in its hello", p.Name(), m.Op())}
+	}
+	resp := p.client.Do(ctx, m.Request(0))
+	switch {
+	case resp.Crash != "":
+		return Result{Crash: resp.Crash}
+	case resp.Skip != "":
+		return Result{Skip: resp.Skip}
+	case resp.ErrKind != "":
+		return Result{Kind: resp.ErrKind, Message: resp.ErrMessage}
+	}
+	t, err := npy.Decode(resp.Output)
+	if err != nil {
+		return Result{Crash: "unreadable output: " + err.Error()}
+	}
+	return Result{Output: t}
+}
