@@ -9,7 +9,6 @@ import (
 	"github.com/conformsuite/conform/internal/impl"
 )
 
-
 // TestEmbeddedCorpus runs the whole embedded corpus against the engine:
 // the same gate as `conform check`, inside `go test ./...`.
 func TestEmbeddedCorpus(t *testing.T) {
