@@ -31,6 +31,8 @@ Usage:
   conform check [--cases DIR] [--junit F] [--json F]
                                       run a case corpus against the engine
   conform golden [--verify] ...       build or verify the golden corpus with the oracles
+  conform fuzz --impl X [--oracle numpy[,tfjs]] [--duration D] [--out DIR]
+                                      live differential fuzzing; shrinks and saves disagreements
   conform serve                       run the engine as a conform/1 protocol child
   conform help                        show this help
 
@@ -54,6 +56,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runCheck(args[1:], stdout, stderr)
 	case "golden":
 		return runGolden(args[1:], stdout, stderr)
+	case "fuzz":
+		return runFuzz(args[1:], stdout, stderr)
 	case "serve":
 		return runServe(args[1:], os.Stdin, stdout, stderr)
 	case "help", "-h", "-help", "--help":

@@ -126,3 +126,9 @@ func TestReports(t *testing.T) {
 		}
 	}
 }
+
+func corpusEntry(line string) corpus.Entry {
+	return corpus.Entry{ID: "x", Dir: "c", JSON: []byte(line)}
+}
+
+func encode(t *engine.Tensor) []byte { return npy.Encode(t) }

@@ -28,11 +28,16 @@ type Hello struct {
 	Ops     []string `json:"ops"`
 }
 
-// Serve answers the requests read from r on w until r ends. Requests are
-// evaluated concurrently and answered as they finish (the protocol allows
-// any order). A line that is not a request with an id is answered with a
-// bad_input error if an id can be found in it, and skipped otherwise.
+// Serve answers the requests read from r on w with the engine until r
+// ends. Requests are evaluated concurrently and answered as they finish
+// (the protocol allows any order). A line without an id is skipped.
 func Serve(r io.Reader, w io.Writer, hello Hello) error {
+	return ServeFunc(r, w, hello, Answer)
+}
+
+// ServeFunc is Serve with another answer function: answer returns the
+// response object for one request line, or nil to send nothing.
+func ServeFunc(r io.Reader, w io.Writer, hello Hello, answer func(line []byte) map[string]any) error {
 	out := bufio.NewWriterSize(w, 1<<16)
 	var mu sync.Mutex
 	write := func(v any) error {
@@ -57,7 +62,7 @@ func Serve(r io.Reader, w io.Writer, hello Hello) error {
 		go func() {
 			defer wg.Done()
 			for line := range jobs {
-				if resp := Answer(line); resp != nil {
+				if resp := answer(line); resp != nil {
 					write(resp)
 				}
 			}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/conformsuite/conform/internal/fuzz"
+	"github.com/conformsuite/conform/internal/impl"
+)
+
+const fuzzUsage = `Usage: conform fuzz --impl IMPL [--oracle numpy[,tfjs]] [--duration D] [--seed S]
+                    [--out DIR] [--shard i/n] [--max-cases N]
+
+Generates cases for every op the implementation lists, runs each on the
+implementation and on the oracles (pipelined), and compares the
+implementation exactly with the first oracle that runs the case (errors by
+kind). Every disagreement is shrunk to a minimal case (fewest dims,
+smallest sizes, simplest spec) and saved in DIR as a normal case file with
+provenance, so that "conform check --cases DIR --impl IMPL" replays it.
+Prints progress, the throughput in cases/s, and the summary line; exit
+status 1 if anything disagreed.
+
+IMPL and each oracle are "engine", an oracle name ("numpy", "tfjs"), or a
+command line starting a conform/1 child.
+
+Options:
+`
+
+func runFuzz(args []string, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("fuzz", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	implSpec := fset.String("impl", "", "the implementation under test (required)")
+	oracles := fset.String("oracle", "numpy", "comma-separated `oracles`; the first that runs a case is its reference")
+	duration := fset.Duration("duration", 10*time.Second, "how long to fuzz")
+	maxCases := fset.Int("max-cases", 0, "stop after `N` cases (0: no limit)")
+	seed := fset.Uint64("seed", 0, "generator `seed` (0: a random one, printed)")
+	out := fset.String("out", "fuzz-findings", "save minimal cases in `DIR`")
+	shard := fset.String("shard", "0/1", "run shard `i/n` of the case space")
+	workers := fset.Int("workers", 64, "cases in flight")
+	shrinkTime := fset.Duration("shrink-time", 10*time.Second, "time limit for shrinking one disagreement")
+	maxShrinks := fset.Int("max-findings", 10, "shrink and save at most `N` distinct disagreements")
+	timeout := fset.Duration("timeout", 5*time.Second, "per-case timeout for protocol children")
+	fset.Usage = func() {
+		fmt.Fprint(stderr, fuzzUsage)
+		fset.PrintDefaults()
+	}
+	positional, err := parseInterspersed(fset, args)
+	if err == flag.ErrHelp {
+		return exitOK
+	}
+	if err != nil {
+		return exitUsage
+	}
+	shardI, shardN, shardErr := parseShard(*shard)
+	if len(positional) != 0 || *implSpec == "" || *oracles == "" || shardErr != nil || *workers < 1 {
+		if shardErr != nil {
+			fmt.Fprintf(stderr, "conform fuzz: %v\n", shardErr)
+		} else {
+			fmt.Fprintln(stderr, "conform fuzz: need --impl and at least one --oracle")
+		}
+		fset.Usage()
+		return exitUsage
+	}
+	if *seed == 0 {
+		*seed = uint64(time.Now().UnixNano())&(1<<53-1) | 1
+	}
+	im, err := impl.Open(*implSpec, *timeout)
+	if err != nil {
+		fmt.Fprintf(stderr, "conform fuzz: %v\n", err)
+		return exitUsage
+	}
+	defer im.Close()
+	var refs []impl.Impl
+	for _, name := range strings.Split(*oracles, ",") {
+		o, err := impl.Open(strings.TrimSpace(name), *timeout)
+		if err != nil {
+			fmt.Fprintf(stderr, "conform fuzz: oracle %s: %v (run oracle/setup.sh)\n", name, err)
+			return exitUsage
+		}
+		defer o.Close()
+		refs = append(refs, o)
+	}
+	names := []string{}
+	for _, o := range refs {
+		names = append(names, o.Name()+" "+o.Version())
+	}
+	fmt.Fprintf(stderr, "fuzz: %s %s against %s, seed %d, shard %d/%d, %v\n",
+		im.Name(), im.Version(), strings.Join(names, ", "), *seed, shardI, shardN, *duration)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	s, err := fuzz.Run(ctx, fuzz.Options{
+		Impl: im, Oracles: refs, Duration: *duration, MaxCases: *maxCases, Seed: *seed,
+		Shard: shardI, Shards: shardN, Out: *out, Workers: *workers,
+		ShrinkTime: *shrinkTime, MaxShrinks: *maxShrinks, Log: stderr,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "conform fuzz: %v\n", err)
+		return exitUsage
+	}
+	for _, f := range s.Findings {
+		fmt.Fprintf(stdout, "disagreement %s: %s gives %v; %s gives %v (%d input elements, shrunk from %d)\n",
+			f.ID, im.Name(), f.Got, f.Oracle, f.Want, elementsOf(f), f.Original)
+		if f.Path != "" {
+			fmt.Fprintf(stdout, "  saved %s\n", f.Path)
+		}
+	}
+	if s.Unshrunk > 0 {
+		fmt.Fprintf(stdout, "%d more disagreements were not shrunk (--max-findings, or the same minimal case kept repeating)\n", s.Unshrunk)
+	}
+	if len(s.Findings) > 0 && *out != "" {
+		fmt.Fprintf(stdout, "replay: conform check --cases %s --impl %s\n", *out, quoteArg(*implSpec))
+	}
+	fmt.Fprintf(stdout, "%d cases in %.1f s: %.0f cases/s\n", s.Cases, s.Elapsed.Seconds(), s.Rate())
+	fmt.Fprintln(stdout, s.Line())
+	if s.Disagreed > 0 {
+		return exitRejected
+	}
+	return exitOK
+}
+
+func elementsOf(f fuzz.Finding) int {
+	n := 0
+	for _, t := range f.Case.Inputs {
+		n += t.Len()
+	}
+	return n
+}
+
+// parseShard parses "i/n" with 0 <= i < n.
+func parseShard(s string) (int, int, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("--shard %q: want i/n with 0 <= i < n", s)
+	}
+	return i, n, nil
+}
+
+// quoteArg quotes a command-line argument for a POSIX shell if needed.
+func quoteArg(s string) string {
+	if strings.ContainsAny(s, " \t'\"$\\") {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return s
+}

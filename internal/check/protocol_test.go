@@ -1,0 +1,104 @@
+package check
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/serve"
+)
+
+// TestMain re-runs the test binary as a conform/1 child that misbehaves on
+// one case when CONFORM_FAULTY_CHILD is set: it dies on index "x[1:2]",
+// hangs on "x[2:3]" and prints garbage for "x[0:1]"; every other case gets
+// the engine's answer.
+func TestMain(m *testing.M) {
+	if os.Getenv("CONFORM_FAULTY_CHILD") != "" {
+		answer := func(line []byte) map[string]any {
+			var req struct {
+				ID    any    `json:"id"`
+				Index string `json:"index"`
+			}
+			json.Unmarshal(line, &req)
+			switch req.Index {
+			case "x[1:2]":
+				os.Exit(7)
+			case "x[2:3]":
+				time.Sleep(time.Hour)
+			case "x[0:1]":
+				return map[string]any{"id": req.ID, "output": "%%% not base64 %%%"}
+			}
+			return serve.Answer(line)
+		}
+		serve.ServeFunc(os.Stdin, os.Stdout, serve.Hello{Name: "faulty", Version: "0", Ops: casefile.Ops}, answer)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestFaultyChildCostsOneCaseEach checks that a child that dies, hangs or
+// answers garbage on a case fails that case only, with the reason, while
+// every other case gets its real result.
+func TestFaultyChildCostsOneCaseEach(t *testing.T) {
+	fsys := fstest.MapFS{"c/x.npy": {Data: npyOf(0, 1, 2, 3)}}
+	var lines []string
+	for i := 0; i < 40; i++ {
+		index := fmt.Sprintf("x[%d]", i%4)
+		switch i {
+		case 10:
+			index = "x[1:2]"
+		case 20:
+			index = "x[2:3]"
+		case 30:
+			index = "x[0:1]"
+		}
+		lines = append(lines, fmt.Sprintf(`{"id":"c/%02d","op":"getitem","inputs":{"x":"x.npy"},"index":%q}`, i, index))
+	}
+	// Build the expectations with the engine itself.
+	for i, line := range lines {
+		m, err := Memory(fsys, corpusEntry(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := impl.Engine{}.Run(context.Background(), m)
+		name := fmt.Sprintf("exp%d.npy", i)
+		fsys["c/"+name] = &fstest.MapFile{Data: encode(r.Output)}
+		lines[i] = strings.TrimSuffix(line, "}") + fmt.Sprintf(`,"expect":{"output":%q,"source":"engine"}}`, name)
+	}
+	fsys["c/cases.jsonl"] = &fstest.MapFile{Data: []byte(strings.Join(lines, "\n"))}
+
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CONFORM_FAULTY_CHILD", "1")
+	im, err := impl.Open(exe+" -test.run=^$", 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer im.Close()
+	s, err := Run(context.Background(), fsys, im, Options{Workers: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFail := map[string]string{"c/10": "child died", "c/20": "timeout", "c/30": "garbage"}
+	for _, r := range s.Results {
+		reason, bad := wantFail[r.ID]
+		switch {
+		case bad && (r.Status != Fail || !strings.Contains(r.Detail, reason)):
+			t.Errorf("%s: %s %q, want a failure mentioning %q", r.ID, r.Status, r.Detail, reason)
+		case !bad && r.Status != Pass:
+			t.Errorf("%s: %s %q, want pass (a fault on another case must not cost it)", r.ID, r.Status, r.Detail)
+		}
+	}
+	if s.Line() != "37 passed, 3 failed, 0 skipped" {
+		t.Errorf("summary %q", s.Line())
+	}
+}

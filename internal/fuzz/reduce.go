@@ -1,0 +1,107 @@
+package fuzz
+
+import (
+	"sort"
+	"time"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
+)
+
+// reduce shrinks a failing case further after rapid, directly on its
+// tensors: it tries cutting each input down along each axis (to 0, 1, half
+// and one less), the batch axes of gather_nd on both inputs at once, and
+// keeps every candidate on which the implementation still disagrees with
+// its reference, until no candidate helps or the deadline passes.
+func (s *shrinker) reduce(m casefile.Memory, out outcome, deadline time.Time) (casefile.Memory, outcome) {
+	for progress := true; progress && time.Now().Before(deadline); {
+		progress = false
+		for _, cand := range candidates(m) {
+			if time.Now().After(deadline) {
+				break
+			}
+			if elements(cand) >= elements(m) {
+				continue
+			}
+			o := compareCase(s.ctx, s.opts.Impl, s.opts.Oracles, cand)
+			if o.skipped || o.diff == "" {
+				continue
+			}
+			m, out, progress = cand, o, true
+			break
+		}
+	}
+	return m, out
+}
+
+// candidates lists smaller variants of m: each input cut along one axis,
+// and for gather_nd the batch axes cut on params and indices together.
+func candidates(m casefile.Memory) []casefile.Memory {
+	var list []casefile.Memory
+	names := make([]string, 0, len(m.Inputs))
+	for name := range m.Inputs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	batch := 0
+	if m.Op() == casefile.OpGatherND {
+		if b, ok := m.Spec["batch_dims"].(int64); ok && b > 0 {
+			batch = int(b)
+		}
+	}
+	for axis := 0; axis < batch; axis++ {
+		p, i := m.Inputs["params"], m.Inputs["indices"]
+		if p == nil || i == nil || axis >= p.Rank() || axis >= i.Rank() || p.Shape[axis] != i.Shape[axis] {
+			continue
+		}
+		for _, n := range sizes(p.Shape[axis]) {
+			list = append(list, with(m, map[string]*engine.Tensor{"params": prefix(p, axis, n), "indices": prefix(i, axis, n)}))
+		}
+	}
+	for _, name := range names {
+		t := m.Inputs[name]
+		for axis := range t.Shape {
+			for _, n := range sizes(t.Shape[axis]) {
+				list = append(list, with(m, map[string]*engine.Tensor{name: prefix(t, axis, n)}))
+			}
+		}
+	}
+	return list
+}
+
+// sizes lists smaller sizes to try for a dimension of size d, smallest
+// first.
+func sizes(d int) []int {
+	var out []int
+	for _, n := range []int{0, 1, d / 2, d - 1} {
+		if n >= 0 && n < d && (len(out) == 0 || n > out[len(out)-1]) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// with returns m with some inputs replaced.
+func with(m casefile.Memory, inputs map[string]*engine.Tensor) casefile.Memory {
+	c := casefile.Memory{Spec: m.Spec, Inputs: map[string]*engine.Tensor{}}
+	for k, v := range m.Inputs {
+		c.Inputs[k] = v
+	}
+	for k, v := range inputs {
+		c.Inputs[k] = v
+	}
+	return c
+}
+
+// prefix returns the first n positions of t along axis, as a new
+// contiguous tensor.
+func prefix(t *engine.Tensor, axis, n int) *engine.Tensor {
+	plan := &engine.Plan{Fixed: make([]int, t.Rank())}
+	for a, d := range t.Shape {
+		if a == axis {
+			d = n
+		}
+		plan.Axes = append(plan.Axes, engine.PlanAxis{Input: a, Step: 1, Count: d})
+	}
+	return plan.Apply(t)
+}

@@ -1,0 +1,190 @@
+package fuzz
+
+import (
+	"context"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/conformsuite/conform/gen"
+	"github.com/conformsuite/conform/internal/casefile"
+)
+
+// disagreement is a case on which the implementation disagreed with its
+// reference, before shrinking.
+type disagreement struct {
+	op   string
+	seed int
+	m    casefile.Memory
+	out  outcome
+}
+
+// shrinker turns disagreements into minimal findings, one at a time.
+type shrinker struct {
+	ctx     context.Context
+	opts    Options
+	seen    map[string]bool // minimal cases found, by ID
+	repeats int             // consecutive shrinks that found a known case
+	skipped int             // disagreements not shrunk
+}
+
+func newShrinker(ctx context.Context, opts Options) *shrinker {
+	return &shrinker{ctx: ctx, opts: opts, seen: map[string]bool{}}
+}
+
+// rapidMu serialises uses of rapid's engine, whose settings are global
+// flags.
+var rapidMu sync.Mutex
+
+// shrink minimises one disagreement with rapid's shrinker: it replays the
+// generator from the case's seed (rapid's first test case for a seed is
+// the generator's example for that seed) and keeps the smallest case on
+// which the implementation still disagrees with its reference. It reports
+// false when the finding is a duplicate or shrinking is over budget.
+func (s *shrinker) shrink(d disagreement) (Finding, bool) {
+	if len(s.seen) >= s.opts.MaxShrinks || s.repeats >= 3 || s.ctx.Err() != nil {
+		s.skipped++
+		return Finding{}, false
+	}
+	minimal, out := s.minimise(d)
+	minimal, out = s.reduce(minimal, out, time.Now().Add(s.shrinkTime()))
+	f := Finding{
+		Case: minimal, Oracle: out.oracle, Want: out.want, Got: out.got, Detail: out.diff,
+		Seed: d.seed, Original: elements(d.m),
+	}
+	f.ID = caseID(minimal)
+	if s.seen[f.ID] {
+		s.repeats++
+		return Finding{}, false
+	}
+	s.repeats = 0
+	s.seen[f.ID] = true
+	if s.opts.Out != "" {
+		path, err := Save(s.opts.Out, f, s.opts)
+		if err != nil {
+			f.Detail += fmt.Sprintf(" (not saved: %v)", err)
+		}
+		f.Path = path
+	}
+	return f, true
+}
+
+// minimise runs rapid on the case generator of d's op, seeded so that its
+// first case is d's case.
+func (s *shrinker) minimise(d disagreement) (casefile.Memory, outcome) {
+	rapidMu.Lock()
+	defer rapidMu.Unlock()
+	best, bestOut := d.m, d.out
+	prop := func(t *rapid.T) {
+		m := gen.CaseOf(d.op).Draw(t, "case")
+		out := compareCase(s.ctx, s.opts.Impl, s.opts.Oracles, m)
+		if out.skipped || out.diff == "" {
+			return
+		}
+		// rapid re-runs the minimal failing case last.
+		best, bestOut = m, out
+		t.Fatalf("disagreement: %s", out.diff)
+	}
+	shrinkTime := s.shrinkTime()
+	restore := setRapidFlags(map[string]string{
+		"rapid.seed":       strconv.FormatUint(uint64(d.seed), 10),
+		"rapid.checks":     "1",
+		"rapid.nofailfile": "true",
+		"rapid.shrinktime": shrinkTime.String(),
+	})
+	defer restore()
+	runQuietly(prop)
+	return best, bestOut
+}
+
+// shrinkTime is the time limit of each shrinking phase.
+func (s *shrinker) shrinkTime() time.Duration {
+	if s.opts.ShrinkTime > 0 {
+		return s.opts.ShrinkTime
+	}
+	return 10 * time.Second
+}
+
+var initTesting sync.Once
+
+// setRapidFlags sets rapid's (global) flags and returns a function that
+// restores them.
+func setRapidFlags(values map[string]string) func() {
+	initTesting.Do(func() {
+		// rapid reads testing.Short(), which needs the testing flags
+		// registered and parsed, also outside a test binary.
+		if flag.Lookup("test.short") == nil {
+			testing.Init()
+		}
+		if !flag.Parsed() {
+			flag.CommandLine.Parse(nil)
+		}
+	})
+	old := map[string]string{}
+	for name, v := range values {
+		f := flag.Lookup(name)
+		if f == nil {
+			continue
+		}
+		old[name] = f.Value.String()
+		flag.Set(name, v)
+	}
+	return func() {
+		for name, v := range old {
+			flag.Set(name, v)
+		}
+	}
+}
+
+// runQuietly runs rapid.Check with a TB that records nothing and turns
+// the final FailNow into a return.
+func runQuietly(prop func(*rapid.T)) {
+	tb := &quietTB{}
+	defer func() {
+		if p := recover(); p != nil && p != errFailNow {
+			panic(p)
+		}
+	}()
+	rapid.Check(tb, prop)
+}
+
+var errFailNow = fmt.Errorf("fail now")
+
+// quietTB implements rapid.TB outside a test.
+type quietTB struct{ failed bool }
+
+func (*quietTB) Helper()                  {}
+func (*quietTB) Name() string             { return "conform-fuzz" }
+func (*quietTB) Logf(string, ...any)      {}
+func (*quietTB) Log(...any)               {}
+func (tb *quietTB) Skipf(string, ...any)  { panic(errFailNow) }
+func (tb *quietTB) Skip(...any)           { panic(errFailNow) }
+func (tb *quietTB) SkipNow()              { panic(errFailNow) }
+func (tb *quietTB) Errorf(string, ...any) { tb.failed = true }
+func (tb *quietTB) Error(...any)          { tb.failed = true }
+func (tb *quietTB) Fatalf(string, ...any) { tb.failed = true; panic(errFailNow) }
+func (tb *quietTB) Fatal(...any)          { tb.failed = true; panic(errFailNow) }
+func (tb *quietTB) FailNow()              { tb.failed = true; panic(errFailNow) }
+func (tb *quietTB) Fail()                 { tb.failed = true }
+func (tb *quietTB) Failed() bool          { return tb.failed }
+
+// elements counts the input elements of a case.
+func elements(m casefile.Memory) int {
+	n := 0
+	for _, t := range m.Inputs {
+		n += t.Len()
+	}
+	return n
+}
+
+// caseID names a case by its op and content.
+func caseID(m casefile.Memory) string {
+	sum := gen.Fingerprint(m)
+	return m.Op() + "-" + hex.EncodeToString(sum[:6])
+}
