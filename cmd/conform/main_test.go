@@ -269,3 +269,33 @@ func tail(s string, n int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestReadmeAdapter checks that the adapter printed in README is the one
+// in testdata, and runs it against the embedded corpus: every slice case
+// passes, every other op is skipped.
+func TestReadmeAdapter(t *testing.T) {
+	adapter, err := os.ReadFile("testdata/adapter.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(readme, append([]byte("```python\n"), adapter...)) {
+		t.Error("README's adapter differs from cmd/conform/testdata/adapter.py")
+	}
+	if n := bytes.Count(adapter, []byte("\n")); n > 30 {
+		t.Errorf("the adapter has %d lines; README promises 30", n)
+	}
+	if err := exec.Command("/usr/bin/python3", "-c", "import numpy").Run(); err != nil {
+		if os.Getenv("CONFORM_REQUIRE_NUMPY") == "1" {
+			t.Fatal("NumPy required but not available")
+		}
+		t.Skip("NumPy not available: install python3-numpy")
+	}
+	code, stdout, stderr := runCLI("check", "--impl", "/usr/bin/python3 testdata/adapter.py")
+	if code != 0 || !strings.Contains(stdout, "1600 passed, 0 failed") {
+		t.Fatalf("exit %d\n%s\n%s", code, tail(stdout, 10), stderr)
+	}
+}
