@@ -254,19 +254,27 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// parseInt parses a JSON number that must be an integer within int64.
+// parseInt parses a JSON number that must be an integer within int64:
+// an optional minus sign and decimal digits, as JSON writes integers (1.0
+// and 1e3 are not integers here).
 func parseInt(raw json.RawMessage) (int64, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
+	lit := bytes.TrimSpace(raw)
+	digits := bytes.TrimPrefix(lit, []byte("-"))
+	if len(digits) == 0 {
 		return 0, fmt.Errorf("not a number: %s", truncate(raw))
 	}
-	var n json.Number
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&n); err != nil {
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			if c == '.' || c == 'e' || c == 'E' {
+				return 0, fmt.Errorf("%s is not an integer within int64", truncate(raw))
+			}
+			return 0, fmt.Errorf("not a number: %s", truncate(raw))
+		}
+	}
+	if len(digits) > 1 && digits[0] == '0' {
 		return 0, fmt.Errorf("not a number: %s", truncate(raw))
 	}
-	v, err := strconv.ParseInt(string(n), 10, 64)
+	v, err := strconv.ParseInt(string(lit), 10, 64)
 	if err != nil {
 		return 0, fmt.Errorf("%s is not an integer within int64", truncate(raw))
 	}
