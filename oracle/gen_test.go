@@ -34,12 +34,13 @@ func mustDType(s string) engine.DType {
 
 type gen struct {
 	r *rand.Rand
-	// tfjs draws mostly the dtypes TF.js runs, and no getitem cases.
+	// tfjs draws a third of the inputs from the dtypes TF.js runs
+	// natively (the oracle runs every other dtype as int32 positions).
 	tfjs bool
 }
 
-// tfjsDTypes are the dtypes the TF.js oracle runs.
-var tfjsDTypes = []string{"<f4", ">f4", "<i4", ">i4", "|b1", "|S1", "|S3"}
+// tfjsDTypes are the dtypes the TF.js oracle runs natively.
+var tfjsDTypes = []string{"<i4", ">i4", "|b1", "|S1", "|S3"}
 
 func (g gen) pick(n int) int { return g.r.Intn(n) }
 
@@ -114,11 +115,7 @@ func (g gen) intIn(lo, hi int64) int64 {
 }
 
 func (g gen) memory() casefile.Memory {
-	op := g.pick(4)
-	if g.tfjs && op == 0 && g.chance(0.9) {
-		op = 1 + g.pick(3)
-	}
-	switch op {
+	switch g.pick(4) {
 	case 0:
 		return g.getitem()
 	case 1:
@@ -130,7 +127,7 @@ func (g gen) memory() casefile.Memory {
 }
 
 func (g gen) input() *engine.Tensor {
-	if g.tfjs && g.chance(0.9) {
+	if g.tfjs && g.chance(0.3) {
 		return g.tensor(mustDType(tfjsDTypes[g.pick(len(tfjsDTypes))]), g.shape(4))
 	}
 	return g.tensor(mustDType(genDTypes[g.pick(len(genDTypes))]), g.shape(4))

@@ -106,8 +106,14 @@ func runGolden(args []string, stdout, stderr io.Writer) int {
 		c := summary.Agreement[o.Name]
 		disagreements += c["disagree"]
 		fmt.Fprintf(stdout, "%s/%s: %d agree, %d disagree, %d skipped, %d crashed\n", golden.Reference, o.Name, c["agree"], c["disagree"], c["skip"], c["crash"])
-		for class, ids := range summary.Disagreements[o.Name] {
-			fmt.Fprintf(stdout, "  %s: %d cases\n", class, len(ids))
+		byClass := summary.Disagreements[o.Name]
+		classes := make([]string, 0, len(byClass))
+		for class := range byClass {
+			classes = append(classes, class)
+		}
+		sort.Strings(classes)
+		for _, class := range classes {
+			fmt.Fprintf(stdout, "  %s: %d cases\n", class, len(byClass[class]))
 		}
 	}
 	fmt.Fprintf(stdout, "disagreements: %d (listed in %s/DISAGREEMENTS.md)\n", disagreements, *out)

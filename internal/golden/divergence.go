@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/engine/expr"
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/casefile"
 )
@@ -44,17 +45,17 @@ var Divergences = []Divergence{
 	},
 	{
 		ID: "tfjs-strided-slice-empty-range-throws", Oracle: "tfjs",
-		Explanation: "On its slice fast path (all strides 1, or only dim 0 sliced) TF.js turns an empty range into a negative size and throws where TF returns an empty tensor.",
+		Explanation: "On its slice fast path (all strides 1, or only dim 0 sliced) TF.js turns an empty range into a negative size and throws where TF returns an empty tensor (strided_slice, and getitem through TF's encoding).",
 		Match: func(m casefile.Memory, ref, got Outcome) bool {
-			return m.Op() == casefile.OpStridedSlice && ref.Output != nil && emptyOutput(ref) &&
+			return isStridedSlice(m) && ref.Output != nil && emptyOutput(ref) &&
 				containsAny(got.Message, "Negative size values should be exactly -1", "must match the rank", "must match the product of shape")
 		},
 	},
 	{
 		ID: "tfjs-strided-slice-shrink-misaligned", Oracle: "tfjs",
-		Explanation: "On its general path TF.js walks the output shape with shrink axes removed but indexes begin/strides densely, so a shrink axis shifts every later axis: wrong elements or an out-of-range read.",
+		Explanation: "On its general path TF.js walks the output shape with shrink axes removed but indexes begin/strides densely, so a shrink axis (an integer index in getitem) shifts every later axis: wrong elements or an out-of-range read.",
 		Match: func(m casefile.Memory, ref, got Outcome) bool {
-			return m.Op() == casefile.OpStridedSlice && ref.Output != nil && hasShrunkAxis(m) &&
+			return isStridedSlice(m) && ref.Output != nil && hasShrunkAxis(m) &&
 				(got.Output != nil || containsAny(got.Message, "Requested out of range element", "number of provided coordinates"))
 		},
 	},
@@ -77,7 +78,7 @@ var Divergences = []Divergence{
 		Explanation: "TF.js tf.slice does not check begin against the dimension (negative, or beyond it): it returns a wrong slice or fails later on a negative shape, where TF reports out of range.",
 		Match: func(m casefile.Memory, ref, got Outcome) bool {
 			return m.Op() == casefile.OpSlice && ref.Kind == engine.OutOfRange &&
-				(got.Output != nil || strings.Contains(got.Message, "shape comprised of positive integers"))
+				(got.Output != nil || containsAny(got.Message, "shape comprised of positive integers", "Invalid typed array length"))
 		},
 	},
 	{
@@ -149,15 +150,31 @@ func emptyOutput(o Outcome) bool {
 	return err == nil && t.Len() == 0
 }
 
-// hasShrunkAxis reports whether a strided_slice case, as the engine reads
-// it, drops an input axis through the shrink mask.
+// isStridedSlice reports whether TF.js ran the case through its
+// stridedSlice kernel: strided_slice, and getitem through TF's Python
+// __getitem__ encoding.
+func isStridedSlice(m casefile.Memory) bool {
+	return m.Op() == casefile.OpStridedSlice || m.Op() == casefile.OpGetItem
+}
+
+// hasShrunkAxis reports whether a strided_slice or getitem case, as the
+// engine reads it, drops an input axis (a shrink bit, an integer index).
 func hasShrunkAxis(m casefile.Memory) bool {
 	c, err := m.Case()
 	if err != nil {
 		return false
 	}
 	x := c.Inputs["x"]
-	plan, err := engine.StridedSlicePlan(x.Shape, c.Spec())
+	var plan *engine.Plan
+	if c.Op == casefile.OpGetItem {
+		items, perr := expr.Parse(c.Index)
+		if perr != nil {
+			return false
+		}
+		plan, err = engine.GetItemPlan(x.Shape, items)
+	} else {
+		plan, err = engine.StridedSlicePlan(x.Shape, c.Spec())
+	}
 	if err != nil {
 		return false
 	}
