@@ -33,6 +33,8 @@ Usage:
   conform golden [--verify] ...       build or verify the golden corpus with the oracles
   conform fuzz --impl X [--oracle numpy[,tfjs]] [--duration D] [--out DIR]
                                       live differential fuzzing; shrinks and saves disagreements
+  conform report --impl A --impl B --format md,html,json --out FILE
+                                      spec compliance matrix: rules x implementations
   conform serve                       run the engine as a conform/1 protocol child
   conform help                        show this help
 
@@ -58,6 +60,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runGolden(args[1:], stdout, stderr)
 	case "fuzz":
 		return runFuzz(args[1:], stdout, stderr)
+	case "report":
+		return runReport(args[1:], stdout, stderr)
 	case "serve":
 		return runServe(args[1:], os.Stdin, stdout, stderr)
 	case "help", "-h", "-help", "--help":

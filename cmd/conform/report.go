@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/conformsuite/conform/cases"
+	"github.com/conformsuite/conform/gen"
+	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/golden"
+	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/report"
+)
+
+const reportUsage = `Usage: conform report --impl A [--impl B ...] [--cases DIR | --fuzz D]
+                      [--format md,html,json] --out FILE
+
+Runs every case on every implementation and writes a compliance matrix:
+one row per rule of the semantics (each case is tagged with the rules its
+spec exercises: negative strides, end sentinels, ellipsis covering zero
+dims, conflicting mask bits, OpenVINO list masks, each error kind, gather_nd
+depth and batch_dims, each dtype, ...), one column per implementation, each
+cell "passed/run" with the smallest failing case as a NumPy/TF snippet.
+
+The corpus is the embedded one, --cases DIR, or --fuzz D: cases generated
+for D whose expectations NumPy computes. --format md (fits a pull request
+comment), html (one self-contained page: colour matrix, filters) or json;
+with several formats, --out is a base name and each file gets its
+extension. IMPL is engine, numpy, tfjs, or a conform/1 command line.
+
+Options:
+`
+
+// listFlag collects a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+func runReport(args []string, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("report", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	var impls listFlag
+	fset.Var(&impls, "impl", "an implementation to report on (repeatable)")
+	dir := fset.String("cases", "", "use the corpus under `DIR`")
+	fuzzFor := fset.Duration("fuzz", 0, "report on cases generated for `D` (NumPy computes the expectations)")
+	format := fset.String("format", "md", "output `formats`: md, html, json (comma-separated)")
+	out := fset.String("out", "", "write the report to `FILE` (required)")
+	timeout := fset.Duration("timeout", 10*time.Second, "per-case timeout for protocol implementations")
+	fset.Usage = func() {
+		fmt.Fprint(stderr, reportUsage)
+		fset.PrintDefaults()
+	}
+	positional, err := parseInterspersed(fset, args)
+	if err == flag.ErrHelp {
+		return exitOK
+	}
+	if err != nil {
+		return exitUsage
+	}
+	formats := strings.Split(*format, ",")
+	for _, f := range formats {
+		if f != "md" && f != "html" && f != "json" {
+			fmt.Fprintf(stderr, "conform report: unknown format %q\n", f)
+			return exitUsage
+		}
+	}
+	if len(positional) != 0 || len(impls) == 0 || *out == "" || (*dir != "" && *fuzzFor > 0) {
+		fmt.Fprintln(stderr, "conform report: need at least one --impl, --out, and at most one of --cases and --fuzz")
+		fset.Usage()
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+
+	var fsys fs.FS = cases.FS
+	name := "the embedded corpus"
+	switch {
+	case *dir != "":
+		fsys, name = os.DirFS(*dir), *dir
+	case *fuzzFor > 0:
+		tmp, err := os.MkdirTemp("", "conform-report-")
+		if err != nil {
+			fmt.Fprintf(stderr, "conform report: %v\n", err)
+			return exitRejected
+		}
+		defer os.RemoveAll(tmp)
+		if err := generateCorpus(ctx, filepath.Join(tmp, "fuzz"), *fuzzFor, stderr); err != nil {
+			fmt.Fprintf(stderr, "conform report: %v\n", err)
+			return exitRejected
+		}
+		fsys, name = os.DirFS(tmp), fmt.Sprintf("cases generated for %v", *fuzzFor)
+	}
+	var running []impl.Impl
+	for _, spec := range impls {
+		im, err := impl.Open(spec, *timeout)
+		if err != nil {
+			fmt.Fprintf(stderr, "conform report: %v\n", err)
+			return exitUsage
+		}
+		defer im.Close()
+		running = append(running, im)
+	}
+	rep, err := report.Build(ctx, fsys, name, running)
+	if err != nil {
+		fmt.Fprintf(stderr, "conform report: %v\n", err)
+		return exitRejected
+	}
+	for _, f := range formats {
+		path := *out
+		if len(formats) > 1 {
+			path = strings.TrimSuffix(path, filepath.Ext(path)) + "." + f
+		}
+		write := map[string]func(io.Writer) error{"md": rep.WriteMarkdown, "html": rep.WriteHTML, "json": rep.WriteJSON}[f]
+		if err := writeReport(path, write); err != nil {
+			fmt.Fprintf(stderr, "conform report: %v\n", err)
+			return exitRejected
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", path)
+	}
+	failing := 0
+	for _, row := range rep.Rows {
+		if row.Failing() {
+			failing++
+		}
+	}
+	fmt.Fprintf(stdout, "%d cases, %d rules, %d with failures\n", rep.Cases, len(rep.Rows), failing)
+	return exitOK
+}
+
+// generateCorpus writes a corpus of generated cases, with NumPy's results
+// as expectations, generating for at most d.
+func generateCorpus(ctx context.Context, dest string, d time.Duration, log io.Writer) error {
+	oracles, err := golden.StartOracles([]string{golden.Reference})
+	if err != nil {
+		return err
+	}
+	defer golden.CloseOracles(oracles)
+	seed := uint64(time.Now().UnixNano())
+	var cases []casefile.Memory
+	deadline := time.Now().Add(d / 2)
+	for i := 0; time.Now().Before(deadline) && len(cases) < 100000; i++ {
+		op := casefile.Ops[i%len(casefile.Ops)]
+		cases = append(cases, gen.CaseOf(op).Example(gen.CaseSeed(seed, op, i)))
+	}
+	_, err = golden.Build(ctx, golden.Options{Dest: dest, Seed: seed, Oracles: []string{golden.Reference}, Workers: 64, Log: log}, cases, oracles)
+	return err
+}

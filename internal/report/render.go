@@ -1,0 +1,213 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+)
+
+// WriteJSON writes the report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(r)
+}
+
+// WriteMarkdown writes the matrix as a Markdown table that fits a pull
+// request comment, followed by the smallest failing case of every failing
+// cell, each in a collapsed block.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Spec compliance: %s\n\n", r.Corpus)
+	fmt.Fprintf(&b, "%d cases. Each cell: cases passed / cases run (skipped cases are not counted). ", r.Cases)
+	b.WriteString("✅ all passed, ❌ some failed, ➖ not run.\n\n")
+	b.WriteString("| rule | group | cases |")
+	for _, im := range r.Impls {
+		fmt.Fprintf(&b, " %s %s |", im.Name, im.Version)
+	}
+	b.WriteString("\n|---|---|---:|")
+	for range r.Impls {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	for _, row := range r.Rows {
+		fmt.Fprintf(&b, "| `%s` | %s | %d |", row.ID, row.Group, row.Cases)
+		for _, c := range row.Cells {
+			fmt.Fprintf(&b, " %s %s |", mark(c), c)
+		}
+		b.WriteString("\n")
+	}
+	// One block per distinct smallest failing case, listing the cells it
+	// stands for.
+	type failing struct {
+		f     *Failure
+		cells []string
+	}
+	var order []string
+	byID := map[string]*failing{}
+	for _, row := range r.Rows {
+		for i, c := range row.Cells {
+			if c.Smallest == nil {
+				continue
+			}
+			fl := byID[c.Smallest.ID+"\x00"+r.Impls[i].Name]
+			if fl == nil {
+				fl = &failing{f: c.Smallest}
+				key := c.Smallest.ID + "\x00" + r.Impls[i].Name
+				byID[key] = fl
+				order = append(order, key)
+			}
+			fl.cells = append(fl.cells, "`"+row.ID+"`")
+		}
+	}
+	if len(order) > 0 {
+		b.WriteString("\n## Smallest failing cases\n\n")
+	}
+	for _, key := range order {
+		fl := byID[key]
+		implName := key[strings.IndexByte(key, 0)+1:]
+		fmt.Fprintf(&b, "<details><summary><b>%s</b> fails <code>%s</code> (%d input elements): %s</summary>\n\n",
+			implName, fl.f.ID, fl.f.Elements, strings.Join(fl.cells, ", "))
+		fmt.Fprintf(&b, "%s\n\n```python\n%s```\n</details>\n\n", escapeMD(fl.f.Detail), fl.f.Snippet)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func mark(c *Cell) string {
+	switch {
+	case c.Total == 0:
+		return "➖"
+	case c.Passed == c.Total:
+		return "✅"
+	}
+	return "❌"
+}
+
+func escapeMD(s string) string {
+	if len(s) > 400 {
+		s = s[:400] + "..."
+	}
+	return strings.NewReplacer("<", "&lt;", ">", "&gt;", "|", "\\|").Replace(s)
+}
+
+// WriteHTML writes one self-contained page: a colour matrix of rules by
+// implementations with filters, and the smallest failing case of a cell
+// (with its reproduction snippet) shown on click. The data is embedded as
+// JSON and the table is built by the page's script.
+func (r *Report) WriteHTML(w io.Writer) error {
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	return pageTemplate.Execute(w, map[string]any{"Title": "Spec compliance: " + r.Corpus, "Data": template.JS(data)})
+}
+
+var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{{.Title}}</title>
+<style>
+ body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
+ h1 { font-size: 1.4em; margin: 0 0 .3em; }
+ .controls { display: flex; gap: 1.5em; flex-wrap: wrap; align-items: center; margin: .8em 0; }
+ .controls label { white-space: nowrap; }
+ table { border-collapse: collapse; }
+ th, td { padding: 4px 8px; border: 1px solid #ddd; }
+ th { background: #f4f4f4; position: sticky; top: 0; }
+ td.rule { font-family: ui-monospace, monospace; }
+ td.group, td.n { color: #666; }
+ td.cell { text-align: center; cursor: default; min-width: 7em; }
+ td.cell.fail { cursor: pointer; font-weight: 600; }
+ td.cell.none { color: #aaa; background: #fafafa; }
+ tr.group-start td { border-top: 2px solid #999; }
+ #detail { margin-top: 1em; padding: 1em; border: 1px solid #ccc; background: #fffdf5; display: none; }
+ #detail pre { background: #272822; color: #f8f8f2; padding: .8em; overflow-x: auto; }
+ .legend span { display: inline-block; width: 1em; height: 1em; vertical-align: middle; margin: 0 .3em 0 1em; }
+</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+<div id="summary"></div>
+<div class="controls">
+ <label>Group <select id="group"><option value="">all</option></select></label>
+ <label><input type="checkbox" id="failing"> only rules with failures</label>
+ <label>Search <input type="search" id="search" placeholder="rule or description"></label>
+ <span id="impls"></span>
+ <span class="legend">pass rate<span style="background:hsl(120,60%,82%)"></span>100%<span style="background:hsl(60,75%,80%)"></span>50%<span style="background:hsl(0,70%,80%)"></span>0%</span>
+</div>
+<table id="matrix"><thead></thead><tbody></tbody></table>
+<div id="detail"></div>
+<script id="data" type="application/json">{{.Data}}</script>
+<script>
+"use strict";
+const report = JSON.parse(document.getElementById("data").textContent);
+const shown = report.impls.map(() => true);
+const el = (tag, attrs, text) => { const e = document.createElement(tag); Object.assign(e, attrs || {}); if (text !== undefined) e.textContent = text; return e; };
+document.getElementById("summary").textContent = report.cases + " cases, " + report.rows.length + " rules, " + report.impls.length + " implementations. Click a red cell for its smallest failing case.";
+const groupSel = document.getElementById("group");
+[...new Set(report.rows.map(r => r.group))].forEach(g => groupSel.appendChild(el("option", {value: g}, g)));
+const implBox = document.getElementById("impls");
+report.impls.forEach((im, i) => {
+  const cb = el("input", {type: "checkbox", checked: true});
+  cb.addEventListener("change", () => { shown[i] = cb.checked; render(); });
+  const lab = el("label"); lab.appendChild(cb); lab.appendChild(document.createTextNode(" " + im.name + " "));
+  implBox.appendChild(lab);
+});
+function colour(c) {
+  if (c.total === 0) return "";
+  const hue = Math.round(120 * c.passed / c.total);
+  return "hsl(" + hue + ",65%,81%)";
+}
+function showDetail(row, i) {
+  const c = row.cells[i], f = c.smallest_failure, d = document.getElementById("detail");
+  d.innerHTML = "";
+  d.appendChild(el("h2", {}, report.impls[i].name + " on " + row.id));
+  d.appendChild(el("p", {}, row.description + ": " + c.passed + "/" + c.total + " passed. Smallest failing case " + f.id + " (" + f.elements + " input elements):"));
+  d.appendChild(el("p", {}, f.detail));
+  d.appendChild(el("pre", {}, f.snippet));
+  d.style.display = "block";
+  d.scrollIntoView({behavior: "smooth"});
+}
+function render() {
+  const head = document.querySelector("#matrix thead"), body = document.querySelector("#matrix tbody");
+  head.innerHTML = ""; body.innerHTML = "";
+  const hr = el("tr");
+  ["rule", "group", "cases"].forEach(h => hr.appendChild(el("th", {}, h)));
+  report.impls.forEach((im, i) => { if (shown[i]) hr.appendChild(el("th", {}, im.name + " " + im.version)); });
+  head.appendChild(hr);
+  const g = groupSel.value, onlyFailing = document.getElementById("failing").checked;
+  const q = document.getElementById("search").value.toLowerCase();
+  let last = null;
+  report.rows.forEach(row => {
+    if (g && row.group !== g) return;
+    const failing = row.cells.some((c, i) => shown[i] && c.passed < c.total);
+    if (onlyFailing && !failing) return;
+    if (q && !(row.id + " " + row.description).toLowerCase().includes(q)) return;
+    const tr = el("tr", {className: "rule-row" + (row.group !== last ? " group-start" : "")});
+    last = row.group;
+    tr.appendChild(el("td", {className: "rule", title: row.description}, row.id));
+    tr.appendChild(el("td", {className: "group"}, row.group));
+    tr.appendChild(el("td", {className: "n"}, row.cases));
+    row.cells.forEach((c, i) => {
+      if (!shown[i]) return;
+      const text = c.total === 0 ? (c.skipped ? "skipped " + c.skipped : "–") : c.passed + "/" + c.total;
+      const td = el("td", {className: "cell" + (c.total === 0 ? " none" : c.passed < c.total ? " fail" : " pass")}, text);
+      td.style.background = colour(c);
+      if (c.smallest_failure) { td.title = "smallest failing case: " + c.smallest_failure.id; td.addEventListener("click", () => showDetail(row, i)); }
+      tr.appendChild(td);
+    });
+    body.appendChild(tr);
+  });
+}
+groupSel.addEventListener("change", render);
+document.getElementById("failing").addEventListener("change", render);
+document.getElementById("search").addEventListener("input", render);
+render();
+</script>
+</body>
+</html>
+`))

@@ -1,0 +1,220 @@
+package report
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/check"
+	"github.com/conformsuite/conform/internal/corpus"
+	"github.com/conformsuite/conform/internal/impl"
+)
+
+// Impl names one column of the report.
+type Impl struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Failure is one failing case of a cell.
+type Failure struct {
+	ID       string `json:"id"`
+	Detail   string `json:"detail"`
+	Elements int    `json:"elements"` // input elements
+	Snippet  string `json:"snippet"`  // NumPy / TF code that reproduces the case
+}
+
+// Cell is one rule x implementation entry.
+type Cell struct {
+	Passed   int      `json:"passed"`
+	Total    int      `json:"total"` // cases run (passed + failed)
+	Skipped  int      `json:"skipped"`
+	Smallest *Failure `json:"smallest_failure,omitempty"`
+}
+
+// Row is one rule with its cells, one per implementation.
+type Row struct {
+	Feature
+	Cases int     `json:"cases"`
+	Cells []*Cell `json:"cells"`
+}
+
+// Report is the compliance matrix.
+type Report struct {
+	Corpus string `json:"corpus"`
+	Cases  int    `json:"cases"`
+	Impls  []Impl `json:"impls"`
+	Rows   []Row  `json:"rows"`
+}
+
+// Build runs every case of the corpus in fsys with an expectation on
+// every implementation and tallies the results by rule.
+func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl) (*Report, error) {
+	entries, err := corpus.Entries(fsys)
+	if err != nil {
+		return nil, err
+	}
+	fsys = corpus.Open(fsys)
+	r := &Report{Corpus: corpusName}
+	for _, im := range impls {
+		r.Impls = append(r.Impls, Impl{im.Name(), im.Version()})
+	}
+	rows := map[string]*Row{}
+	results := make([][]check.Result, len(impls))
+	for i, im := range impls {
+		results[i] = runAll(ctx, fsys, entries, im)
+	}
+	for n, e := range entries {
+		var head struct {
+			Expect *check.Expectation `json:"expect"`
+		}
+		if json.Unmarshal(e.JSON, &head) != nil || head.Expect == nil {
+			continue
+		}
+		m, err := check.Memory(fsys, e)
+		if err != nil {
+			continue
+		}
+		r.Cases++
+		feats := append([]Feature{{ID: "op:" + m.Op(), Group: "ops", Description: "the " + m.Op() + " op"}},
+			Features(m, engine.ErrorKind(head.Expect.Error))...)
+		for _, f := range feats {
+			row := rows[f.ID]
+			if row == nil {
+				row = &Row{Feature: f}
+				for range impls {
+					row.Cells = append(row.Cells, &Cell{})
+				}
+				rows[f.ID] = row
+			}
+			row.Cases++
+			for i := range impls {
+				res := results[i][n]
+				cell := row.Cells[i]
+				switch res.Status {
+				case check.Skip:
+					cell.Skipped++
+				case check.Pass, check.XFail:
+					cell.Passed++
+					cell.Total++
+				case check.Fail:
+					cell.Total++
+					size := elements(m)
+					if cell.Smallest == nil || size < cell.Smallest.Elements ||
+						(size == cell.Smallest.Elements && e.ID < cell.Smallest.ID) {
+						cell.Smallest = &Failure{ID: e.ID, Detail: res.Detail, Elements: size, Snippet: Snippet(m)}
+					}
+				}
+			}
+		}
+	}
+	order := map[string]int{}
+	for i, f := range features {
+		order[f.ID] = i
+	}
+	for _, row := range rows {
+		r.Rows = append(r.Rows, *row)
+	}
+	sort.Slice(r.Rows, func(i, j int) bool {
+		a, b := r.Rows[i], r.Rows[j]
+		if ga, gb := groupRank(a.Group), groupRank(b.Group); ga != gb {
+			return ga < gb
+		}
+		oa, okA := order[a.ID]
+		ob, okB := order[b.ID]
+		if okA && okB {
+			return oa < ob
+		}
+		if okA != okB {
+			return okA
+		}
+		return a.ID < b.ID
+	})
+	return r, ctx.Err()
+}
+
+var groups = []string{"ops", "ranges", "masks", "shapes", "gather", "errors", "dtypes"}
+
+func groupRank(g string) int {
+	for i, x := range groups {
+		if x == g {
+			return i
+		}
+	}
+	return len(groups)
+}
+
+// runAll checks every entry against im, many in flight.
+func runAll(ctx context.Context, fsys fs.FS, entries []corpus.Entry, im impl.Impl) []check.Result {
+	out := make([]check.Result, len(entries))
+	jobs := make(chan int)
+	done := make(chan struct{})
+	workers := 1
+	if im.Name() != "engine" {
+		workers = 32
+	}
+	for w := 0; w < workers; w++ {
+		go func() {
+			for i := range jobs {
+				out[i] = check.One(ctx, fsys, entries[i], im)
+			}
+			done <- struct{}{}
+		}()
+	}
+	for i := range entries {
+		jobs <- i
+	}
+	close(jobs)
+	for w := 0; w < workers; w++ {
+		<-done
+	}
+	return out
+}
+
+func elements(m casefile.Memory) int {
+	n := 0
+	for _, t := range m.Inputs {
+		n += t.Len()
+	}
+	return n
+}
+
+// Failing reports whether any cell of the row has a failure.
+func (r Row) Failing() bool {
+	for _, c := range r.Cells {
+		if c.Passed < c.Total {
+			return true
+		}
+	}
+	return false
+}
+
+// String formats a cell as "passed/total".
+func (c *Cell) String() string {
+	if c.Total == 0 {
+		if c.Skipped > 0 {
+			return fmt.Sprintf("skipped (%d)", c.Skipped)
+		}
+		return "-"
+	}
+	return fmt.Sprintf("%d/%d", c.Passed, c.Total)
+}
+
+// pyLiteral renders a tensor as exact NumPy code.
+func pyLiteral(t *engine.Tensor) string {
+	shape := make([]string, len(t.Shape))
+	for i, d := range t.Shape {
+		shape[i] = fmt.Sprint(d)
+	}
+	sh := "(" + strings.Join(shape, ", ")
+	if len(shape) == 1 {
+		sh += ","
+	}
+	sh += ")"
+	return fmt.Sprintf("np.frombuffer(bytes.fromhex(%q), dtype=%q).reshape(%s)", fmt.Sprintf("%x", t.Bytes()), t.DType.String(), sh)
+}
