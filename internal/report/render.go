@@ -203,6 +203,15 @@ function render() {
     body.appendChild(tr);
   });
 }
+// Filters can be set from the address: #group=masks&failing=1&q=shrink&hide=tfjs
+const params = new URLSearchParams(location.hash.slice(1));
+if (params.get("group")) groupSel.value = params.get("group");
+if (params.get("failing")) document.getElementById("failing").checked = true;
+if (params.get("q")) document.getElementById("search").value = params.get("q");
+(params.get("hide") || "").split(",").forEach(name => {
+  const i = report.impls.findIndex(im => im.name === name);
+  if (i >= 0) { shown[i] = false; implBox.querySelectorAll("input")[i].checked = false; }
+});
 groupSel.addEventListener("change", render);
 document.getElementById("failing").addEventListener("change", render);
 document.getElementById("search").addEventListener("input", render);

@@ -1,0 +1,124 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sample is a small report: two rules, two implementations, one failure.
+func sample() *Report {
+	return &Report{
+		Corpus: "test corpus", Cases: 3,
+		Impls: []Impl{{"engine", "1"}, {"broken", "2"}},
+		Rows: []Row{
+			{Feature: Feature{"negative-stride", "ranges", "a range with a negative stride"}, Cases: 2,
+				Cells: []*Cell{{Passed: 2, Total: 2}, {Passed: 1, Total: 2, Smallest: &Failure{ID: "c/1", Detail: "element [0] is 1, want 2", Elements: 3, Snippet: "x[::-1]"}}}},
+			{Feature: Feature{"dtype:f2", "dtypes", "data of dtype f2"}, Cases: 1,
+				Cells: []*Cell{{Passed: 1, Total: 1}, {Skipped: 1}}},
+		},
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	var b bytes.Buffer
+	if err := sample().WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	for _, want := range []string{
+		"| `negative-stride` | ranges | 2 | ✅ 2/2 | ❌ 1/2 |",
+		"| `dtype:f2` | dtypes | 1 | ✅ 1/1 | ➖ skipped (1) |",
+		"<b>broken</b> fails <code>c/1</code>",
+		"```python\nx[::-1]```",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	var b bytes.Buffer
+	if err := sample().WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil || back.Rows[0].Cells[1].Smallest.ID != "c/1" {
+		t.Fatalf("JSON report does not round-trip: %v\n%s", err, b.String())
+	}
+}
+
+// TestHTMLInBrowser renders the page in headless Chromium and checks
+// that its script builds the matrix, colours the cells, and applies the
+// filters given in the address.
+func TestHTMLInBrowser(t *testing.T) {
+	browser, err := exec.LookPath("chromium")
+	if err != nil {
+		if os.Getenv("CONFORM_REQUIRE_CHROMIUM") == "1" {
+			t.Fatal("chromium required but not installed")
+		}
+		t.Skip("chromium not installed (apt-get install chromium)")
+	}
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	var b bytes.Buffer
+	if err := sample().WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(page, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b.Bytes(), []byte("<script src")) || bytes.Contains(b.Bytes(), []byte("<link")) {
+		t.Error("the page loads external resources; it must be self-contained")
+	}
+	dom := func(hash string) string {
+		t.Helper()
+		profile := filepath.Join(dir, "profile"+hash)
+		cmd := exec.Command(browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+			"--disable-background-networking", "--disable-component-update", "--disable-sync",
+			"--user-data-dir="+profile, "--virtual-time-budget=2000", "--dump-dom", "file://"+page+hash)
+		var out, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &stderr
+		done := make(chan error, 1)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("chromium: %v\n%s", err, stderr.String())
+			}
+		case <-time.After(60 * time.Second):
+			cmd.Process.Kill()
+			t.Fatal("chromium did not finish in 60 s")
+		}
+		return out.String()
+	}
+	all := dom("")
+	if n := strings.Count(all, `class="rule-row`); n != 2 {
+		t.Errorf("the script rendered %d rule rows, want 2", n)
+	}
+	// Cells are coloured by pass rate: green at 100%, yellow at 50%.
+	for _, want := range []string{`>1/2<`, `>2/2<`, `skipped 1`,
+		`class="cell pass" style="background: rgb(175, 238, 175);"`,
+		`class="cell fail" title="smallest failing case: c/1" style="background: rgb(238, 238, 175);"`} {
+		if !strings.Contains(all, want) {
+			t.Errorf("rendered page lacks %q", want)
+		}
+	}
+	failing := dom("#failing=1")
+	if n := strings.Count(failing, `class="rule-row`); n != 1 || !strings.Contains(failing, ">negative-stride<") {
+		t.Errorf("with #failing=1 the page shows %d rows, want only negative-stride", n)
+	}
+	hidden := dom("#hide=broken")
+	if strings.Contains(hidden, ">broken 2<") || !strings.Contains(hidden, ">engine 1<") {
+		t.Error("#hide=broken should hide the broken column only")
+	}
+}
