@@ -1,0 +1,229 @@
+package conformtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"runtime/debug"
+	"strings"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/engine/expr"
+	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/impl"
+)
+
+// harnessOps lists the ops the harness runs, in a stable order.
+var harnessOps = []string{casefile.OpGetItem, casefile.OpStridedSlice, casefile.OpSlice, casefile.OpGatherND}
+
+// interfaces names, per op, the interface an implementation satisfies to
+// run it and its method, for skip reasons.
+var interfaces = map[string]string{
+	casefile.OpGetItem:      "GetItemer (GetItem(x *engine.Tensor, index string, items []engine.IndexItem) (*engine.Tensor, error))",
+	casefile.OpStridedSlice: "StridedSlicer (StridedSlice(x *engine.Tensor, spec engine.StridedSliceSpec) (*engine.Tensor, error))",
+	casefile.OpSlice:        "Slicer (Slice(x *engine.Tensor, begin, size []int64) (*engine.Tensor, error))",
+	casefile.OpGatherND:     "GatherNDer (GatherND(params, indices *engine.Tensor, batchDims int, policy engine.BadIndexPolicy) (*engine.Tensor, error))",
+}
+
+// adapter makes a user's implementation an impl.Impl, so that the
+// loading, the comparison and the known failures are those of `conform
+// check` (internal/check).
+type adapter struct {
+	impl     any
+	name     string
+	selected map[string]bool // nil: every op
+	supports map[string]bool
+}
+
+func newAdapter(implementation any, selected map[string]bool) (*adapter, error) {
+	if implementation == nil {
+		return nil, errors.New("conformtest: the implementation is nil")
+	}
+	a := &adapter{impl: implementation, name: fmt.Sprintf("%T", implementation), selected: selected, supports: map[string]bool{}}
+	_, a.supports[casefile.OpGetItem] = implementation.(GetItemer)
+	_, a.supports[casefile.OpStridedSlice] = implementation.(StridedSlicer)
+	_, a.supports[casefile.OpSlice] = implementation.(Slicer)
+	_, a.supports[casefile.OpGatherND] = implementation.(GatherNDer)
+	for _, ok := range a.supports {
+		if ok {
+			return a, nil
+		}
+	}
+	return nil, fmt.Errorf("conformtest: %s implements none of GetItemer, StridedSlicer, Slicer and GatherNDer", a.name)
+}
+
+// Name implements impl.Impl: the implementation's Go type.
+func (a *adapter) Name() string { return a.name }
+
+// Version implements impl.Impl.
+func (a *adapter) Version() string { return "" }
+
+// Supports implements impl.Impl: the ops whose interface the
+// implementation satisfies, among those selected.
+func (a *adapter) Supports(op string) bool { return a.skipReason(op) == "" }
+
+// Close implements impl.Impl.
+func (a *adapter) Close() error { return nil }
+
+func (a *adapter) skipReason(op string) string {
+	iface, known := interfaces[op]
+	switch {
+	case !known:
+		return fmt.Sprintf("conformtest has no interface for op %q", op)
+	case a.selected != nil && !a.selected[op]:
+		return op + " is not selected by conformtest.Ops"
+	case !a.supports[op]:
+		return fmt.Sprintf("%s does not implement %s", a.name, iface)
+	}
+	return ""
+}
+
+// Run implements impl.Impl: it turns the case into the arguments of the
+// op's method and calls it. A spec that conform itself rejects gives
+// conform's error, as for the reference engine.
+func (a *adapter) Run(ctx context.Context, m casefile.Memory) impl.Result {
+	if reason := a.skipReason(m.Op()); reason != "" {
+		return impl.Result{Skip: reason}
+	}
+	c, err := m.Case()
+	if err != nil {
+		return impl.FromError(nil, err)
+	}
+	for name, t := range c.Inputs {
+		c.Inputs[name] = t.Contiguous()
+	}
+	var items []engine.IndexItem
+	if c.Op == casefile.OpGetItem {
+		if items, err = expr.Parse(c.Index); err != nil {
+			return impl.FromError(nil, err)
+		}
+	}
+	out, err, crash := a.call(c, items)
+	switch {
+	case crash != "":
+		return impl.Result{Crash: crash}
+	case err != nil:
+		if errors.Is(err, errors.ErrUnsupported) {
+			return impl.Result{Skip: err.Error()}
+		}
+		if engine.KindOf(err) == "" {
+			return impl.Result{Crash: fmt.Sprintf("error without a kind: %v (return an *engine.Error, e.g. from engine.Errorf, or an error wrapping one)", err)}
+		}
+		return impl.FromError(nil, err)
+	case out == nil:
+		return impl.Result{Crash: "the implementation returned neither a tensor nor an error"}
+	}
+	if err := validTensor(out); err != nil {
+		return impl.Result{Crash: "invalid result tensor: " + err.Error()}
+	}
+	return impl.Result{Output: out}
+}
+
+// call calls the method of c's op, turning a panic into a crash report.
+func (a *adapter) call(c *casefile.Case, items []engine.IndexItem) (out *engine.Tensor, err error, crash string) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, nil
+			crash = fmt.Sprintf("the implementation panicked: %v\n%s", p, panicStack(debug.Stack()))
+		}
+	}()
+	switch c.Op {
+	case casefile.OpGetItem:
+		out, err = a.impl.(GetItemer).GetItem(c.Inputs["x"], c.Index, items)
+	case casefile.OpStridedSlice:
+		spec := c.Spec()
+		if spec.Strides == nil {
+			spec.Strides = make([]int64, len(spec.Begin))
+			for i := range spec.Strides {
+				spec.Strides[i] = 1
+			}
+		}
+		out, err = a.impl.(StridedSlicer).StridedSlice(c.Inputs["x"], spec)
+	case casefile.OpSlice:
+		out, err = a.impl.(Slicer).Slice(c.Inputs["x"], c.Begin, c.Size)
+	case casefile.OpGatherND:
+		out, err = a.impl.(GatherNDer).GatherND(c.Inputs["params"], c.Inputs["indices"], c.BatchDims, c.BadIndices)
+	}
+	return out, err, ""
+}
+
+// maxStackFrames bounds the frames a panic report shows.
+const maxStackFrames = 8
+
+// panicStack keeps, of a stack taken in a deferred recover, the frames
+// between the panic and the harness: the implementation's own.
+func panicStack(stack []byte) string {
+	lines := strings.Split(strings.TrimRight(string(stack), "\n"), "\n")
+	start := 0
+	for i, l := range lines {
+		if strings.HasPrefix(l, "panic(") {
+			start = i + 2 // the frame's function line and its file line
+		}
+	}
+	var b strings.Builder
+	frames := 0
+	for i := start; i+1 < len(lines); i += 2 {
+		fn := lines[i]
+		if strings.Contains(fn, "conformtest.(*adapter).call") {
+			break
+		}
+		if strings.HasPrefix(fn, "runtime.") {
+			continue
+		}
+		if frames == maxStackFrames {
+			b.WriteString("\t...\n")
+			break
+		}
+		frames++
+		b.WriteString(fn + "\n" + lines[i+1] + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// validTensor checks that every element of t lies within t.Data, so that
+// reading t cannot panic.
+func validTensor(t *engine.Tensor) error {
+	if t.DType.Size <= 0 {
+		return fmt.Errorf("dtype %v has no size", t.DType)
+	}
+	if len(t.Strides) != len(t.Shape) {
+		return fmt.Errorf("%d strides for %d dimensions", len(t.Strides), len(t.Shape))
+	}
+	n := engine.NumElements(t.Shape)
+	if n < 0 {
+		return fmt.Errorf("shape %v has a negative dimension or too many elements", t.Shape)
+	}
+	if hi, lo := bits.Mul64(uint64(n), uint64(t.DType.Size)); hi != 0 || lo > 1<<40 {
+		return fmt.Errorf("shape %v of %v is too large", t.Shape, t.DType)
+	}
+	if n == 0 {
+		return nil
+	}
+	if t.Offset < 0 || t.Offset > len(t.Data)-t.DType.Size {
+		return fmt.Errorf("offset %d is outside a %d-byte Data", t.Offset, len(t.Data))
+	}
+	// The lowest and highest byte offsets of an element; each span is
+	// bounded so that the sums cannot overflow.
+	lo, hi := int64(t.Offset), int64(t.Offset)
+	for i, d := range t.Shape {
+		s := int64(t.Strides[i])
+		if s < 0 {
+			s = -s
+		}
+		if d > 1 && s > (1<<56)/int64(d-1) {
+			return fmt.Errorf("stride %d is too large", t.Strides[i])
+		}
+		span := int64(d-1) * int64(t.Strides[i])
+		if span < 0 {
+			lo += span
+		} else {
+			hi += span
+		}
+	}
+	if lo < 0 || hi+int64(t.DType.Size) > int64(len(t.Data)) {
+		return fmt.Errorf("shape %v, strides %v and offset %d reach bytes %d to %d of a %d-byte Data",
+			t.Shape, t.Strides, t.Offset, lo, hi+int64(t.DType.Size), len(t.Data))
+	}
+	return nil
+}

@@ -1,0 +1,360 @@
+// Package conformtest runs conform's case corpus against a Go
+// implementation of tensor slicing and gathering, from the
+// implementation's own `go test`.
+//
+// An implementation is any value that has one or more of the methods of
+// GetItemer, StridedSlicer, Slicer and GatherNDer — one tiny interface per
+// op, as in gonum's testlapack. The methods work on conform's own tensor
+// type, *engine.Tensor (a dtype, a shape, byte strides and the raw bytes),
+// so a library adapts its tensors in a few lines: a tensor comes in, the
+// library's op runs, and its result goes back out as an *engine.Tensor of
+// the input's dtype. Ops whose interface the implementation does not
+// satisfy are skipped, with the reason.
+//
+// Wire it into a library's tests with Run, one subtest per case:
+//
+//	func TestConformance(t *testing.T) {
+//		conformtest.Run(t, myAdapter{})
+//	}
+//
+// The corpus is the one embedded in conform (the seed cases from the
+// documents conform was built from and the golden corpus whose expected
+// values NumPy produced: about 6,450 cases, all four ops); for an
+// in-process implementation the whole run takes about a second.
+// Subtests are named by case ID ("seeds/tf_doc_1", "slice/00042", ...),
+// so `go test -run 'TestConformance/slice/'` runs only the golden slice
+// cases. A failing case names the source of the expected value and the
+// first differing element by its N-D index. Check does the same without
+// a *testing.T and returns an error summarising the run, like
+// testing/fstest.TestFS.
+//
+// # What is compared
+//
+// Results are compared exactly, as by `conform check`: the dtype (byte
+// order included: slicing a ">f4" tensor gives a ">f4" tensor), the shape,
+// and the raw bytes of every element in row-major order (NaN payloads and
+// -0 included). A result may be any valid view (strides and offset are
+// free); it is read in row-major order.
+//
+// A case the implementation rejects is reported by returning an error of
+// the right kind — engine.InvalidSpec, engine.OutOfRange or
+// engine.BadInput — and only the kind is compared, never the message. The
+// harness takes the kind with engine.KindOf, so return an *engine.Error
+// (engine.Errorf) or an error wrapping one; an error without a kind fails
+// the case ("error without a kind"). An error wrapping
+// errors.ErrUnsupported skips the case instead (for example a dtype the
+// library has no equivalent of), with the error's text as the reason.
+//
+// A panic in the implementation fails that case only, with the panic
+// value and the stack of the implementation's frames; so does a nil
+// result without an error, or a result tensor whose strides, offset and
+// data do not fit together. A case that hangs hangs the test: go test's
+// -timeout applies.
+//
+// # What the implementation receives
+//
+// Inputs are C-contiguous tensors (Offset 0, Data holding exactly the
+// elements in row-major order) of any dtype the corpus has: bool, signed
+// and unsigned integers of 1-8 bytes, float16/32/64, complex64/128 and
+// fixed-width byte ("S") and unicode ("U") strings, little- or big-endian,
+// rank 0 to 32, zero-size dimensions included. Each call gets inputs of
+// its own, which the result may share memory with. The methods are never
+// called concurrently.
+//
+// conform turns each case's spec into the method's arguments. Where that
+// step itself rejects the case — a getitem subscript that does not parse,
+// a mask list with an entry other than 0 or 1 — the result is conform's
+// error and the implementation is not called, exactly as the reference
+// engine would report it.
+//
+// # Options
+//
+// KnownFailures and KnownFailuresFile list the cases an implementation is
+// known to fail (they pass, and a listed case that passes fails as an
+// unexpected pass, so the list shrinks as the implementation improves);
+// Cases runs another corpus, such as the findings `conform fuzz` saves;
+// Ops restricts the run to some ops. The package registers no flags.
+package conformtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/conformsuite/conform/cases"
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/check"
+	"github.com/conformsuite/conform/internal/corpus"
+)
+
+// GetItemer is implemented by an implementation of NumPy basic indexing,
+// x[index]. index is the case's subscript as written, e.g.
+// "x[1, 2:4, None, ..., :-3:-1, :]", and items is the same subscript
+// parsed by conform (engine/expr): an implementation may use either.
+// Subscripts that conform cannot parse never reach the implementation.
+type GetItemer interface {
+	GetItem(x *engine.Tensor, index string, items []engine.IndexItem) (*engine.Tensor, error)
+}
+
+// StridedSlicer is implemented by an implementation of TF's StridedSlice.
+// The masks of spec are bitmasks whether the case wrote them as TF
+// integers or OpenVINO 0/1 lists. When the case omits strides,
+// spec.Strides holds ones, one per entry of spec.Begin.
+type StridedSlicer interface {
+	StridedSlice(x *engine.Tensor, spec engine.StridedSliceSpec) (*engine.Tensor, error)
+}
+
+// Slicer is implemented by an implementation of tf.slice: begin and
+// size have (if the case is valid) one entry per dimension of x, and a
+// size of -1 means "to the end of the dimension".
+type Slicer interface {
+	Slice(x *engine.Tensor, begin, size []int64) (*engine.Tensor, error)
+}
+
+// GatherNDer is implemented by an implementation of tf.gather_nd with
+// batch_dims. indices may have any integer dtype; policy says what an
+// out-of-range index row does: engine.BadIndexError rejects the case
+// (out_of_range, as TF on CPU), engine.BadIndexZero writes zeros for that
+// row (as TF on GPU).
+type GatherNDer interface {
+	GatherND(params, indices *engine.Tensor, batchDims int, policy engine.BadIndexPolicy) (*engine.Tensor, error)
+}
+
+// An Option configures Run and Check.
+type Option interface {
+	apply(*config) error
+}
+
+type optionFunc func(*config) error
+
+func (f optionFunc) apply(c *config) error { return f(c) }
+
+type config struct {
+	fsys  fs.FS
+	known map[string]string
+	ops   map[string]bool // nil: every op
+}
+
+// KnownFailures lists the IDs of cases the implementation is known to
+// fail, each with the reason. A listed case that fails counts as passed;
+// a listed case that passes fails, as an unexpected pass. IDs that are
+// not in the corpus do not fail the run: Run logs a warning for each, and
+// Check lists them when it returns an error. Several KnownFailures and
+// KnownFailuresFile options add up.
+func KnownFailures(known map[string]string) Option {
+	return optionFunc(func(c *config) error {
+		for id, reason := range known {
+			c.known[id] = reason
+		}
+		return nil
+	})
+}
+
+// KnownFailuresFile reads a known-failures list from a file, in the format
+// of `conform check --known-failures`: one case ID per line, optionally
+// followed by "# reason"; blank lines and lines starting with '#' are
+// ignored. See KnownFailures.
+func KnownFailuresFile(path string) Option {
+	return optionFunc(func(c *config) error {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		known, err := check.ReadKnownFailures(data)
+		if err != nil {
+			return fmt.Errorf("%s: %v", path, err)
+		}
+		for id, reason := range known {
+			c.known[id] = reason
+		}
+		return nil
+	})
+}
+
+// Cases runs the corpus in fsys instead of the one embedded in conform:
+// a directory of case files (*.json, inputs and expected outputs beside
+// them) and case lists (*.jsonl), such as a directory written by
+// `conform fuzz --out DIR`, opened with os.DirFS(DIR). A MANIFEST in it
+// is verified first.
+func Cases(fsys fs.FS) Option {
+	return optionFunc(func(c *config) error {
+		if fsys == nil {
+			return errors.New("Cases(nil)")
+		}
+		c.fsys = fsys
+		return nil
+	})
+}
+
+// Ops restricts the run to the named ops: "getitem", "strided_slice",
+// "slice" and "gather_nd". The cases of other ops are skipped. Several
+// Ops options add up.
+func Ops(ops ...string) Option {
+	return optionFunc(func(c *config) error {
+		if len(ops) == 0 {
+			return errors.New("Ops() names no op")
+		}
+		if c.ops == nil {
+			c.ops = map[string]bool{}
+		}
+		for _, op := range ops {
+			if _, ok := interfaces[op]; !ok {
+				return fmt.Errorf("Ops: unknown op %q (the ops are %s)", op, strings.Join(harnessOps, ", "))
+			}
+			c.ops[op] = true
+		}
+		return nil
+	})
+}
+
+// setup applies the options and adapts the implementation.
+func setup(implementation any, opts []Option) (*config, *adapter, error) {
+	c := &config{fsys: cases.FS, known: map[string]string{}}
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o.apply(c); err != nil {
+			return nil, nil, fmt.Errorf("conformtest: %v", err)
+		}
+	}
+	a, err := newAdapter(implementation, c.ops)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, a, nil
+}
+
+// Run runs every case of the corpus against implementation, each as a
+// subtest of t named by the case ID. A failing case fails its subtest
+// with the difference and the source of the expected value; a skipped
+// case (an op the implementation lacks or the harness has no interface
+// for, an op not selected by Ops, a case without an expectation,
+// errors.ErrUnsupported) skips its subtest with the reason; a known failure passes with a log line. Files of the
+// corpus that do not match its MANIFEST fail t itself.
+//
+// Run fails t at once if implementation satisfies none of GetItemer,
+// StridedSlicer, Slicer and GatherNDer, or an option is invalid.
+func Run(t *testing.T, implementation any, opts ...Option) {
+	t.Helper()
+	c, a, err := setup(implementation, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	problems, err := corpus.VerifyManifest(c.fsys)
+	if err != nil {
+		t.Fatalf("conformtest: reading the corpus: %v", err)
+	}
+	for _, p := range problems {
+		t.Errorf("corpus integrity: %s (does not match the MANIFEST)", p)
+	}
+	entries, err := corpus.Entries(c.fsys)
+	if err != nil {
+		t.Fatalf("conformtest: reading the corpus: %v", err)
+	}
+	fsys := corpus.Open(c.fsys)
+	seen := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		seen[e.ID] = true
+		t.Run(e.ID, func(t *testing.T) {
+			r := check.ApplyKnownFailures(check.One(context.Background(), fsys, e, a), c.known)
+			switch r.Status {
+			case check.Fail:
+				t.Error(describe(r))
+			case check.Skip:
+				t.Skip(r.Detail)
+			case check.XFail:
+				t.Log(r.Detail)
+			}
+		})
+	}
+	for _, id := range unknownIDs(c.known, seen) {
+		t.Logf("warning: known failure %s is not a case of this corpus", id)
+	}
+}
+
+// Check runs every case of the corpus against implementation, as Run
+// does, and returns nil if every case passed, failed as a known failure
+// or was skipped, and the corpus matched its MANIFEST. Otherwise the
+// error's first line is the summary "N passed, N failed, N skipped", and
+// the following lines name the corpus files that do not match the
+// MANIFEST and the first failures, each with its case ID, the difference
+// and the source of the expected value.
+func Check(implementation any, opts ...Option) error {
+	s, err := run(implementation, opts)
+	if err != nil {
+		return err
+	}
+	return summaryError(s)
+}
+
+// run is Check without the summary: the gate of `conform check`.
+func run(implementation any, opts []Option) (*check.Summary, error) {
+	c, a, err := setup(implementation, opts)
+	if err != nil {
+		return nil, err
+	}
+	s, err := check.Run(context.Background(), c.fsys, a, check.Options{KnownFailures: c.known, Workers: 1})
+	if err != nil {
+		return nil, fmt.Errorf("conformtest: reading the corpus: %v", err)
+	}
+	return s, nil
+}
+
+// maxListed bounds the failures Check's error lists.
+const maxListed = 10
+
+func summaryError(s *check.Summary) error {
+	if s.OK() {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("conformtest: " + s.Line())
+	if s.KnownFailures+s.UnexpectedPasses > 0 {
+		fmt.Fprintf(&b, " (%d known failures, %d unexpected passes)", s.KnownFailures, s.UnexpectedPasses)
+	}
+	for _, p := range s.Integrity {
+		fmt.Fprintf(&b, "\n\tcorpus integrity: %s (does not match the MANIFEST)", p)
+	}
+	listed := 0
+	for _, r := range s.Results {
+		if r.Status != check.Fail {
+			continue
+		}
+		if listed == maxListed {
+			fmt.Fprintf(&b, "\n\t... and %d more failures", s.Failed-listed)
+			break
+		}
+		listed++
+		fmt.Fprintf(&b, "\n\t%s: %s", r.ID, describe(r))
+	}
+	for _, id := range s.UnknownIDs {
+		fmt.Fprintf(&b, "\n\twarning: known failure %s is not a case of this corpus", id)
+	}
+	return errors.New(b.String())
+}
+
+// describe renders a failure: the difference and where the expected
+// value comes from.
+func describe(r check.Result) string {
+	if r.Source == "" {
+		return r.Detail
+	}
+	return r.Detail + " (expected: " + r.Source + ")"
+}
+
+func unknownIDs(known map[string]string, seen map[string]bool) []string {
+	var ids []string
+	for id := range known {
+		if !seen[id] {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}
