@@ -14,6 +14,8 @@ var opGenerators = map[string]*rapid.Generator[casefile.Memory]{
 	casefile.OpStridedSlice: StridedSliceCase(),
 	casefile.OpSlice:        SliceCase(),
 	casefile.OpGatherND:     GatherNDCase(),
+	casefile.OpONNXSlice:    ONNXSliceCase(),
+	casefile.OpONNXGatherND: ONNXGatherNDCase(),
 }
 
 // Case returns a generator of cases of every op, each op equally often
@@ -29,8 +31,8 @@ func Case() *rapid.Generator[casefile.Memory] {
 	})
 }
 
-// CaseOf returns the case generator of one op (one of casefile.Ops). It
-// panics on an unknown op.
+// CaseOf returns the case generator of one op (one of casefile.Ops or
+// casefile.ONNXOps). It panics on an unknown op.
 func CaseOf(op string) *rapid.Generator[casefile.Memory] {
 	g, ok := opGenerators[op]
 	if !ok {

@@ -16,9 +16,10 @@ const ModulePath = "github.com/conformsuite/conform"
 // Command returns the command line that runs the implementation impl:
 // "numpy" runs oracle/numpy/oracle.py with /usr/bin/python3 (Debian's
 // python3-numpy; the python3 first on PATH may lack NumPy), "tfjs" runs
-// oracle/tfjs/oracle.js with node. Anything else is taken as a command
-// line and split into words at white space; single quotes, double quotes
-// and backslashes work as in a POSIX shell (without expansions).
+// oracle/tfjs/oracle.js and "ort" oracle/ort/oracle.js with node.
+// Anything else is taken as a command line and split into words at white
+// space; single quotes, double quotes and backslashes work as in a POSIX
+// shell (without expansions).
 //
 // The oracle directory is $CONFORM_ORACLE_DIR if set, else the oracle/
 // directory of the module found by walking up from the working directory,
@@ -30,6 +31,8 @@ func Command(impl string) ([]string, error) {
 		interp, script = "/usr/bin/python3", filepath.Join("numpy", "oracle.py")
 	case "tfjs":
 		interp, script = "node", filepath.Join("tfjs", "oracle.js")
+	case "ort":
+		interp, script = "node", filepath.Join("ort", "oracle.js")
 	default:
 		argv, err := SplitCommand(impl)
 		if err != nil {

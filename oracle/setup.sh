@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs what conform's oracles need on a Debian machine, idempotently:
 # NumPy for /usr/bin/python3 (Debian's python3-numpy), node + npm if node is
-# missing, and the pinned TF.js packages of oracle/package-lock.json in
-# oracle/node_modules. Run from anywhere: sh oracle/setup.sh
+# missing, and the pinned TF.js and ONNX Runtime packages of
+# oracle/package-lock.json in oracle/node_modules. Run from anywhere:
+# sh oracle/setup.sh
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,10 +30,16 @@ if [ -n "$need_apt" ]; then
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y $need_apt
 fi
 
+# onnxruntime-node's install script would download extra (GPU) files, which
+# fails here and is not needed: the CPU library ships inside the package.
+ONNXRUNTIME_NODE_INSTALL=skip
+export ONNXRUNTIME_NODE_INSTALL
+
 # npm ci installs exactly the lock file; skip it when node_modules already
 # matches (npm records what it installed in node_modules/.package-lock.json).
 if [ -f "$here/node_modules/.package-lock.json" ] &&
 	[ -f "$here/node_modules/@tensorflow/tfjs-core/package.json" ] &&
+	[ -f "$here/node_modules/onnxruntime-node/package.json" ] &&
 	[ "$here/node_modules/.package-lock.json" -nt "$here/package-lock.json" ]; then
 	echo "setup: oracle/node_modules is up to date"
 else
@@ -46,6 +53,8 @@ echo "  numpy:   $(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')
 echo "  node:    $(node --version)"
 echo "  npm:     $(npm --version 2>/dev/null)"
 (cd "$here" && node -e '
-for (const p of ["@tensorflow/tfjs-core", "@tensorflow/tfjs-backend-cpu"]) {
+for (const p of ["@tensorflow/tfjs-core", "@tensorflow/tfjs-backend-cpu", "onnxruntime-node"]) {
   console.log("  " + p + ": " + require(p + "/package.json").version);
-}')
+}
+// The ONNX Runtime CPU library loads (the package ships it per platform).
+require("onnxruntime-node");')

@@ -30,10 +30,20 @@ const (
 	OpStridedSlice = "strided_slice"
 	OpSlice        = "slice"
 	OpGatherND     = "gather_nd"
+
+	// ONNX semantics (opset 13).
+	OpONNXSlice    = "onnx_slice"
+	OpONNXGatherND = "onnx_gather_nd"
 )
 
-// Ops lists the ops in a stable order.
+// Ops lists the ops in a stable order. The golden corpus is built from
+// these.
 var Ops = []string{OpGetItem, OpStridedSlice, OpSlice, OpGatherND}
+
+// ONNXOps lists the ONNX ops (Slice-13 and GatherND-13) in a stable order.
+// They are kept apart from Ops so that everything built from Ops (the
+// golden corpus, corpora of a seed) stays as it is.
+var ONNXOps = []string{OpONNXSlice, OpONNXGatherND}
 
 // opInputs names the inputs each op takes.
 var opInputs = map[string][]string{
@@ -41,6 +51,8 @@ var opInputs = map[string][]string{
 	OpStridedSlice: {"x"},
 	OpSlice:        {"x"},
 	OpGatherND:     {"params", "indices"},
+	OpONNXSlice:    {"data"},
+	OpONNXGatherND: {"data", "indices"},
 }
 
 // opFields lists the spec fields of each op; a field of another op in a
@@ -50,6 +62,8 @@ var opFields = map[string][]string{
 	OpStridedSlice: {"begin", "end", "strides", "begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"},
 	OpSlice:        {"begin", "size"},
 	OpGatherND:     {"batch_dims", "bad_indices"},
+	OpONNXSlice:    {"starts", "ends", "axes", "steps"},
+	OpONNXGatherND: {"batch_dims"},
 }
 
 // Case is a parsed case: the op, its decoded inputs and its spec.
@@ -68,9 +82,11 @@ type Case struct {
 	ShrinkAxisMask      engine.Mask
 	// slice
 	Size []int64
-	// gather_nd
+	// gather_nd (BatchDims also for onnx_gather_nd)
 	BatchDims  int
 	BadIndices engine.BadIndexPolicy
+	// onnx_slice: Axes and Steps are nil when omitted
+	Starts, Ends, Axes, Steps []int64
 
 	// Fields holds every top-level field of the JSON object as written,
 	// metadata included.
@@ -173,9 +189,16 @@ func (c *Case) parseSpec() error {
 	}
 	own, ok := opFields[c.Op]
 	if !ok {
-		return bad("unknown op %q (want one of %s)", c.Op, strings.Join(Ops, ", "))
+		return bad("unknown op %q (want one of %s)", c.Op, strings.Join(append(append([]string{}, Ops...), ONNXOps...), ", "))
 	}
-	for _, op := range Ops {
+	// The fields of the ONNX ops are foreign only to the ONNX ops, so
+	// that cases of the other ops are read exactly as before (and as the
+	// NumPy and TF.js oracles read them).
+	others := Ops
+	if contains(ONNXOps, c.Op) {
+		others = append(append([]string{}, Ops...), ONNXOps...)
+	}
+	for _, op := range others {
 		if op == c.Op {
 			continue
 		}
@@ -223,7 +246,7 @@ func (c *Case) parseSpec() error {
 		if c.Size, err = c.ints("size", true); err != nil {
 			return err
 		}
-	case OpGatherND:
+	case OpGatherND, OpONNXGatherND:
 		if raw, ok := c.Fields["batch_dims"]; ok {
 			v, err := parseInt(raw)
 			if err != nil {
@@ -240,6 +263,19 @@ func (c *Case) parseSpec() error {
 				return bad(`"bad_indices" must be "error" or "zero"`)
 			}
 			c.BadIndices = engine.BadIndexPolicy(s)
+		}
+	case OpONNXSlice:
+		if c.Starts, err = c.ints("starts", true); err != nil {
+			return err
+		}
+		if c.Ends, err = c.ints("ends", true); err != nil {
+			return err
+		}
+		if c.Axes, err = c.ints("axes", false); err != nil {
+			return err
+		}
+		if c.Steps, err = c.ints("steps", false); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -400,6 +436,10 @@ func (c *Case) Eval() (*engine.Tensor, error) {
 		return engine.Slice(c.Inputs["x"], c.Begin, c.Size)
 	case OpGatherND:
 		return engine.GatherND(c.Inputs["params"], c.Inputs["indices"], c.BatchDims, c.BadIndices)
+	case OpONNXSlice:
+		return engine.ONNXSlice(c.Inputs["data"], engine.ONNXSliceSpec{Starts: c.Starts, Ends: c.Ends, Axes: c.Axes, Steps: c.Steps})
+	case OpONNXGatherND:
+		return engine.ONNXGatherND(c.Inputs["data"], c.Inputs["indices"], c.BatchDims)
 	}
 	return nil, bad("unknown op %q", c.Op)
 }

@@ -1,0 +1,740 @@
+package oracle
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/engine/expr"
+	"github.com/conformsuite/conform/engine/npy"
+	cgen "github.com/conformsuite/conform/gen"
+	"github.com/conformsuite/conform/internal/casefile"
+)
+
+func haveORT() bool {
+	dir, err := Dir()
+	if err != nil {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "onnxruntime-node", "package.json")); err != nil {
+		return false
+	}
+	_, err = exec.LookPath("node")
+	return err == nil
+}
+
+// ortVersion is the pinned onnxruntime-node version (package.json).
+const ortVersion = "1.30.0"
+
+// startORT starts the ORT oracle, or skips the test visibly when
+// onnxruntime-node is not installed (CONFORM_REQUIRE_ORT=1: fails).
+func startORT(t *testing.T) *Client {
+	t.Helper()
+	requireOracle(t, "CONFORM_REQUIRE_ORT", haveORT(), "oracle/node_modules lacks onnxruntime-node (run oracle/setup.sh) or node is not installed")
+	argv, err := Command("ort")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Start(argv, Options{Stderr: testWriter{t}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	h := c.Hello()
+	if h.Name != "ort" || h.Version != ortVersion {
+		t.Errorf("hello = %+v", h)
+	}
+	for _, op := range []string{casefile.OpONNXSlice, casefile.OpONNXGatherND} {
+		found := false
+		for _, o := range h.Ops {
+			found = found || o == op
+		}
+		if !found {
+			t.Errorf("hello lists ops %v, without %s", h.Ops, op)
+		}
+	}
+	return c
+}
+
+// ortCases returns how many random cases of each ONNX op the ORT test
+// runs: 6 times $CONFORM_ORACLE_CASES (3000 by default, 600 with -short).
+func ortCases() int { return 6 * oracleCases() }
+
+// genCases draws n cases of op from the generators of gen (case i from
+// seed CaseSeed(seed, op, i)).
+func genCases(op string, n int, seed int64) []casefile.Memory {
+	g := cgen.CaseOf(op)
+	out := make([]casefile.Memory, n)
+	for i := range out {
+		out[i] = g.Example(cgen.CaseSeed(uint64(seed), op, i))
+	}
+	return out
+}
+
+// ortResult is one case run on the engine and on ORT.
+type ortResult struct {
+	m         casefile.Memory
+	want, got outcome
+	message   string // ORT's error message
+	why       string // "" if they agree
+}
+
+// runORT runs cases through c and compares each with the engine. Crashes
+// and invalid outputs are protocol failures (test errors), as are internal
+// errors of the oracle and error messages the oracle does not recognise.
+func runORT(t *testing.T, c *Client, cases []casefile.Memory) []ortResult {
+	t.Helper()
+	results := make([]Response, len(cases))
+	done := make(chan int)
+	next := make(chan int)
+	for w := 0; w < 64; w++ {
+		go func() {
+			for i := range next {
+				results[i] = c.Do(context.Background(), cases[i].Request(0))
+				done <- i
+			}
+		}()
+	}
+	go func() {
+		for i := range cases {
+			next <- i
+		}
+		close(next)
+	}()
+	for range cases {
+		<-done
+	}
+	out := make([]ortResult, len(cases))
+	for i, m := range cases {
+		r := ortResult{m: m, want: engineOutcome(m), message: results[i].ErrMessage}
+		got, err := oracleOutcome(results[i])
+		switch {
+		case err != nil:
+			t.Errorf("protocol failure: %v", disagreement{m, err.Error()})
+		case strings.Contains(got.skip, "internal error"):
+			t.Errorf("oracle internal error: %v", disagreement{m, got.skip})
+		case strings.HasPrefix(r.message, "unrecognised ORT error"):
+			t.Errorf("unrecognised ONNX Runtime error: %v", disagreement{m, r.message})
+		}
+		if err != nil {
+			r.got, r.why = outcome{skip: "protocol failure: " + err.Error()}, "protocol failure"
+		} else {
+			r.got, r.why = got, differ(r.want, got)
+		}
+		out[i] = r
+	}
+	return out
+}
+
+// TestORTOracleONNXOps runs thousands of random onnx_slice and
+// onnx_gather_nd cases through ONNX Runtime and requires it to agree with
+// the engine exactly, except where ONNX Runtime 1.30 departs from an
+// explicit rule of the ONNX specification: those cases must match the
+// documented divergence (onnxDivergence) and are counted.
+func TestORTOracleONNXOps(t *testing.T) {
+	c := startORT(t)
+	var cases []casefile.Memory
+	cases = append(cases, onnxFixedCases()...)
+	for _, op := range casefile.ONNXOps {
+		cases = append(cases, genCases(op, ortCases(), oracleSeed())...)
+	}
+	results := runORT(t, c, cases)
+	agree, skipped := 0, 0
+	classes := map[string]int{}
+	examples := map[string]ortResult{}
+	for _, r := range results {
+		switch {
+		case r.why == "":
+			agree++
+		case r.got.skip != "":
+			skipped++
+			if !strings.Contains(r.got.skip, "aborts the process on GatherND") {
+				t.Errorf("ORT skipped an ONNX case: %v", disagreement{r.m, r.got.skip})
+				continue
+			}
+			// The oracle does not run what would kill ONNX Runtime.
+			classes["ort-gathernd-negative-batch-dims-abort (skipped)"]++
+			if ex, ok := examples["ort-gathernd-negative-batch-dims-abort (skipped)"]; !ok || size(r.m) < size(ex.m) {
+				examples["ort-gathernd-negative-batch-dims-abort (skipped)"] = r
+			}
+		default:
+			class := onnxDivergence(r)
+			if class == "" {
+				t.Errorf("ORT disagrees with the engine (unexplained): %v (ORT message: %s)", disagreement{r.m, r.why}, r.message)
+				continue
+			}
+			classes[class]++
+			if ex, ok := examples[class]; !ok || size(r.m) < size(ex.m) {
+				examples[class] = r
+			}
+		}
+	}
+	per := map[string]int{}
+	for _, r := range results {
+		per[r.m.Op()]++
+	}
+	t.Logf("%d ONNX cases (%v): ORT agrees with the engine on %d, %d skipped, %d documented divergences", len(results), per, agree, skipped, len(results)-agree-skipped)
+	logClasses(t, classes, examples)
+}
+
+// size orders cases for picking a small example.
+func size(m casefile.Memory) int {
+	n := 0
+	for _, x := range m.Inputs {
+		n += x.Len() + x.Rank()
+	}
+	b, _ := json.Marshal(m.Spec)
+	return 100*n + len(b)
+}
+
+func logClasses(t *testing.T, classes map[string]int, examples map[string]ortResult) {
+	t.Helper()
+	var names []string
+	for k := range classes {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		ex := examples[k]
+		t.Logf("  %-48s %5d  e.g. %v (engine %v, ORT %v %s)", k, classes[k], disagreement{ex.m, ""}, ex.want, ex.got, ex.message)
+	}
+}
+
+// onnxFixedCases are hand-picked ONNX corners every run covers: the
+// divergences' minimal examples and the rules' edges.
+func onnxFixedCases() []casefile.Memory {
+	ar := func(shape ...int) *engine.Tensor { return arangeTensor(shape...) }
+	sl := func(x *engine.Tensor, spec map[string]any) casefile.Memory {
+		spec["op"] = casefile.OpONNXSlice
+		return casefile.Memory{Spec: spec, Inputs: map[string]*engine.Tensor{"data": x}}
+	}
+	gnd := func(x *engine.Tensor, ishape []int, idx []int64, b int64) casefile.Memory {
+		return casefile.Memory{Spec: map[string]any{"op": casefile.OpONNXGatherND, "batch_dims": b},
+			Inputs: map[string]*engine.Tensor{"data": x, "indices": int64Tensor(ishape, idx...)}}
+	}
+	i := func(v ...int64) []int64 { return append([]int64{}, v...) }
+	return []casefile.Memory{
+		sl(ar(5), map[string]any{"starts": i(-6), "ends": i(math.MinInt64), "steps": i(-1)}),
+		sl(ar(5), map[string]any{"starts": i(3), "ends": i(math.MaxInt64), "steps": i(-1)}),
+		sl(ar(5), map[string]any{"starts": i(3), "ends": i(math.MaxInt32), "steps": i(-1)}),
+		sl(ar(5), map[string]any{"starts": i(3), "ends": i(math.MaxInt64)}),
+		sl(ar(5), map[string]any{"starts": i(3), "ends": i(math.MaxInt64 - 1), "steps": i(-1)}),
+		sl(ar(5), map[string]any{"starts": i(math.MinInt64 + 1), "ends": i(math.MaxInt64 - 1), "steps": i(math.MinInt64)}),
+		sl(ar(5), map[string]any{"starts": i(0), "ends": i(1), "steps": i(0)}),
+		sl(ar(2, 3), map[string]any{"starts": i(0, 0), "ends": i(1, 1), "axes": i(0, -2)}),
+		sl(ar(2, 3), map[string]any{"starts": i(0), "ends": i(1), "axes": i(2)}),
+		sl(ar(2, 3), map[string]any{"starts": i(1), "ends": i(2), "steps": i(1)}),
+		sl(ar(0, 2), map[string]any{"starts": i(-1), "ends": i(math.MinInt64), "axes": i(0), "steps": i(-1)}),
+		sl(ar(), map[string]any{"starts": i(), "ends": i()}),
+		sl(ar(3), map[string]any{"starts": i(0), "ends": i(1, 2)}),
+		gnd(ar(3), []int{1, 1}, i(-1), 0),
+		gnd(ar(3), []int{1, 1}, i(-4), 0),
+		gnd(ar(2, 2, 2), []int{4, 1}, i(1, 0, 1, 0), 1),
+		gnd(ar(2, 0), []int{1, 1}, i(5), 0),
+		gnd(ar(0), []int{1, 1}, i(0), 0),
+		gnd(ar(), []int{1, 0}, nil, 0),
+		gnd(ar(2), []int{}, i(0), 0),
+		gnd(ar(2), []int{1, 1}, i(0), -1),
+		gnd(ar(3, 2), []int{2, 0}, nil, 0),
+	}
+}
+
+func arangeTensor(shape ...int) *engine.Tensor {
+	n := engine.NumElements(shape)
+	v := make([]int64, n)
+	for i := range v {
+		v[i] = int64(i)
+	}
+	return int64Tensor(shape, v...)
+}
+
+func int64Tensor(shape []int, v ...int64) *engine.Tensor {
+	data := make([]byte, 8*len(v))
+	for i, x := range v {
+		for b := 0; b < 8; b++ {
+			data[8*i+b] = byte(uint64(x) >> (8 * b))
+		}
+	}
+	t, err := engine.FromBytes(engine.Int64Type, shape, data)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// onnxDivergence names the documented way ONNX Runtime 1.30 departs from
+// the ONNX specification that explains r, or returns "". Each class checks
+// ORT's actual answer against a model of the divergence, not just the case.
+func onnxDivergence(r ortResult) string {
+	switch r.m.Op() {
+	case casefile.OpONNXSlice:
+		// ORT reads an end of INT64_MAX or INT32_MAX as "to the end" in
+		// the direction of the step, also going backward (slice_helper.h);
+		// the specification clamps it to d-1 (nothing selected). Model:
+		// the engine with those ends replaced by INT64_MIN.
+		spec := map[string]any{}
+		for k, v := range r.m.Spec {
+			spec[k] = v
+		}
+		ends, _ := spec["ends"].([]int64)
+		steps, _ := spec["steps"].([]int64)
+		changed := false
+		patched := append([]int64{}, ends...)
+		for i, e := range ends {
+			if i < len(steps) && steps[i] < 0 && (e == math.MaxInt64 || e == math.MaxInt32) {
+				patched[i] = math.MinInt64
+				changed = true
+			}
+		}
+		if changed {
+			spec["ends"] = patched
+			model := engineOutcome(casefile.Memory{Spec: spec, Inputs: r.m.Inputs})
+			if differ(model, r.got) == "" {
+				return "ort-slice-intmax-end-backward"
+			}
+		}
+	case casefile.OpONNXGatherND:
+		data, indices := r.m.Inputs["data"], r.m.Inputs["indices"]
+		b := 0
+		if v, ok := r.m.Spec["batch_dims"].(int64); ok {
+			b = int(v)
+		}
+		q, rank := indices.Rank(), data.Rank()
+		// ORT checks only that the product of the indices' batch dims is
+		// a multiple of data's and that b + k <= r, not the batch shapes
+		// nor 0 <= b < min(q, r) (a negative b fails at most on an int
+		// overflow, when index tuples are gathered): the specification
+		// requires both.
+		int64Indices := indices.DType.Kind == engine.Int && indices.DType.Size == 8
+		if r.want.kind == engine.InvalidSpec && rank >= 1 && q >= 1 && int64Indices {
+			batchRule := b < 0 || b >= q || b >= rank
+			for k := 0; !batchRule && k < b; k++ {
+				batchRule = data.Shape[k] != indices.Shape[k]
+			}
+			if batchRule && r.got.kind != engine.InvalidSpec {
+				return "ort-gathernd-batch-shape-unchecked"
+			}
+		}
+		// ORT returns an empty output without checking the indices when
+		// the output has no elements; the specification makes any index
+		// outside [-s, s) an error.
+		if r.want.kind == engine.OutOfRange && r.got.tensor != nil && r.got.tensor.Len() == 0 {
+			return "ort-gathernd-empty-output-unchecked"
+		}
+	}
+	return ""
+}
+
+// TestORTOracleTFOps runs random cases of the TF and NumPy ops through
+// the ORT oracle, which writes them as an ONNX converter would (Slice,
+// Squeeze, Unsqueeze, GatherND). ONNX's semantics differ from TF's and
+// NumPy's on purpose in places, so disagreements are only counted and
+// logged, by class with the smallest example; crashes, protocol errors,
+// internal errors and unrecognised ONNX Runtime errors fail the test.
+func TestORTOracleTFOps(t *testing.T) {
+	c := startORT(t)
+	var cases []casefile.Memory
+	cases = append(cases, fixedCases()...)
+	cases = append(cases, randomCases(oracleCases(), oracleSeed(), false)...)
+	for _, op := range casefile.Ops {
+		cases = append(cases, genCases(op, 2*oracleCases(), oracleSeed())...)
+	}
+	results := runORT(t, c, cases)
+	agree, skipped := 0, 0
+	classes := map[string]int{}
+	examples := map[string]ortResult{}
+	for _, r := range results {
+		if r.why == "" {
+			agree++
+			continue
+		}
+		if r.got.skip != "" {
+			skipped++
+		}
+		class := tfDivergence(r)
+		classes[class]++
+		if ex, ok := examples[class]; !ok || size(r.m) < size(ex.m) {
+			examples[class] = r
+		}
+	}
+	t.Logf("%d TF/NumPy cases: ORT (as converted ONNX) agrees with the engine on %d, disagrees on %d, skipped %d",
+		len(results), agree, len(results)-agree-skipped, skipped)
+	logClasses(t, classes, examples)
+}
+
+// denseDim is one input dim of a strided slice after TF's sparse-to-dense
+// expansion.
+type denseDim struct {
+	d                      int64
+	begin, end, stride     int64
+	beginMasked, endMasked bool
+	shrink                 bool
+}
+
+// tfDense expands a strided_slice case (or a getitem case through TF's
+// encoding) to one entry per input dim by TF's rules; ok is false when the
+// spec does not expand (the engine rejects it).
+func tfDense(m casefile.Memory) (dims []denseDim, ok bool) {
+	c, err := m.Case()
+	if err != nil {
+		return nil, false
+	}
+	x := c.Inputs["x"]
+	type entry struct {
+		kind               byte // 'r'ange, 's'hrink, 'n'ew axis, 'e'llipsis
+		begin, end, stride int64
+		bm, em             bool
+	}
+	var entries []entry
+	switch c.Op {
+	case casefile.OpStridedSlice:
+		spec := c.Spec()
+		n := len(spec.Begin)
+		strides := spec.Strides
+		if strides == nil {
+			strides = make([]int64, n)
+			for i := range strides {
+				strides[i] = 1
+			}
+		}
+		if len(spec.End) != n || len(strides) != n {
+			return nil, false
+		}
+		for i := 0; i < n; i++ {
+			e := entry{kind: 'r', begin: spec.Begin[i], end: spec.End[i], stride: strides[i], bm: spec.BeginMask.Has(i), em: spec.EndMask.Has(i)}
+			switch {
+			case spec.EllipsisMask.Has(i):
+				e.kind = 'e'
+			case spec.NewAxisMask.Has(i):
+				e.kind = 'n'
+			case spec.ShrinkAxisMask.Has(i):
+				e.kind = 's'
+			}
+			entries = append(entries, e)
+		}
+	case casefile.OpGetItem:
+		items, err := expr.Parse(c.Index)
+		if err != nil {
+			return nil, false
+		}
+		for _, it := range items {
+			switch it.Kind {
+			case engine.IndexEllipsis:
+				entries = append(entries, entry{kind: 'e'})
+			case engine.IndexNewAxis:
+				entries = append(entries, entry{kind: 'n'})
+			case engine.IndexInt:
+				entries = append(entries, entry{kind: 's', begin: it.Index, stride: 1})
+			default:
+				st := int64(1)
+				if it.HasStep {
+					st = it.Step
+				}
+				entries = append(entries, entry{kind: 'r', begin: it.Start, end: it.Stop, stride: st, bm: !it.HasStart, em: !it.HasStop})
+			}
+		}
+	default:
+		return nil, false
+	}
+	ell := -1
+	for i, e := range entries {
+		if e.kind == 'e' {
+			if ell >= 0 {
+				return nil, false
+			}
+			ell = i
+		}
+	}
+	if ell < 0 {
+		entries = append(entries, entry{kind: 'e'})
+		ell = len(entries) - 1
+	}
+	newAfter := 0
+	for _, e := range entries[ell+1:] {
+		if e.kind == 'n' {
+			newAfter++
+		}
+	}
+	rank := x.Rank()
+	for i, e := range entries {
+		switch e.kind {
+		case 'e':
+			for next := min(rank, rank-(len(entries)-i)+1+newAfter); len(dims) < next; {
+				dims = append(dims, denseDim{d: int64(x.Shape[len(dims)]), stride: 1, beginMasked: true, endMasked: true})
+			}
+		case 'n':
+		default:
+			if len(dims) == rank {
+				return nil, false
+			}
+			dims = append(dims, denseDim{d: int64(x.Shape[len(dims)]), begin: e.begin, end: e.end, stride: e.stride,
+				beginMasked: e.bm, endMasked: e.em, shrink: e.kind == 's'})
+		}
+	}
+	return dims, true
+}
+
+// tfDivergence names the class of a disagreement between the engine (TF /
+// NumPy semantics) and ORT running the converted ONNX graph.
+func tfDivergence(r ortResult) string {
+	kind := func(o outcome) string {
+		switch {
+		case o.skip != "":
+			return "skip"
+		case o.kind != "":
+			return string(o.kind)
+		case o.overRank > 0:
+			return "output of more than 32 dims"
+		}
+		return "output"
+	}
+	op := r.m.Op()
+	pair := fmt.Sprintf("%s: engine %s, ORT %s", op, kind(r.want), kind(r.got))
+	if r.got.skip != "" {
+		reason := r.got.skip
+		if i := strings.IndexAny(reason, ":("); i > 0 {
+			reason = reason[:i]
+		}
+		return op + ": skipped: " + reason
+	}
+	x := r.m.Inputs["x"]
+	if x == nil {
+		x = r.m.Inputs["params"]
+	}
+	if x.Rank() == 0 && strings.Contains(r.message, "Cannot slice scalars") {
+		return op + ": rank-0 input (ORT: Cannot slice scalars)"
+	}
+	switch op {
+	case casefile.OpGetItem, casefile.OpStridedSlice:
+		dims, ok := tfDense(r.m)
+		if !ok {
+			return pair
+		}
+		for _, d := range dims {
+			if d.shrink && d.stride <= 0 {
+				return op + ": shrink with stride <= 0 (TF invalid_spec; the ONNX graph slices with that step)"
+			}
+		}
+		for _, d := range dims {
+			if !d.shrink && d.stride < 0 && !d.endMasked && (d.end == math.MaxInt64 || d.end == math.MaxInt32) && d.d > 0 {
+				return op + ": reverse end INT64_MAX/INT32_MAX (ORT: to the beginning; TF/NumPy and ONNX: clamped to d-1)"
+			}
+		}
+		for _, d := range dims {
+			if !d.shrink && d.stride < 0 && !d.beginMasked && d.begin < -d.d && d.d > 0 {
+				return op + ": reverse start below -d (ONNX clamps it to 0; TF/NumPy: before position 0)"
+			}
+		}
+		for _, d := range dims {
+			if d.stride == 0 && r.want.kind == engine.OutOfRange && r.got.kind == engine.InvalidSpec {
+				return op + ": several faults: the zero step is reported before the out-of-range index"
+			}
+		}
+		if r.want.kind == engine.InvalidSpec && r.got.overRank > 0 {
+			return op + ": result of more than 32 dims (NumPy's limit; ORT has none)"
+		}
+	case casefile.OpSlice:
+		begin, _ := r.m.Spec["begin"].([]int64)
+		size, _ := r.m.Spec["size"].([]int64)
+		if len(begin) != x.Rank() || len(size) != x.Rank() {
+			return op + ": begin/size not of the input's rank (tf.slice invalid_spec; ONNX slices the leading axes)"
+		}
+		if r.want.kind == engine.OutOfRange {
+			return op + ": begin/size outside the dim (tf.slice out_of_range; ONNX clamps)"
+		}
+	case casefile.OpGatherND:
+		idx := r.m.Inputs["indices"]
+		if r.want.kind == engine.OutOfRange && r.got.kind == "" && idx.DType.IsInteger() {
+			for _, v := range intValues(idx) {
+				if strings.HasPrefix(v, "-") {
+					return op + ": negative index (TF out_of_range; ONNX GatherND wraps it)"
+				}
+			}
+			if x.Len() == 0 {
+				return op + ": rows from params with no elements (TF out_of_range; ONNX: empty slices)"
+			}
+		}
+		if r.want.kind == engine.InvalidSpec && r.got.kind != engine.InvalidSpec {
+			return op + ": batch_dims / batch shapes (TF invalid_spec; ORT does not check them)"
+		}
+	}
+	return pair
+}
+
+// TestORTDivergences pins the minimal example of each documented way ONNX
+// Runtime differs from the engine (oracle/README.md): the engine's answer
+// and ONNX Runtime's, exactly.
+func TestORTDivergences(t *testing.T) {
+	c := startORT(t)
+	ar := arangeTensor
+	i := func(v ...int64) []int64 { return append([]int64{}, v...) }
+	mem := func(spec map[string]any, inputs map[string]*engine.Tensor) casefile.Memory {
+		return casefile.Memory{Spec: spec, Inputs: inputs}
+	}
+	type answer struct {
+		shape  []int
+		values []int64
+		kind   engine.ErrorKind
+		skip   string
+	}
+	out := func(shape []int, v ...int64) answer { return answer{shape: shape, values: v} }
+	fail := func(k engine.ErrorKind) answer { return answer{kind: k} }
+	tests := []struct {
+		class       string
+		m           casefile.Memory
+		engine, ort answer
+	}{
+		{"ort-slice-intmax-end-backward: an end of INT64_MAX going backward",
+			mem(map[string]any{"op": "onnx_slice", "starts": i(3), "ends": i(math.MaxInt64), "steps": i(-1)}, map[string]*engine.Tensor{"data": ar(5)}),
+			out([]int{0}), out([]int{4}, 3, 2, 1, 0)},
+		{"ort-slice-intmax-end-backward: an end of INT32_MAX going backward",
+			mem(map[string]any{"op": "onnx_slice", "starts": i(3), "ends": i(math.MaxInt32), "steps": i(-2)}, map[string]*engine.Tensor{"data": ar(5)}),
+			out([]int{0}), out([]int{2}, 3, 1)},
+		{"ort-gathernd-batch-shape-unchecked: indices batch [4] against data batch [2]",
+			mem(map[string]any{"op": "onnx_gather_nd", "batch_dims": int64(1)}, map[string]*engine.Tensor{"data": ar(2, 2, 2), "indices": int64Tensor([]int{4, 1}, 1, 0, 1, 0)}),
+			fail(engine.InvalidSpec), out([]int{4, 2}, 2, 3, 0, 1, 6, 7, 4, 5)},
+		{"ort-gathernd-batch-shape-unchecked: batch_dims == rank(data)",
+			mem(map[string]any{"op": "onnx_gather_nd", "batch_dims": int64(1)}, map[string]*engine.Tensor{"data": ar(3), "indices": int64Tensor([]int{3, 0})}),
+			fail(engine.InvalidSpec), out([]int{3}, 0, 1, 2)},
+		{"ort-gathernd-empty-output-unchecked: index 5 on an axis of 2, empty slices",
+			mem(map[string]any{"op": "onnx_gather_nd"}, map[string]*engine.Tensor{"data": ar(2, 0), "indices": int64Tensor([]int{1, 1}, 5)}),
+			fail(engine.OutOfRange), out([]int{1, 0})},
+		{"ort-gathernd-negative-batch-dims-abort: batch_dims -1, depth 0",
+			mem(map[string]any{"op": "onnx_gather_nd", "batch_dims": int64(-1)}, map[string]*engine.Tensor{"data": ar(2, 3), "indices": int64Tensor([]int{3, 0})}),
+			fail(engine.InvalidSpec), answer{skip: "aborts the process"}},
+		{"ONNX vs NumPy: x[-6::-1] on 5 elements",
+			mem(map[string]any{"op": "getitem", "index": "x[-6::-1]"}, map[string]*engine.Tensor{"x": ar(5)}),
+			out([]int{0}), out([]int{1}, 0)},
+		{"ONNX vs TF: strided_slice begin -6, end masked, stride -1",
+			mem(map[string]any{"op": "strided_slice", "begin": i(-6), "end": i(0), "strides": i(-1), "end_mask": int64(1)}, map[string]*engine.Tensor{"x": ar(5)}),
+			out([]int{0}), out([]int{1}, 0)},
+		{"ORT vs NumPy: x[3:2147483647:-1]",
+			mem(map[string]any{"op": "getitem", "index": "x[3:2147483647:-1]"}, map[string]*engine.Tensor{"x": ar(5)}),
+			out([]int{0}), out([]int{4}, 3, 2, 1, 0)},
+		{"ONNX vs TF: gather_nd index -1 wraps",
+			mem(map[string]any{"op": "gather_nd"}, map[string]*engine.Tensor{"params": ar(3), "indices": int64Tensor([]int{1, 1}, -1)}),
+			fail(engine.OutOfRange), out([]int{1}, 2)},
+		{"ORT vs TF/NumPy: slicing a rank-0 tensor",
+			mem(map[string]any{"op": "slice", "begin": i(), "size": i()}, map[string]*engine.Tensor{"x": ar()}),
+			out([]int{}, 0), fail(engine.InvalidSpec)},
+		{"ONNX vs tf.slice: begin + size beyond the dim is clamped",
+			mem(map[string]any{"op": "slice", "begin": i(1), "size": i(5)}, map[string]*engine.Tensor{"x": ar(3)}),
+			fail(engine.OutOfRange), out([]int{2}, 1, 2)},
+	}
+	check := func(who string, a answer, got outcome) string {
+		switch {
+		case a.skip != "":
+			if !strings.Contains(got.skip, a.skip) {
+				return fmt.Sprintf("%s: got %v, want a skip (%s)", who, got, a.skip)
+			}
+		case a.kind != "":
+			if got.kind != a.kind {
+				return fmt.Sprintf("%s: got %v, want %s", who, got, a.kind)
+			}
+		default:
+			want := int64Tensor(a.shape, a.values...)
+			if got.tensor == nil || !equalShape(got.tensor.Shape, a.shape) || (len(a.values) > 0 && differ(outcome{tensor: want}, got) != "") {
+				return fmt.Sprintf("%s: got %v, want shape %v values %v", who, got, a.shape, a.values)
+			}
+		}
+		return ""
+	}
+	for _, tt := range tests {
+		r := c.Do(context.Background(), tt.m.Request(0))
+		got, err := oracleOutcome(r)
+		if err != nil {
+			t.Errorf("%s: %v", tt.class, err)
+			continue
+		}
+		if why := check("engine", tt.engine, engineOutcome(tt.m)); why != "" {
+			t.Errorf("%s: %s", tt.class, why)
+		}
+		if why := check("ORT", tt.ort, got); why != "" {
+			t.Errorf("%s: %s (%s)", tt.class, why, r.ErrMessage)
+		}
+	}
+}
+
+func equalShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestORTMalformedRequests checks that the ORT oracle answers malformed
+// requests (those every oracle gets, and ONNX ones) with the error kind the
+// engine gives them, and keeps running.
+func TestORTMalformedRequests(t *testing.T) {
+	c := startORT(t)
+	b64 := func(x *engine.Tensor) string { return base64.StdEncoding.EncodeToString(npy.Encode(x)) }
+	data := map[string]any{"data": b64(arangeTensor(2, 3))}
+	gnd := map[string]any{"data": b64(arangeTensor(2, 3)), "indices": b64(int64Tensor([]int{1, 1}, 0))}
+	reqs := append(malformedRequests(),
+		map[string]any{"op": "onnx_slice", "ends": []int{1}, "inputs": data},
+		map[string]any{"op": "onnx_slice", "starts": 1, "ends": []int{1}, "inputs": data},
+		map[string]any{"op": "onnx_slice", "starts": []any{1.5}, "ends": []int{1}, "inputs": data},
+		map[string]any{"op": "onnx_slice", "starts": []int{0}, "ends": []int{1}, "axes": "0", "inputs": data},
+		map[string]any{"op": "onnx_slice", "starts": []int{0}, "ends": []int{1}, "begin": []int{0}, "inputs": data},
+		map[string]any{"op": "onnx_slice", "starts": []int{0}, "ends": []int{1}, "batch_dims": 0, "inputs": data},
+		map[string]any{"op": "onnx_slice", "starts": []int{0}, "ends": []int{1}, "inputs": map[string]any{"x": data["data"]}},
+		map[string]any{"op": "onnx_gather_nd", "bad_indices": "error", "inputs": gnd},
+		map[string]any{"op": "onnx_gather_nd", "batch_dims": int64(1) << 40, "inputs": gnd},
+		map[string]any{"op": "onnx_gather_nd", "inputs": map[string]any{"params": gnd["data"], "indices": gnd["indices"]}},
+		map[string]any{"op": "onnx_gather_nd", "inputs": map[string]any{"data": gnd["data"]}},
+	)
+	// Integers beyond int64 and non-integers, written literally (a
+	// json.Number is sent as written).
+	for _, r := range []string{
+		`{"op":"onnx_slice","starts":[9223372036854775808],"ends":[1],"inputs":{"data":"` + b64(arangeTensor(3)) + `"}}`,
+		`{"op":"onnx_slice","starts":[0],"ends":[1e3],"inputs":{"data":"` + b64(arangeTensor(3)) + `"}}`,
+		`{"op":"onnx_slice","starts":[0],"ends":[1.0],"inputs":{"data":"` + b64(arangeTensor(3)) + `"}}`,
+		`{"op":"onnx_slice","starts":[-9223372036854775808],"ends":[9223372036854775807],"inputs":{"data":"` + b64(arangeTensor(3)) + `"}}`,
+	} {
+		dec := json.NewDecoder(strings.NewReader(r))
+		dec.UseNumber()
+		var m map[string]any
+		if err := dec.Decode(&m); err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, m)
+	}
+	for _, req := range reqs {
+		data, _ := json.Marshal(req)
+		var want engine.ErrorKind
+		if cs, err := casefile.Parse(data, casefile.Base64Inputs); err != nil {
+			want = engine.KindOf(err)
+		} else if _, err := cs.Eval(); err != nil {
+			want = engine.KindOf(err)
+		}
+		r := c.Do(context.Background(), req)
+		switch {
+		case r.Crash != "":
+			t.Errorf("%s: crash %s", data, r.Crash)
+		case want == "" && r.ErrKind != "":
+			t.Errorf("%s: got %s (%s), want an output", data, r.ErrKind, r.ErrMessage)
+		case want != "" && r.ErrKind != want && r.Skip == "":
+			t.Errorf("%s: got %+v, want error kind %q", data, r, want)
+		}
+	}
+	if n := c.Restarts(); n != 0 {
+		t.Errorf("%d restarts", n)
+	}
+}
+
+func BenchmarkORTStridedSlice(b *testing.B) { benchOracle(b, "ort", "strided_slice") }
+func BenchmarkORTGatherND(b *testing.B)     { benchOracle(b, "ort", "gather_nd") }
