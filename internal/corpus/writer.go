@@ -25,6 +25,12 @@ func NewWriter(dest string) (*Writer, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
 	}
+	// Directories left by killed runs are garbage: the corpus they were
+	// building was never swapped in.
+	stale, _ := filepath.Glob(filepath.Join(parent, "."+filepath.Base(dest)+"-new-*"))
+	for _, dir := range stale {
+		os.RemoveAll(dir)
+	}
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dest)+"-new-")
 	if err != nil {
 		return nil, err
