@@ -58,7 +58,13 @@ func TestJSONRoundTrip(t *testing.T) {
 // that its script builds the matrix, colours the cells, and applies the
 // filters given in the address.
 func TestHTMLInBrowser(t *testing.T) {
-	browser, err := exec.LookPath("chromium")
+	var browser string
+	var err error
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if browser, err = exec.LookPath(name); err == nil {
+			break
+		}
+	}
 	if err != nil {
 		if os.Getenv("CONFORM_REQUIRE_CHROMIUM") == "1" {
 			t.Fatal("chromium required but not installed")
