@@ -85,5 +85,5 @@ func GetItem(x *Tensor, items []IndexItem) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.Apply(x), nil
+	return p.applyLimited(x)
 }

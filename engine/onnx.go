@@ -155,7 +155,7 @@ func ONNXSlice(data *Tensor, spec ONNXSliceSpec) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.Apply(data), nil
+	return p.applyLimited(data)
 }
 
 // ONNXGatherND evaluates ONNX's GatherND (opsets 12 and 13) and returns a

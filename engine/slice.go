@@ -38,5 +38,5 @@ func Slice(x *Tensor, begin, size []int64) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.Apply(x), nil
+	return p.applyLimited(x)
 }

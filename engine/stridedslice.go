@@ -201,5 +201,5 @@ func StridedSlice(x *Tensor, spec StridedSliceSpec) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.Apply(x), nil
+	return p.applyLimited(x)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/conformsuite/conform/cases"
+	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/impl"
 )
@@ -52,6 +53,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	verbose := fset.Bool("v", false, "print every case, not only failures and skips")
 	junit := fset.String("junit", "", "also write a JUnit XML report to `FILE`")
 	jsonOut := fset.String("json", "", "also write a JSON report to `FILE`")
+	maxOutput := fset.Int64("max-output", engine.DefaultOutputLimit, "the engine refuses results larger than `BYTES`")
 	fset.Usage = func() {
 		fmt.Fprint(stderr, checkUsage)
 		fset.PrintDefaults()
@@ -67,6 +69,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform check: unexpected argument %q\n", positional[0])
 		return exitUsage
 	}
+	engine.SetOutputLimit(*maxOutput)
 	var fsys fs.FS = cases.FS
 	if *dir != "" {
 		if st, err := os.Stat(*dir); err != nil || !st.IsDir() {

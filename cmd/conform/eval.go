@@ -29,6 +29,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	out := fset.String("o", "", "write the result to `FILE` (required)")
+	maxOutput := fset.Int64("max-output", engine.DefaultOutputLimit, "refuse results larger than `BYTES` with invalid_spec")
 	fset.Usage = func() {
 		fmt.Fprint(stderr, evalUsage)
 		fset.PrintDefaults()
@@ -45,6 +46,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		fset.Usage()
 		return exitUsage
 	}
+	engine.SetOutputLimit(*maxOutput)
 	result, err := evalCase(positional[0])
 	if err == nil {
 		err = writeAtomic(*out, result)

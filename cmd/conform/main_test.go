@@ -299,3 +299,17 @@ func TestReadmeAdapter(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", code, tail(stdout, 10), stderr)
 	}
 }
+
+func TestEvalOutputLimit(t *testing.T) {
+	dir := t.TempDir()
+	writeInput(t, dir, "x.npy", 4, 4)
+	casePath := filepath.Join(dir, "case.json")
+	os.WriteFile(casePath, []byte(`{"op":"getitem","inputs":{"x":"x.npy"},"index":"x[None]"}`), 0o644)
+	out := filepath.Join(dir, "out.npy")
+	if code, _, stderr := runCLI("eval", casePath, "-o", out, "--max-output", "63"); code != 1 || !strings.Contains(stderr, "invalid_spec") {
+		t.Errorf("a 64-byte result over a 63-byte limit: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := runCLI("eval", casePath, "-o", out, "--max-output", "64"); code != 0 {
+		t.Errorf("a 64-byte result within a 64-byte limit: exit %d, %q", code, stderr)
+	}
+}

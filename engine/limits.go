@@ -1,0 +1,39 @@
+package engine
+
+import "sync/atomic"
+
+// DefaultOutputLimit is the default largest result of any op: 1 GiB.
+const DefaultOutputLimit = 1 << 30
+
+var outputLimit atomic.Int64
+
+func init() { outputLimit.Store(DefaultOutputLimit) }
+
+// SetOutputLimit sets the largest result, in bytes, that any op produces;
+// a larger result is refused with invalid_spec before anything is
+// allocated. It returns the previous limit.
+func SetOutputLimit(bytes int64) int64 { return outputLimit.Swap(bytes) }
+
+// OutputLimit returns the current output limit in bytes.
+func OutputLimit() int64 { return outputLimit.Load() }
+
+// checkOutputSize refuses results over the output limit. The shape's
+// element count has been checked against overflow by the caller or is
+// checked here.
+func checkOutputSize(shape []int, itemSize int) error {
+	n := NumElements(shape)
+	limit := OutputLimit()
+	if n < 0 || (n > 0 && int64(n) > limit/int64(itemSize)) {
+		return Errorf(InvalidSpec, "the result (shape %v of %d-byte elements) exceeds the output limit of %d bytes", shape, itemSize, limit)
+	}
+	return nil
+}
+
+// applyLimited materialises the plan over x after checking the size of
+// the result against the output limit.
+func (p *Plan) applyLimited(x *Tensor) (*Tensor, error) {
+	if err := checkOutputSize(p.OutputShape(), x.DType.Size); err != nil {
+		return nil, err
+	}
+	return p.Apply(x), nil
+}

@@ -1,0 +1,28 @@
+package engine_test
+
+import (
+	"testing"
+
+	"github.com/conformsuite/conform/engine"
+)
+
+func TestOutputLimit(t *testing.T) {
+	defer engine.SetOutputLimit(engine.SetOutputLimit(64))
+	x := arange(4, 4) // 16 int64 elements: 128 bytes
+	tests := []struct {
+		rule string
+		run  func() (*engine.Tensor, error)
+		want result
+	}{
+		{"a result within the limit is produced", func() (*engine.Tensor, error) { return engine.Slice(x, []int64{0, 0}, []int64{2, 4}) }, ok([]int{2, 4}, 0, 1, 2, 3, 4, 5, 6, 7)},
+		{"a slice over the limit is refused before allocating", func() (*engine.Tensor, error) { return engine.Slice(x, []int64{0, 0}, []int64{-1, -1}) }, fails(engine.InvalidSpec)},
+		{"getitem over the limit is refused", func() (*engine.Tensor, error) { return engine.GetItem(x, nil) }, fails(engine.InvalidSpec)},
+		{"strided_slice over the limit is refused", func() (*engine.Tensor, error) {
+			return engine.StridedSlice(x, engine.StridedSliceSpec{Begin: []int64{}, End: []int64{}})
+		}, fails(engine.InvalidSpec)},
+	}
+	for _, tt := range tests {
+		got, err := tt.run()
+		checkResult(t, tt.rule, got, err, tt.want)
+	}
+}
