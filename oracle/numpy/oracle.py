@@ -9,7 +9,9 @@ oracle/README.md.
 Ops:
   getitem        NumPy basic indexing, x[key], evaluated by NumPy itself. The
                  index string is parsed with the ast module (never eval'd) and
-                 must be what conform's engine/expr accepts.
+                 must be what conform's engine/expr accepts; its common simple
+                 shapes are read by fast_index, which gives the same keys and
+                 errors without ast.
   strided_slice  TF's StridedSlice, translated entry by entry into a NumPy
                  index with TF's extra rules, then evaluated by NumPy.
   slice          tf.slice: TF's checks, then NumPy slicing.
@@ -21,7 +23,6 @@ included, and is written with np.save.
 """
 
 import ast
-import base64
 import binascii
 import io
 import json
@@ -31,6 +32,10 @@ import sys
 import time
 
 import numpy as np
+
+a2b_base64 = binascii.a2b_base64
+b2a_base64 = binascii.b2a_base64
+ndarray = np.ndarray
 
 NAME = "numpy"
 OPS = ["getitem", "strided_slice", "slice", "gather_nd"]
@@ -49,6 +54,7 @@ OP_INPUTS = {
     "slice": ["x"],
     "gather_nd": ["params", "indices"],
 }
+OP_INPUT_SET = {op: frozenset(names) for op, names in OP_INPUTS.items()}
 OP_FIELDS = {
     "getitem": ["index"],
     "strided_slice": ["begin", "end", "strides", "begin_mask", "end_mask",
@@ -57,6 +63,9 @@ OP_FIELDS = {
     "gather_nd": ["batch_dims", "bad_indices"],
 }
 ALL_OPS = ["getitem", "strided_slice", "slice", "gather_nd"]
+# per op, the fields of the other ops that it does not share
+FOREIGN_SET = {op: frozenset(f for other in ALL_OPS if other != op for f in OP_FIELDS[other]
+                             if f not in OP_FIELDS[op]) for op in ALL_OPS}
 
 if hasattr(sys, "set_int_max_str_digits"):
     # Integer literals of any length are valid indices or slice bounds.
@@ -117,7 +126,10 @@ def ints(case, name, required):
     v = case[name]
     if not isinstance(v, list):
         raise bad("%r must be a list of integers" % name)
-    return [int64(x, "%s[%d]" % (name, i)) for i, x in enumerate(v)]
+    for x in v:
+        if type(x) is not int or x < INT64_MIN or x > INT64_MAX:
+            return [int64(x, "%s[%d]" % (name, i)) for i, x in enumerate(v)]
+    return list(v)
 
 
 class Mask:
@@ -137,10 +149,24 @@ class Mask:
         return bin(self.bits).count("1") + self.extra
 
 
+NO_MASK = Mask()  # never modified
+
+
 def mask(case, name):
     if name not in case:
-        return Mask()
+        return NO_MASK
     v = case[name]
+    if type(v) is int:
+        return Mask(int64(v, name) & MASK64)
+    if type(v) is list and len(v) <= 64:
+        bits = 0
+        for i, e in enumerate(v):
+            if e.__class__ is not int or (e != 0 and e != 1):
+                break
+            if e:
+                bits |= 1 << i
+        else:
+            return Mask(bits)
     if isinstance(v, list):
         lst = ints(case, name, True)
         m = Mask()
@@ -167,13 +193,14 @@ def parse_spec(case):
         raise bad('"op" must be a string')
     if op not in OP_FIELDS:
         raise bad("unknown op %r (want one of %s)" % (op, ", ".join(ALL_OPS)))
-    own = OP_FIELDS[op]
-    for other in ALL_OPS:
-        if other == op:
-            continue
-        for f in OP_FIELDS[other]:
-            if f in case and f not in own:
-                raise bad("field %r does not apply to op %s" % (f, op))
+    if not FOREIGN_SET[op].isdisjoint(case):
+        own = OP_FIELDS[op]
+        for other in ALL_OPS:
+            if other == op:
+                continue
+            for f in OP_FIELDS[other]:
+                if f in case and f not in own:
+                    raise bad("field %r does not apply to op %s" % (f, op))
     spec = {"op": op}
     if op == "getitem":
         if "index" not in case:
@@ -215,9 +242,10 @@ def load_inputs(case, op):
     if not isinstance(inputs, dict):
         raise bad('"inputs" must be an object mapping input names to .npy files')
     want = OP_INPUTS[op]
-    for name in sorted(inputs):
-        if name not in want:
-            raise bad("op %s has no input %r (it takes %s)" % (op, name, ", ".join(want)))
+    if inputs.keys() != OP_INPUT_SET[op]:
+        for name in sorted(inputs):
+            if name not in want:
+                raise bad("op %s has no input %r (it takes %s)" % (op, name, ", ".join(want)))
     out = {}
     for name in want:
         if name not in inputs:
@@ -226,7 +254,9 @@ def load_inputs(case, op):
         if not isinstance(v, str):
             raise bad("input %r must be a string" % name)
         try:
-            data = base64.b64decode(v.encode("ascii"), validate=True)
+            # base64.b64decode(v.encode("ascii"), validate=True), inlined
+            # (binascii reads an ASCII str as its bytes)
+            data = a2b_base64(v if v.isascii() else v.encode("ascii"), strict_mode=True)
         except (binascii.Error, ValueError, UnicodeEncodeError) as e:
             raise bad("input %r: invalid base64: %s" % (name, e))
         out[name] = load_npy(name, data)
@@ -277,7 +307,88 @@ def read_header(data):
     return shape, fortran, dt, f.tell()
 
 
+# Checked canonical headers: the bytes up to the payload (version 1.0
+# files) -> (shape, order, dtype, payload offset, element count, payload
+# size).
+NPY_CACHE = {}
+NPY_MAGIC_1_0 = b"\x93NUMPY\x01\x00"
+
+
+# Parts of canonical headers: descr -> checked dtype (or False), shape text
+# -> (shape, element count) (or False).
+DESCRS = {}
+SHAPES = {}
+
+
+def canonical_header(data, start):
+    """The NPY_CACHE entry of a version 1.0 file whose header (ending at
+    start) is canonical and acceptable, or None: the general path then
+    decides, with its own errors."""
+    m = CANONICAL_HEADER.fullmatch(data, 10, start)
+    if m is None:
+        return None
+    descr, fortran, sh = m.groups()
+    dt = DESCRS.get(descr)
+    if dt is None:
+        try:
+            dt = np.dtype(descr.decode("ascii"))
+            check_dtype(dt)
+        except Exception:
+            dt = False
+        if len(DESCRS) < 4096:
+            DESCRS[descr] = dt
+    sn = SHAPES.get(sh)
+    if sn is None:
+        sn = False
+        try:
+            if sh:
+                shape = tuple([int(d) for d in sh.rstrip(b",").split(b", ")])
+                if sh.endswith(b",") != (len(shape) == 1):
+                    shape = None
+            else:
+                shape = ()
+        except Exception:
+            shape = None
+        if shape is not None and len(shape) <= MAX_RANK:
+            n = 1
+            for d in shape:
+                n *= d
+            sn = (shape, n)
+        if len(sh) <= 1024:
+            if len(SHAPES) >= 4096:
+                SHAPES.clear()
+            SHAPES[sh] = sn
+    if dt is False or sn is False:
+        return None
+    shape, n = sn
+    return shape, ("F" if fortran == b"True" else "C"), dt, start, n, n * dt.itemsize
+
+
 def load_npy(name, data):
+    if data[:8] == NPY_MAGIC_1_0 and len(data) >= 10:
+        start = 10 + (data[8] | data[9] << 8)
+        if len(data) >= start:
+            head = data[:start]
+            hit = NPY_CACHE.get(head)
+            if hit is None:
+                hit = canonical_header(data, start)
+                if hit is not None and start <= 1024:
+                    if len(NPY_CACHE) >= 4096:
+                        NPY_CACHE.clear()
+                    NPY_CACHE[head] = hit
+            if hit is not None:
+                shape, order, dt, start, n, want = hit
+                have = len(data) - start
+                if have != want:
+                    raise bad("input %r: npy: shape %s of %s needs %d payload bytes, the file has %d"
+                              % (name, shape, dt.str, want, have))
+                if n == 0:
+                    return np.empty(shape, dtype=dt)
+                return ndarray(shape, dt, data, start, None, order)
+    return load_npy_slow(name, data)
+
+
+def load_npy_slow(name, data):
     try:
         shape, fortran, dt, start = read_header(data)
     except Exception as e:  # NumPy raises ValueError, SyntaxError, ...
@@ -388,11 +499,159 @@ def evaluate(e):
     return kind, n, what
 
 
+# parse_index results by source: (None, key) or (exception class, args).
+INDEX_CACHE = {}
+
+
 def parse_index(src):
     """Parses "x[...]" into a tuple key for NumPy, rejecting what
     engine/expr rejects with the same kinds."""
-    if len(src.encode("utf-8", "surrogatepass")) > MAX_SOURCE:
-        raise invalid("index source is longer than the limit of %d bytes" % MAX_SOURCE)
+    hit = INDEX_CACHE.get(src)
+    if hit is not None:
+        if hit[0] is None:
+            return hit[1]
+        raise hit[0](*hit[1])
+    try:
+        if len(src.encode("utf-8", "surrogatepass")) > MAX_SOURCE:
+            raise invalid("index source is longer than the limit of %d bytes" % MAX_SOURCE)
+        key = fast_index(src)
+        if key is None:
+            key = parse_index_ast(src)
+        hit = (None, key)
+    except CaseError as e:
+        hit = (CaseError, (e.kind, e.message))
+        raise
+    except TooDeep as e:
+        hit = (TooDeep, e.args)
+        raise
+    finally:
+        if hit is not None and len(src) <= 1000:
+            if len(INDEX_CACHE) >= 4096:
+                INDEX_CACHE.clear()
+            INDEX_CACHE[src] = hit
+    return key
+
+
+# The common shape of an index, "x[" items "]" with items of the forms
+# below, possibly all in one pair of parentheses, which fast_index reads
+# without the ast module. Anything else goes to ast.
+FAST_INDEX = re.compile(r"[ \t\n]*x[ \t]*\[([-+~ \t\n0-9:,.()a-zA-Z]*)\][ \t]*\n*")
+# a literal (decimal, hex, octal, binary integer, True, False) under unary -,
+# + and ~ and parentheses; all short enough for Python's parser
+FAST_VALUE = re.compile(r"([-+~( \t\n]{0,20})(0+|[1-9][0-9]{0,99}|0[xX][0-9a-fA-F]{1,100}|0[oO][0-7]{1,100}"
+                        r"|0[bB][01]{1,300}|True|False)([) \t\n]{0,20})")
+FAST_NONE = {"None": None, "np.newaxis": None, "numpy.newaxis": None, "tf.newaxis": None}
+FAST_ATOMS = dict(FAST_NONE, **{"...": Ellipsis, "Ellipsis": Ellipsis})
+WS = " \t\n"
+
+
+class FastBool:
+    """A marker of fast_index: a boolean item."""
+
+
+FAST_BOOL = FastBool()
+
+
+def fast_value(t):
+    """evaluate() of a FAST_VALUE: (K_INT or K_BOOL, value), or None."""
+    m = FAST_VALUE.fullmatch(t)
+    if m is None:
+        return None
+    pre, lit, post = m.groups()
+    if pre.count("(") != post.count(")"):
+        return None
+    if lit == "True" or lit == "False":
+        kind, n = K_BOOL, int(lit == "True")
+    else:
+        kind, n = K_INT, int(lit, 0) if lit[1:2].isalpha() else int(lit)
+    for op in reversed(pre):
+        if op == "-":
+            kind, n = K_INT, -n
+        elif op == "~":
+            kind, n = K_INT, ~n
+        elif op == "+":
+            kind = K_INT
+    return kind, n
+
+
+NOT_FAST = object()  # an item fast_index does not read
+FAST_ITEMS = {}  # fast_item results by item text
+
+
+def fast_item(p):
+    """One item of a fast_index: an int, None, Ellipsis, a slice, FAST_BOOL
+    or NOT_FAST."""
+    t = p.strip(WS)
+    if t in FAST_ATOMS:
+        return FAST_ATOMS[t]
+    if ":" in t:
+        bounds = t.split(":")
+        if len(bounds) > 3:
+            return NOT_FAST
+        for j, b in enumerate(bounds):
+            b = b.strip(WS)
+            if not b or b in FAST_NONE:
+                bounds[j] = None
+            else:
+                v = fast_value(b)
+                if v is None:
+                    return NOT_FAST
+                bounds[j] = v[1]
+        return slice(*bounds)
+    v = fast_value(t)
+    if v is None:
+        return NOT_FAST  # also an empty item: "x[]", "x[1,,2]"
+    return v[1] if v[0] == K_INT else FAST_BOOL
+
+
+def fast_index(src):
+    """parse_index for the common shapes of index (see FAST_INDEX): the key,
+    or None for "ask the ast module"."""
+    m = FAST_INDEX.fullmatch(src)
+    if m is None:
+        return None
+    body = m.group(1)
+    if "(" in body:
+        inner = body.strip(WS)
+        if inner[:1] == "(" and inner[-1:] == ")" and inner.count("(") == 1 and inner.count(")") == 1:
+            # one parenthesized expression or tuple: no slices in it
+            body = inner[1:-1]
+            if ":" in body:
+                return None
+            if not body.strip(WS):
+                return ()  # x[()]
+    parts = body.split(",")
+    if len(parts) > 1 and not parts[-1].strip(WS):
+        parts.pop()  # a trailing comma
+    if len(parts) > MAX_ITEMS:
+        return None
+    items = []
+    for p in parts:
+        item = FAST_ITEMS.get(p, FAST_ITEMS)
+        if item is FAST_ITEMS:
+            item = fast_item(p)
+            if len(p) <= 200:
+                if len(FAST_ITEMS) >= 4096:
+                    FAST_ITEMS.clear()
+                FAST_ITEMS[p] = item
+        if item is NOT_FAST:
+            return None
+        items.append(item)
+    # As in parse_index_ast: the errors of the items, in order.
+    ellipsis = False
+    for i, item in enumerate(items):
+        if item is Ellipsis:
+            if ellipsis:
+                raise invalid("item %d: an index can only have a single ellipsis ('...')" % (i + 1))
+            ellipsis = True
+        elif item is FAST_BOOL:
+            raise invalid("item %d is a boolean, a boolean index: %s" % (i + 1, MSG_ADVANCED))
+        elif type(item) is int and (item < INT64_MIN or item > INT64_MAX):
+            raise out_of_range("item %d: index does not fit in int64 and is out of bounds for any axis" % (i + 1))
+    return tuple(items)
+
+
+def parse_index_ast(src):
     norm = src.replace("\r\n", "\n").replace("\r", "\n")
     text = norm.lstrip(" \t\n")
     # Drop comments: a '#' outside a comment can only be inside a string
@@ -534,23 +793,30 @@ def op_strided_slice(spec, inputs):
     if ell.count() > 1:
         raise invalid("multiple ellipses in slice spec not allowed")
 
+    # n < 32 from here on, so bit i of a mask is mask.has(i).
+    bm, em = bm.bits, em.bits
+    ell, new, shr = ell.bits, new.bits, shr.bits
+
     # Sparse spec: an implicit ellipsis at position n if none in 0..n-1.
     ellipsis_at = -1
     new_after = 0
-    for i in range(n):
-        if ellipsis_at >= 0 and new.has(i):
-            new_after += 1
-        if ell.has(i):
-            ellipsis_at = i
+    if ell:
+        for i in range(n):
+            if ellipsis_at >= 0 and (new >> i) & 1:
+                new_after += 1
+            if (ell >> i) & 1:
+                ellipsis_at = i
     sparse_len = n
     if ellipsis_at < 0:
         ellipsis_at, sparse_len = n, n + 1
 
-    # Dense spec, in output order: ("dim", dense index) or ("new",).
-    rank = x.ndim
+    # Dense spec, in output order: dense index, or -1 for a new axis.
+    shape = x.shape
+    rank = len(shape)
     dense = [None] * rank  # per input dim: (begin, end, stride, bmask, emask, shrink)
     order = []
     full = 0
+    out_rank = 0
     for i in range(sparse_len):
         if i == ellipsis_at:
             nxt = min(rank - (sparse_len - i) + 1 + new_after, rank)
@@ -558,15 +824,19 @@ def op_strided_slice(spec, inputs):
                 dense[full] = (0, 0, 1, True, True, False)
                 order.append(full)
                 full += 1
-        elif new.has(i):
+                out_rank += 1
+        elif (new >> i) & 1:
             order.append(-1)
+            out_rank += 1
         else:
             if full == rank:
                 raise invalid("index out of range using input dim %d; input has only %d dims" % (full, rank))
-            dense[full] = (begin[i], end[i], strides[i], bm.has(i), em.has(i), shr.has(i))
+            shrink = (shr >> i) & 1 == 1
+            dense[full] = (begin[i], end[i], strides[i], (bm >> i) & 1, (em >> i) & 1, shrink)
             order.append(full)
             full += 1
-    out_rank = sum(1 for o in order if o < 0 or not dense[o][5])
+            if not shrink:
+                out_rank += 1
     if out_rank > MAX_RANK:
         raise invalid("number of dimensions must be within [0, %d], the result would have %d" % (MAX_RANK, out_rank))
 
@@ -574,10 +844,10 @@ def op_strided_slice(spec, inputs):
     items = [None] * rank
     for i in range(rank):
         b, e, s, bmask, emask, shrink = dense[i]
-        d = x.shape[i]
         if s == 0:
             raise invalid("strides[%d] must be non-zero" % i)
         if shrink:
+            d = shape[i]
             if s < 0:
                 raise invalid("only stride 1 allowed on non-range indexing (dimension %d has stride %d)" % (i, s))
             pos = b + d if b < 0 else b
@@ -586,7 +856,7 @@ def op_strided_slice(spec, inputs):
             items[i] = b
         else:
             items[i] = slice(None if bmask else b, None if emask else e, s)
-    key = tuple(None if o < 0 else items[o] for o in order) + (Ellipsis,)
+    key = tuple([None if o < 0 else items[o] for o in order]) + (Ellipsis,)
     return numpy_index(x, key), x.dtype
 
 
@@ -658,28 +928,74 @@ def op_gather_nd(spec, inputs):
     if params.size == 0:
         raise out_of_range("requested %d rows, but params (shape %s) is empty" % (rows, params.shape))
 
+    # Row r of the flattened indices reads row flat[r] of params viewed as
+    # (batch * prod(dims), prod(tail)).
     batch = 1
     for d in params.shape[:b]:
         batch *= d
     per_batch = rows // batch
     dims = params.shape[b:b + k]
-    tail = params.shape[b + k:]
+    tail = 1
+    for d in params.shape[b + k:]:
+        tail *= d
+    size = 1
+    for d in dims:
+        size *= d
+    if rows * k <= 64:
+        return gather_small(params, indices, policy, rows, k, dims, size, tail, per_batch, out_shape)
     # uint64 values above int64 wrap to negative numbers: out of range.
-    idx = indices.astype(np.int64).reshape(batch, per_batch, k)
-    ok = np.ones((batch, per_batch), dtype=bool)
-    for j, d in enumerate(dims):
-        ok &= (idx[:, :, j] >= 0) & (idx[:, :, j] < d)
-    if not ok.all():
+    idx = indices.astype(np.int64).reshape(rows, k)
+    # a negative index is a huge uint64: one comparison checks both bounds
+    ok = (idx.view(np.uint64) < np.array(dims, dtype=np.uint64)).all(1)
+    good = ok.all()
+    if not good:
         if policy == "error":
-            r = int(np.argmin(ok.reshape(-1)))
-            row = idx.reshape(-1, k)[r].tolist()
+            r = int(np.argmin(ok))
+            row = idx[r].tolist()
             raise out_of_range("indices row %d = %s does not index into param shape %s" % (r, row, params.shape))
-        idx = np.where(ok[:, :, None], idx, 0)
-    pb = params.reshape((batch,) + dims + tail)
-    bidx = np.broadcast_to(np.arange(batch).reshape(batch, 1), (batch, per_batch))
-    res = pb[(bidx,) + tuple(idx[:, :, j] for j in range(k))]
-    if not ok.all():
+        idx = np.where(ok[:, None], idx, 0)
+    if k == 1:
+        flat = idx.reshape(rows)
+    elif k == 0:
+        flat = np.zeros(rows, dtype=np.int64)
+    else:
+        strides = [1] * k
+        for j in range(k - 2, -1, -1):
+            strides[j] = strides[j + 1] * dims[j + 1]
+        flat = idx @ np.array(strides, dtype=np.int64)
+    if batch > 1:
+        flat = flat + (np.arange(rows, dtype=np.int64) // per_batch) * size
+    res = params.reshape(batch * size, tail)[flat]
+    if not good:
         res[~ok] = np.zeros((), dtype=params.dtype)
+    return res.reshape(out_shape), params.dtype
+
+
+def gather_small(params, indices, policy, rows, k, dims, size, tail, per_batch, out_shape):
+    """The rest of op_gather_nd for few index values, in plain Python."""
+    vals = indices.ravel().tolist()
+    flat = []
+    bad_rows = []
+    pos = 0
+    for r in range(rows):
+        f = 0
+        for j in range(k):
+            v = vals[pos + j]
+            d = dims[j]
+            if v < 0 or v >= d:
+                if policy == "error":
+                    # as indices.astype(np.int64) shows it
+                    row = [v - (1 << 64) if v > INT64_MAX else v for v in vals[pos:pos + k]]
+                    raise out_of_range("indices row %d = %s does not index into param shape %s" % (r, row, params.shape))
+                bad_rows.append(r)
+                f = 0
+                break
+            f = f * d + v
+        flat.append(f + (r // per_batch) * size)
+        pos += k
+    res = params.reshape(-1, tail)[flat]
+    if bad_rows:
+        res[bad_rows] = np.zeros((), dtype=params.dtype)
     return res.reshape(out_shape), params.dtype
 
 
@@ -696,24 +1012,47 @@ OPS_FUNC = {
 def evaluate_case(case):
     """Returns the .npy bytes of the result or raises CaseError."""
     spec = parse_spec(case)
-    inputs = load_inputs(case, spec["op"])
-    result, dtype = OPS_FUNC[spec["op"]](spec, inputs)
-    out = np.array(result, dtype=dtype, order="C", copy=True)
-    return npy_header(out) + out.tobytes()
+    op = spec["op"]
+    inputs = load_inputs(case, op)
+    result, dtype = OPS_FUNC[op](spec, inputs)
+    if type(result) is not ndarray or result.dtype != dtype:
+        result = np.array(result, dtype=dtype, order="C", copy=True)
+    # tobytes() is the C-order copy np.save writes, contiguous or not.
+    h = HEADERS.get((dtype.str, result.shape))
+    if h is None:
+        h = npy_header(result)
+    return h + result.tobytes()
 
 
 HEADERS = {}
 
 
 def npy_header(arr):
-    """Returns the header np.save writes for the C-contiguous arr (made by
-    NumPy's own header writer, cached by dtype and shape)."""
-    key = (arr.dtype.str, arr.shape)
+    """Returns the header np.save writes for a C-contiguous array like arr,
+    cached by dtype and shape. It is what numpy.lib.format (1.24) writes for
+    a version 1.0 file; anything else is left to NumPy's own writer."""
+    dt, shape = arr.dtype, arr.shape
+    key = (dt.str, shape)
     h = HEADERS.get(key)
     if h is None:
-        buf = io.BytesIO()
-        np.lib.format._write_array_header(buf, np.lib.format.header_data_from_array_1_0(arr), None)
-        h = buf.getvalue()
+        h = None
+        if dt.names is None and dt.metadata is None and type(shape) is tuple:
+            # numpy.lib.format._write_array_header + _wrap_header, version 1.0
+            text = "{'descr': %r, 'fortran_order': False, 'shape': %r, }" % (dt.str, shape)
+            if shape:
+                text += " " * (21 - len(repr(shape[0])))  # GROWTH_AXIS_MAX_DIGITS
+            if text.isascii():
+                raw = text.encode("latin1")
+                hlen = len(raw) + 1
+                padlen = 64 - ((8 + 2 + hlen) % 64)  # ARRAY_ALIGN, MAGIC_LEN, '<H'
+                if hlen + padlen <= 0xFFFF:
+                    h = NPY_MAGIC_1_0 + (hlen + padlen).to_bytes(2, "little") + raw + b" " * padlen + b"\n"
+        if h is None:
+            if not arr.flags.c_contiguous:
+                arr = np.array(arr, order="C", copy=True)
+            buf = io.BytesIO()
+            np.lib.format._write_array_header(buf, np.lib.format.header_data_from_array_1_0(arr), None)
+            h = buf.getvalue()
         if len(HEADERS) > 10000:
             HEADERS.clear()
         HEADERS[key] = h
@@ -721,33 +1060,52 @@ def npy_header(arr):
 
 
 def respond(line):
-    """Returns the response line for one request line, or None when the
-    request has no usable id."""
+    """Returns the response line (bytes) for one request line, or None when
+    the request has no usable id."""
     try:
-        case = json.loads(line)
+        case = None
+        if len(line) > 1 and line[0] == 123 and line[1]:
+            # What json.loads does to bytes that start with "{" (UTF-8 by
+            # its detect_encoding) and hold exactly one JSON value; anything
+            # else is left to json.loads, errors included.
+            text = line.decode("utf-8", "surrogatepass")
+            try:
+                case, end = json_scan(text, 0)
+            except Exception:
+                case = None
+            else:
+                if end != len(text) and json_ws(text, end).end() != len(text):
+                    case = None
+        if case is None:
+            case = json.loads(line)
     except Exception as e:  # ValueError, UnicodeDecodeError, RecursionError
         log("request is not JSON: %s" % one_line(e))
         return None
-    if not isinstance(case, dict) or "id" not in case:
+    if type(case) is not dict or "id" not in case:
         log("request without an id: %s" % short(case))
         return None
-    rid = json.dumps(case["id"])
+    rid = case["id"]
+    rid = str(rid) if type(rid) is int else json.dumps(rid)
     try:
         data = evaluate_case(case)
     except CaseError as e:
-        return '{"id":%s,"error":{"kind":"%s","message":%s}}\n' % (rid, e.kind, json.dumps(e.message))
+        return ('{"id":%s,"error":{"kind":"%s","message":%s}}\n' % (rid, e.kind, json.dumps(e.message))).encode("ascii")
     except TooDeep as e:
-        return '{"id":%s,"skip":%s}\n' % (rid, json.dumps(str(e)))
+        return ('{"id":%s,"skip":%s}\n' % (rid, json.dumps(str(e)))).encode("ascii")
     except MemoryError:
-        return '{"id":%s,"skip":"out of memory"}\n' % rid
+        return ('{"id":%s,"skip":"out of memory"}\n' % rid).encode("ascii")
     except RecursionError as e:
-        return '{"id":%s,"error":{"kind":"invalid_spec","message":%s}}\n' % (rid, json.dumps(one_line(e)))
+        return ('{"id":%s,"error":{"kind":"invalid_spec","message":%s}}\n' % (rid, json.dumps(one_line(e)))).encode("ascii")
     except Exception as e:
         # A bug of this oracle, not a property of the case: say so loudly
         # rather than die or invent an error kind.
         log("internal error on request %s: %s: %s" % (rid, type(e).__name__, one_line(e)))
-        return '{"id":%s,"skip":%s}\n' % (rid, json.dumps("numpy oracle internal error: %s: %s" % (type(e).__name__, one_line(e))))
-    return '{"id":%s,"output":"%s"}\n' % (rid, base64.b64encode(data).decode("ascii"))
+        return ('{"id":%s,"skip":%s}\n' % (rid, json.dumps("numpy oracle internal error: %s: %s" % (type(e).__name__, one_line(e))))).encode("ascii")
+    return b'{"id":%s,"output":"%s"}\n' % (rid.encode("ascii"), b2a_base64(data, newline=False))
+
+
+json_scan = json.JSONDecoder().scan_once  # as json.loads uses it
+json_ws = json.decoder.WHITESPACE.match
 
 
 def log(msg):
@@ -755,27 +1113,43 @@ def log(msg):
     sys.stderr.flush()
 
 
+def write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
 def main():
-    out = sys.stdout
-    out.write(json.dumps({"hello": {"name": NAME, "version": np.__version__, "ops": OPS}}) + "\n")
-    out.flush()
+    ofd = sys.stdout.fileno()
+    sys.stdout.flush()
+    write_all(ofd, (json.dumps({"hello": {"name": NAME, "version": np.__version__, "ops": OPS}}) + "\n").encode("ascii"))
     fd = sys.stdin.fileno()
-    pending = b""
+    pending = []  # the start of an unfinished line, in pieces
+    monotonic = time.monotonic
+    # One buffer for every read (os.read would map and unmap a fresh one).
+    buf = memoryview(bytearray(1 << 20))
     while True:
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
+        n = os.readv(fd, [buf])
+        if not n:
             break
-        pending += chunk
-        lines = pending.split(b"\n")
-        pending = lines.pop()
+        chunk = buf[:n].tobytes()
+        if pending:
+            if b"\n" not in chunk:
+                pending.append(chunk)  # a long line: no quadratic joining
+                continue
+            pending.append(chunk)
+            chunk = b"".join(pending)
+        lines = chunk.split(b"\n")
+        last = lines.pop()
+        pending = [last] if last else []
         # Answer every complete line of this chunk, then flush: requests
         # that arrive together are answered together. A slow case flushes
         # what came before it.
         batch = []
         size = 0
-        t0 = time.monotonic()
+        t0 = monotonic()
         for line in lines:
-            if not line.strip():
+            if not line or (line[0] != 123 and not line.strip()):  # 123: "{"
                 continue
             try:
                 r = respond(line)
@@ -785,18 +1159,16 @@ def main():
             if r is not None:
                 batch.append(r)
                 size += len(r)
-            if size > (1 << 20) or time.monotonic() - t0 > 0.05:
-                out.write("".join(batch))
-                out.flush()
-                batch, size, t0 = [], 0, time.monotonic()
+                if size > (1 << 20) or monotonic() - t0 > 0.05:
+                    write_all(ofd, b"".join(batch))
+                    batch, size, t0 = [], 0, monotonic()
         if batch:
-            out.write("".join(batch))
-            out.flush()
+            write_all(ofd, b"".join(batch))
+    pending = b"".join(pending)
     if pending.strip():
         r = respond(pending)
         if r is not None:
-            out.write(r)
-            out.flush()
+            write_all(ofd, r)
 
 
 if __name__ == "__main__":
