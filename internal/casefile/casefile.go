@@ -317,6 +317,48 @@ func parseInt(raw json.RawMessage) (int64, error) {
 	return v, nil
 }
 
+// intList parses the common form of an integer list, "[1, -2, 3]", without
+// the JSON decoder. It reports false for anything else, which the caller
+// then parses (and diagnoses) the general way.
+func intList(raw []byte) ([]int64, bool) {
+	s := bytes.TrimSpace(raw)
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
+		return nil, false
+	}
+	s = bytes.TrimSpace(s[1 : len(s)-1])
+	out := []int64{}
+	for len(s) > 0 {
+		i := 0
+		if s[0] == '-' {
+			i = 1
+		}
+		j := i
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j == i || (j-i > 1 && s[i] == '0') {
+			return nil, false
+		}
+		v, err := strconv.ParseInt(string(s[:j]), 10, 64)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, v)
+		s = bytes.TrimSpace(s[j:])
+		if len(s) == 0 {
+			break
+		}
+		if s[0] != ',' {
+			return nil, false
+		}
+		s = bytes.TrimSpace(s[1:])
+		if len(s) == 0 {
+			return nil, false // a trailing comma is not JSON
+		}
+	}
+	return out, true
+}
+
 func truncate(raw []byte) string {
 	if len(raw) > 40 {
 		return string(raw[:40]) + "..."
@@ -332,6 +374,9 @@ func (c *Case) ints(name string, required bool) ([]int64, error) {
 			return nil, bad("%s case has no %q field", c.Op, name)
 		}
 		return nil, nil
+	}
+	if out, ok := intList(raw); ok {
+		return out, nil
 	}
 	var list []json.RawMessage
 	if err := json.Unmarshal(raw, &list); err != nil || list == nil {

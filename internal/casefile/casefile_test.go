@@ -207,3 +207,28 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestIntList(t *testing.T) {
+	tests := []struct {
+		rule string
+		in   string
+		want []int64
+		ok   bool
+	}{
+		{"a plain list", "[1, -2, 3]", []int64{1, -2, 3}, true},
+		{"an empty list", " [ ] ", []int64{}, true},
+		{"int64 extremes", "[-9223372036854775808,9223372036854775807]", []int64{-1 << 63, 1<<63 - 1}, true},
+		{"beyond int64 goes the general way", "[9223372036854775808]", nil, false},
+		{"a float goes the general way", "[1.0]", nil, false},
+		{"a leading zero is not JSON", "[01]", nil, false},
+		{"a trailing comma is not JSON", "[1,]", nil, false},
+		{"a lone minus is not a number", "[-]", nil, false},
+		{"not a list", "3", nil, false},
+	}
+	for _, tt := range tests {
+		got, ok := intList([]byte(tt.in))
+		if ok != tt.ok || fmt.Sprint(got) != fmt.Sprint(tt.want) && tt.ok {
+			t.Errorf("%s: intList(%q) = %v, %v", tt.rule, tt.in, got, ok)
+		}
+	}
+}
