@@ -41,7 +41,7 @@ func Corpus(seed uint64, perOp map[string]int) []casefile.Memory {
 	}
 	out := make([]casefile.Memory, 0, total)
 	seen := make(map[[32]byte]bool, total)
-	for _, op := range casefile.Ops {
+	for _, op := range append(append([]string{}, casefile.Ops...), casefile.ONNXOps...) {
 		n := perOp[op]
 		g := CaseOf(op)
 		for i, got := 0, 0; got < n && i < maxAttemptsFactor*n; i++ {

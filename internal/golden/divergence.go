@@ -2,6 +2,7 @@ package golden
 
 import (
 	"bytes"
+	"math"
 	"fmt"
 	"sort"
 	"strings"
@@ -102,6 +103,51 @@ var Divergences = []Divergence{
 			return m.Op() == casefile.OpGatherND && ref.Output != nil && got.Kind != "" && m.Inputs["params"].Len() == 0
 		},
 	},
+}
+
+// The ONNX Runtime divergences from the ONNX specification, on the ONNX
+// ops (see oracle/README.md).
+func init() {
+	Divergences = append(Divergences,
+		Divergence{
+			ID: "ort-slice-intmax-end", Oracle: "ort",
+			Explanation: "ONNX Runtime reads an end of exactly INT64_MAX or INT32_MAX with a negative step as \"to the beginning\"; the ONNX spec clamps it to dim-1, giving an empty slice.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				if m.Op() != casefile.OpONNXSlice {
+					return false
+				}
+				c, err := m.Case()
+				if err != nil {
+					return false
+				}
+				for i, e := range c.Ends {
+					step := int64(1)
+					if i < len(c.Steps) {
+						step = c.Steps[i]
+					}
+					if step < 0 && (e == math.MaxInt64 || e == math.MaxInt32) {
+						return true
+					}
+				}
+				return false
+			},
+		},
+		Divergence{
+			ID: "ort-gather-nd-batch-shape", Oracle: "ort",
+			Explanation: "ONNX Runtime's GatherND only checks that the batch sizes divide each other, not that data and indices have the same batch dimensions as the ONNX spec requires.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				c, err := m.Case()
+				return err == nil && m.Op() == casefile.OpONNXGatherND && c.BatchDims > 0 && ref.Kind == engine.InvalidSpec && got.Output != nil
+			},
+		},
+		Divergence{
+			ID: "ort-gather-nd-empty-output", Oracle: "ort",
+			Explanation: "ONNX Runtime's GatherND skips the index bounds check when the output has no elements; the ONNX spec requires every index in range.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return m.Op() == casefile.OpONNXGatherND && ref.Kind == engine.OutOfRange && got.Output != nil && emptyOutput(got)
+			},
+		},
+	)
 }
 
 // invalidTensorSkip starts the skip reason the TF.js oracle gives when

@@ -57,6 +57,9 @@ var features = []Feature{
 	{"gather-empty-params", "gather", "gather_nd on params with no elements"},
 	{"gather-zero-mode", "gather", "gather_nd with bad_indices=zero (TF GPU behaviour)"},
 	{"gather-index-dtype", "gather", "gather_nd indices of a dtype other than int32/int64"},
+	{"onnx-axes", "onnx", "ONNX Slice with explicit axes (negative axes count from the end)"},
+	{"onnx-negative-step-start-clamp", "onnx", "ONNX Slice with a negative step: the start clamps into [0, d-1], not [-1, d-1]"},
+	{"onnx-negative-index-wrap", "onnx", "ONNX GatherND: negative indices wrap once"},
 	{"error:invalid_spec", "errors", "a case rejected as invalid_spec"},
 	{"error:out_of_range", "errors", "a case rejected as out_of_range"},
 	{"error:bad_input", "errors", "a case rejected as bad_input"},
@@ -123,6 +126,13 @@ func Features(m casefile.Memory, expectKind engine.ErrorKind) []Feature {
 			}
 		case casefile.OpGatherND:
 			gatherFeatures(c, add)
+		case casefile.OpONNXSlice:
+			onnxSliceFeatures(c, add)
+		case casefile.OpONNXGatherND:
+			add("onnx-negative-index-wrap")
+			if c.BatchDims > 0 {
+				add("gather-batch-dims")
+			}
 		}
 	} else {
 		for _, v := range m.Spec {
@@ -415,4 +425,37 @@ func intValues(t *engine.Tensor) []int64 {
 		}
 	}
 	return out
+}
+
+func onnxSliceFeatures(c *casefile.Case, add func(string)) {
+	data := c.Inputs["data"]
+	if c.Axes != nil {
+		add("onnx-axes")
+	}
+	for i := range c.Starts {
+		if i >= len(c.Ends) {
+			break
+		}
+		step := int64(1)
+		if i < len(c.Steps) {
+			step = c.Steps[i]
+		}
+		axis := int64(i)
+		if i < len(c.Axes) {
+			axis = c.Axes[i]
+			if axis < 0 {
+				axis += int64(data.Rank())
+			}
+		}
+		d := int64(0)
+		if axis >= 0 && axis < int64(data.Rank()) {
+			d = int64(data.Shape[axis])
+		}
+		if step < 0 {
+			add("onnx-negative-step-start-clamp")
+		}
+		if step != 0 {
+			rangeFeatures(d, c.Starts[i], c.Ends[i], step, false, false, add)
+		}
+	}
 }

@@ -138,7 +138,7 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 	return r, ctx.Err()
 }
 
-var groups = []string{"ops", "ranges", "masks", "shapes", "gather", "errors", "dtypes"}
+var groups = []string{"ops", "ranges", "masks", "shapes", "gather", "onnx", "errors", "dtypes"}
 
 func groupRank(g string) int {
 	for i, x := range groups {
