@@ -289,7 +289,7 @@ func TestNumPyOracle(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if h := c.Hello(); h.Name != "numpy" || !strings.HasPrefix(h.Version, "1.") || len(h.Ops) != 4 {
+	if h := c.Hello(); h.Name != "numpy" || !strings.HasPrefix(h.Version, "1.") || len(h.Ops) != 6 {
 		t.Errorf("hello = %+v", h)
 	}
 	cases := append(fixedCases(), randomCases(oracleCases(), oracleSeed(), false)...)

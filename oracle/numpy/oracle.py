@@ -17,9 +17,14 @@ Ops:
   slice          tf.slice: TF's checks, then NumPy slicing.
   gather_nd      tf.gather_nd (batch_dims, bad_indices error|zero) written
                  with NumPy fancy indexing.
+  onnx_slice     ONNX Slice-13 (starts, ends, optional axes and steps): the
+                 specification's clamping, then a NumPy basic slice.
+  onnx_gather_nd ONNX GatherND-13 (batch_dims): int64 indices, negative
+                 components wrapped once, gathered with np.ravel_multi_index
+                 and NumPy fancy indexing.
 
-Every result keeps the dtype of x (params for gather_nd), byte order
-included, and is written with np.save.
+Every result keeps the dtype of x (params for gather_nd, data for the ONNX
+ops), byte order included, and is written with np.save.
 """
 
 import ast
@@ -38,7 +43,7 @@ b2a_base64 = binascii.b2a_base64
 ndarray = np.ndarray
 
 NAME = "numpy"
-OPS = ["getitem", "strided_slice", "slice", "gather_nd"]
+OPS = ["getitem", "strided_slice", "slice", "gather_nd", "onnx_slice", "onnx_gather_nd"]
 
 MAX_RANK = 32          # NPY_MAXDIMS
 MAX_SPEC_LENGTH = 31   # TF: strided_slice specs have n < 32 entries
@@ -53,6 +58,8 @@ OP_INPUTS = {
     "strided_slice": ["x"],
     "slice": ["x"],
     "gather_nd": ["params", "indices"],
+    "onnx_slice": ["data"],
+    "onnx_gather_nd": ["data", "indices"],
 }
 OP_INPUT_SET = {op: frozenset(names) for op, names in OP_INPUTS.items()}
 OP_FIELDS = {
@@ -66,6 +73,19 @@ ALL_OPS = ["getitem", "strided_slice", "slice", "gather_nd"]
 # per op, the fields of the other ops that it does not share
 FOREIGN_SET = {op: frozenset(f for other in ALL_OPS if other != op for f in OP_FIELDS[other]
                              if f not in OP_FIELDS[op]) for op in ALL_OPS}
+
+# The ONNX ops (opset 13), kept apart as internal/casefile keeps them: their
+# fields are foreign only to the ONNX ops (a getitem case with "axes" is
+# read as before: metadata), while every field of any other op is foreign
+# to an ONNX op.
+ONNX_FIELDS = {
+    "onnx_slice": ["starts", "ends", "axes", "steps"],
+    "onnx_gather_nd": ["batch_dims"],
+}
+ONNX_ALL_FIELDS = dict(OP_FIELDS, **ONNX_FIELDS)
+ONNX_OTHERS = ALL_OPS + list(ONNX_FIELDS)  # casefile.Ops, then casefile.ONNXOps
+ONNX_FOREIGN_SET = {op: frozenset(f for other in ONNX_OTHERS if other != op for f in ONNX_ALL_FIELDS[other]
+                                  if f not in ONNX_FIELDS[op]) for op in ONNX_FIELDS}
 
 if hasattr(sys, "set_int_max_str_digits"):
     # Integer literals of any length are valid indices or slice bounds.
@@ -192,6 +212,8 @@ def parse_spec(case):
     if not isinstance(op, str):
         raise bad('"op" must be a string')
     if op not in OP_FIELDS:
+        if op in ONNX_FIELDS:
+            return parse_onnx_spec(case, op)
         raise bad("unknown op %r (want one of %s)" % (op, ", ".join(ALL_OPS)))
     if not FOREIGN_SET[op].isdisjoint(case):
         own = OP_FIELDS[op]
@@ -232,6 +254,36 @@ def parse_spec(case):
         if policy not in ("error", "zero") or not isinstance(policy, str):
             raise bad('"bad_indices" must be "error" or "zero"')
         spec["bad_indices"] = policy
+    return spec
+
+
+def parse_onnx_spec(case, op):
+    """parse_spec for the ONNX ops: a field of any other op (ONNX or not)
+    that the op does not share is bad_input; lists and integers are read as
+    for the other ops."""
+    if not ONNX_FOREIGN_SET[op].isdisjoint(case):
+        own = ONNX_FIELDS[op]
+        for other in ONNX_OTHERS:
+            if other == op:
+                continue
+            for f in ONNX_ALL_FIELDS[other]:
+                if f in case and f not in own:
+                    raise bad("field %r does not apply to op %s" % (f, op))
+    spec = {"op": op}
+    if op == "onnx_slice":
+        spec["starts"] = ints(case, "starts", True)
+        spec["ends"] = ints(case, "ends", True)
+        spec["axes"] = ints(case, "axes", False)    # None: omitted
+        spec["steps"] = ints(case, "steps", False)  # None: omitted
+    else:
+        b = 0
+        if "batch_dims" in case:
+            b = case["batch_dims"]
+            if not is_int(b) or b < INT64_MIN or b > INT64_MAX:
+                raise bad('"batch_dims" must be an integer')
+            if b < -(1 << 31) or b >= 1 << 31:
+                raise invalid("batch_dims %d is out of range" % b)
+        spec["batch_dims"] = b
     return spec
 
 
@@ -999,6 +1051,131 @@ def gather_small(params, indices, policy, rows, k, dims, size, tail, per_batch, 
     return res.reshape(out_shape), params.dtype
 
 
+# ---------------------------------------------------------------- ONNX
+
+
+def onnx_slice_item(d, start, end, step):
+    """The Python slice that selects what ONNX Slice-13 selects on an axis
+    of size d (step != 0). The specification: a negative start or end gets
+    d added once; then, for step > 0, start and end are clamped into [0, d];
+    for step < 0, start into [0, d-1] and end into [-1, d-1], where -1 means
+    "before position 0". An axis of size 0 selects nothing (the clamp into
+    [0, -1] is empty)."""
+    if d == 0:
+        return slice(0, 0, 1)
+    if start < 0:
+        start += d
+    if end < 0:
+        end += d
+    if step > 0:
+        return slice(min(max(start, 0), d), min(max(end, 0), d), step)
+    start = min(max(start, 0), d - 1)
+    end = min(max(end, -1), d - 1)
+    # Both are now positions (non-negative), which a Python slice reads as
+    # such; "before position 0" has no position, so it is an omitted end.
+    return slice(start, None if end < 0 else end, step)
+
+
+def op_onnx_slice(spec, inputs):
+    x = inputs["data"]
+    rank = x.ndim
+    if rank == 0:
+        raise invalid("cannot slice a scalar: ONNX Slice needs data of rank >= 1")
+    starts, ends, axes, steps = spec["starts"], spec["ends"], spec["axes"], spec["steps"]
+    n = len(starts)
+    if len(ends) != n:
+        raise invalid("starts and ends must have the same length, got %d and %d" % (n, len(ends)))
+    if axes is not None and len(axes) != n:
+        raise invalid("axes must have the length of starts (%d), got %d" % (n, len(axes)))
+    if steps is not None and len(steps) != n:
+        raise invalid("steps must have the length of starts (%d), got %d" % (n, len(steps)))
+    key = [slice(None)] * rank
+    named = set()
+    for i in range(n):
+        a = i if axes is None else axes[i]
+        axis = a + rank if a < 0 else a
+        if not 0 <= axis < rank:
+            raise invalid("axes[%d] = %d is outside [-%d, %d) for data of rank %d" % (i, a, rank, rank, rank))
+        if axis in named:
+            raise invalid("axes[%d] = %d repeats axis %d" % (i, a, axis))
+        named.add(axis)
+        step = 1 if steps is None else steps[i]
+        if step == 0:
+            raise invalid("steps[%d] must be non-zero" % i)
+        key[axis] = onnx_slice_item(x.shape[axis], starts[i], ends[i], step)
+    return x[tuple(key)], x.dtype
+
+
+INT64 = np.dtype(np.int64)
+
+
+def op_onnx_gather_nd(spec, inputs):
+    data, indices = inputs["data"], inputs["indices"]
+    b = spec["batch_dims"]
+    if indices.dtype.kind != "i" or indices.dtype.itemsize != 8:
+        raise bad("ONNX GatherND takes int64 indices, got dtype %s" % indices.dtype.str)
+    r, q = data.ndim, indices.ndim
+    if r < 1 or q < 1:
+        raise invalid("data and indices must have rank >= 1, got shapes %s and %s" % (data.shape, indices.shape))
+    if b < 0 or b >= min(q, r):
+        raise invalid("batch_dims = %d must be in [0, min(rank(indices), rank(data))) = [0, %d)" % (b, min(q, r)))
+    if data.shape[:b] != indices.shape[:b]:
+        raise invalid("batch dimensions differ: data.shape[:%d] = %s, indices.shape[:%d] = %s"
+                      % (b, data.shape[:b], b, indices.shape[:b]))
+    k = indices.shape[-1]
+    if k > r - b:
+        raise invalid("indices.shape[-1] = %d must be <= rank(data) - batch_dims = %d" % (k, r - b))
+    out_shape = indices.shape[:-1] + data.shape[b + k:]
+    if len(out_shape) > MAX_RANK:
+        raise invalid("number of dimensions must be within [0, %d], GatherND result would have %d"
+                      % (MAX_RANK, len(out_shape)))
+    # The element count, dimension by dimension, and the byte size must
+    # stay within int64.
+    count = 1
+    for d in out_shape:
+        count *= d
+        if count > INT64_MAX:
+            break
+    if count > INT64_MAX // data.dtype.itemsize:
+        raise invalid("output shape %s is too large" % (out_shape,))
+    rows = 1
+    for d in indices.shape[:-1]:
+        rows *= d
+    if rows == 0 or (k == 0 and count == 0):
+        # No tuples, or tuples without components (nothing to check) that
+        # select empty slices: indices (2**40, 0) holds no data, so nothing
+        # the size of its rows is allocated.
+        return np.empty(out_shape, dtype=data.dtype), data.dtype
+    dims = data.shape[b:b + k]
+    tuples = indices.astype(INT64, copy=False).reshape(rows, k)
+    if k > 0:
+        # Every component must be in [-s, s) on its axis of size s.
+        hi = np.array(dims, dtype=INT64)
+        outside = (tuples < -hi) | (tuples >= hi)
+        if outside.any():
+            i = int(np.argmax(outside.any(axis=1)))
+            raise out_of_range("indices tuple %d = %s is outside data.shape[%d:%d] = %s"
+                               % (i, tuples[i].tolist(), b, b + k, dims))
+        tuples = np.where(tuples < 0, tuples + hi, tuples)
+        within = np.ravel_multi_index(tuple(tuples.T), dims)  # position in a batch entry
+    else:
+        within = np.zeros(rows, dtype=INT64)  # each tuple selects the whole entry
+    # Rows of data viewed as (batch entries * index positions, slice).
+    per_entry = 1
+    for d in dims:
+        per_entry *= d
+    entries = 1
+    for d in data.shape[:b]:
+        entries *= d
+    tail = 1
+    for d in data.shape[b + k:]:
+        tail *= d
+    entry = np.arange(rows, dtype=INT64) // (rows // entries)
+    flat = entry * per_entry + within
+    res = data.reshape(entries * per_entry, tail)[flat]
+    return res.reshape(out_shape), data.dtype
+
+
 # ---------------------------------------------------------------- protocol
 
 OPS_FUNC = {
@@ -1006,6 +1183,8 @@ OPS_FUNC = {
     "strided_slice": op_strided_slice,
     "slice": op_slice,
     "gather_nd": op_gather_nd,
+    "onnx_slice": op_onnx_slice,
+    "onnx_gather_nd": op_onnx_gather_nd,
 }
 
 
