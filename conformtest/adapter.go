@@ -15,7 +15,7 @@ import (
 )
 
 // harnessOps lists the ops the harness runs, in a stable order.
-var harnessOps = []string{casefile.OpGetItem, casefile.OpStridedSlice, casefile.OpSlice, casefile.OpGatherND}
+var harnessOps = []string{casefile.OpGetItem, casefile.OpStridedSlice, casefile.OpSlice, casefile.OpGatherND, casefile.OpONNXSlice, casefile.OpONNXGatherND}
 
 // interfaces names, per op, the interface an implementation satisfies to
 // run it and its method, for skip reasons.
@@ -24,6 +24,8 @@ var interfaces = map[string]string{
 	casefile.OpStridedSlice: "StridedSlicer (StridedSlice(x *engine.Tensor, spec engine.StridedSliceSpec) (*engine.Tensor, error))",
 	casefile.OpSlice:        "Slicer (Slice(x *engine.Tensor, begin, size []int64) (*engine.Tensor, error))",
 	casefile.OpGatherND:     "GatherNDer (GatherND(params, indices *engine.Tensor, batchDims int, policy engine.BadIndexPolicy) (*engine.Tensor, error))",
+	casefile.OpONNXSlice:    "ONNXSlicer (ONNXSlice(data *engine.Tensor, starts, ends, axes, steps []int64) (*engine.Tensor, error))",
+	casefile.OpONNXGatherND: "ONNXGatherNDer (ONNXGatherND(data, indices *engine.Tensor, batchDims int) (*engine.Tensor, error))",
 }
 
 // adapter makes a user's implementation an impl.Impl, so that the
@@ -45,12 +47,14 @@ func newAdapter(implementation any, selected map[string]bool) (*adapter, error) 
 	_, a.supports[casefile.OpStridedSlice] = implementation.(StridedSlicer)
 	_, a.supports[casefile.OpSlice] = implementation.(Slicer)
 	_, a.supports[casefile.OpGatherND] = implementation.(GatherNDer)
+	_, a.supports[casefile.OpONNXSlice] = implementation.(ONNXSlicer)
+	_, a.supports[casefile.OpONNXGatherND] = implementation.(ONNXGatherNDer)
 	for _, ok := range a.supports {
 		if ok {
 			return a, nil
 		}
 	}
-	return nil, fmt.Errorf("conformtest: %s implements none of GetItemer, StridedSlicer, Slicer and GatherNDer", a.name)
+	return nil, fmt.Errorf("conformtest: %s implements none of GetItemer, StridedSlicer, Slicer, GatherNDer, ONNXSlicer and ONNXGatherNDer", a.name)
 }
 
 // Name implements impl.Impl: the implementation's Go type.
@@ -144,6 +148,10 @@ func (a *adapter) call(c *casefile.Case, items []engine.IndexItem) (out *engine.
 		out, err = a.impl.(Slicer).Slice(c.Inputs["x"], c.Begin, c.Size)
 	case casefile.OpGatherND:
 		out, err = a.impl.(GatherNDer).GatherND(c.Inputs["params"], c.Inputs["indices"], c.BatchDims, c.BadIndices)
+	case casefile.OpONNXSlice:
+		out, err = a.impl.(ONNXSlicer).ONNXSlice(c.Inputs["data"], c.Starts, c.Ends, c.Axes, c.Steps)
+	case casefile.OpONNXGatherND:
+		out, err = a.impl.(ONNXGatherNDer).ONNXGatherND(c.Inputs["data"], c.Inputs["indices"], c.BatchDims)
 	}
 	return out, err, ""
 }

@@ -19,7 +19,7 @@
 //
 // The corpus is the one embedded in conform (the seed cases from the
 // documents conform was built from and the golden corpus whose expected
-// values NumPy produced: about 6,450 cases, all four ops); for an
+// values NumPy produced: about 9,650 cases, all six ops); for an
 // in-process implementation the whole run takes about a second.
 // Subtests are named by case ID ("seeds/tf_doc_1", "slice/00042", ...),
 // so `go test -run 'TestConformance/slice/'` runs only the golden slice
@@ -123,6 +123,18 @@ type Slicer interface {
 // row (as TF on GPU).
 type GatherNDer interface {
 	GatherND(params, indices *engine.Tensor, batchDims int, policy engine.BadIndexPolicy) (*engine.Tensor, error)
+}
+
+// ONNXSlicer implements ONNX Slice-13 (the onnx_slice op): axes and steps
+// are nil when the case omits them.
+type ONNXSlicer interface {
+	ONNXSlice(data *engine.Tensor, starts, ends, axes, steps []int64) (*engine.Tensor, error)
+}
+
+// ONNXGatherNDer implements ONNX GatherND-13 (the onnx_gather_nd op):
+// negative indices wrap once.
+type ONNXGatherNDer interface {
+	ONNXGatherND(data, indices *engine.Tensor, batchDims int) (*engine.Tensor, error)
 }
 
 // An Option configures Run and Check.

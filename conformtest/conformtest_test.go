@@ -134,6 +134,20 @@ func callDirectly(im any, c *casefile.Case) (o outcome, ok bool) {
 			return outcome{}, false
 		}
 		out, err = g.GatherND(c.Inputs["params"].Contiguous(), c.Inputs["indices"].Contiguous(), c.BatchDims, c.BadIndices)
+	case casefile.OpONNXSlice:
+		s, ok := im.(ONNXSlicer)
+		if !ok {
+			return outcome{}, false
+		}
+		out, err = s.ONNXSlice(c.Inputs["data"].Contiguous(), c.Starts, c.Ends, c.Axes, c.Steps)
+	case casefile.OpONNXGatherND:
+		g, ok := im.(ONNXGatherNDer)
+		if !ok {
+			return outcome{}, false
+		}
+		out, err = g.ONNXGatherND(c.Inputs["data"].Contiguous(), c.Inputs["indices"].Contiguous(), c.BatchDims)
+	default:
+		return outcome{}, false
 	}
 	return outcomeOf(out, err), true
 }
@@ -181,6 +195,12 @@ func implements(im any, op string) bool {
 		return ok
 	case casefile.OpGatherND:
 		_, ok := im.(GatherNDer)
+		return ok
+	case casefile.OpONNXSlice:
+		_, ok := im.(ONNXSlicer)
+		return ok
+	case casefile.OpONNXGatherND:
+		_, ok := im.(ONNXGatherNDer)
 		return ok
 	}
 	return false
@@ -445,7 +465,7 @@ func TestBadSetup(t *testing.T) {
 		want string
 	}{
 		{"a nil implementation is an error", nil, nil, "the implementation is nil"},
-		{"an implementation of no op is an error", struct{}{}, nil, "struct {} implements none of GetItemer, StridedSlicer, Slicer and GatherNDer"},
+		{"an implementation of no op is an error", struct{}{}, nil, "struct {} implements none of GetItemer, StridedSlicer, Slicer, GatherNDer, ONNXSlicer and ONNXGatherNDer"},
 		{"a method with another signature does not count", intSlicer{}, nil, "implements none"},
 		{"Ops names known ops only", engineAdapter{}, []Option{Ops("slice", "gather")}, `unknown op "gather"`},
 		{"Ops names at least one op", engineAdapter{}, []Option{Ops()}, "Ops() names no op"},

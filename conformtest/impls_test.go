@@ -31,6 +31,14 @@ func (engineAdapter) GatherND(params, indices *engine.Tensor, batchDims int, pol
 	return engine.GatherND(params, indices, batchDims, policy)
 }
 
+func (engineAdapter) ONNXSlice(data *engine.Tensor, starts, ends, axes, steps []int64) (*engine.Tensor, error) {
+	return engine.ONNXSlice(data, engine.ONNXSliceSpec{Starts: starts, Ends: ends, Axes: axes, Steps: steps})
+}
+
+func (engineAdapter) ONNXGatherND(data, indices *engine.Tensor, batchDims int) (*engine.Tensor, error) {
+	return engine.ONNXGatherND(data, indices, batchDims)
+}
+
 // sliceOnly implements Slicer only.
 type sliceOnly struct{}
 

@@ -141,6 +141,14 @@ func init() {
 			},
 		},
 		Divergence{
+			ID: "ort-gather-nd-negative-batch-dims", Oracle: "ort",
+			Explanation: "ONNX Runtime's GatherND accepts a negative batch_dims (and computes a result); the ONNX spec requires 0 <= batch_dims < min(rank(data), rank(indices)).",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				c, err := m.Case()
+				return err == nil && m.Op() == casefile.OpONNXGatherND && c.BatchDims < 0 && ref.Kind == engine.InvalidSpec && got.Output != nil
+			},
+		},
+		Divergence{
 			ID: "ort-gather-nd-empty-output", Oracle: "ort",
 			Explanation: "ONNX Runtime's GatherND skips the index bounds check when the output has no elements; the ONNX spec requires every index in range.",
 			Match: func(m casefile.Memory, ref, got Outcome) bool {
