@@ -51,8 +51,8 @@ func Snippet(m casefile.Memory) string {
 			}
 		}
 		b.WriteString(")  # TensorFlow\n")
-		if np, ok := numpyIndex(c); ok {
-			fmt.Fprintf(&b, "x[%s]  # NumPy equivalent\n", np)
+		if plan, err := engine.StridedSlicePlan(c.Inputs["x"].Shape, c.Spec()); err == nil {
+			fmt.Fprintf(&b, "x[%s]  # NumPy equivalent\n", planIndex(plan, c.Inputs["x"].Rank()))
 		}
 	case casefile.OpSlice:
 		fmt.Fprintf(&b, "tf.slice(x, %s, %s)  # TensorFlow\n", ints(c.Begin), ints(c.Size))
@@ -66,6 +66,24 @@ func Snippet(m casefile.Memory) string {
 				}
 			}
 			fmt.Fprintf(&b, "x[%s]  # NumPy equivalent (where TF's checks pass)\n", strings.Join(parts, ", "))
+		}
+	case casefile.OpONNXSlice:
+		fmt.Fprintf(&b, "# ONNX Slice-13: starts=%s, ends=%s", ints(c.Starts), ints(c.Ends))
+		if c.Axes != nil {
+			fmt.Fprintf(&b, ", axes=%s", ints(c.Axes))
+		}
+		if c.Steps != nil {
+			fmt.Fprintf(&b, ", steps=%s", ints(c.Steps))
+		}
+		b.WriteString("\n")
+		spec := engine.ONNXSliceSpec{Starts: c.Starts, Ends: c.Ends, Axes: c.Axes, Steps: c.Steps}
+		if plan, err := engine.ONNXSlicePlan(c.Inputs["data"].Shape, spec); err == nil {
+			fmt.Fprintf(&b, "data[%s]  # NumPy equivalent under ONNX's clamping\n", planIndex(plan, c.Inputs["data"].Rank()))
+		}
+	case casefile.OpONNXGatherND:
+		fmt.Fprintf(&b, "# ONNX GatherND-13: batch_dims=%d (negative indices wrap once)\n", c.BatchDims)
+		if c.BatchDims == 0 {
+			b.WriteString("data[tuple(np.moveaxis(indices, -1, 0))]  # NumPy equivalent when every index is in [-dim, dim)\n")
 		}
 	case casefile.OpGatherND:
 		extra := ""
@@ -88,15 +106,10 @@ func ints(v []int64) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// numpyIndex translates a strided_slice case into a NumPy subscript when
-// the engine accepts it: per output axis the resolved range, integers for
-// shrunk axes, None for new axes.
-func numpyIndex(c *casefile.Case) (string, bool) {
-	x := c.Inputs["x"]
-	plan, err := engine.StridedSlicePlan(x.Shape, c.Spec())
-	if err != nil {
-		return "", false
-	}
+// planIndex writes a NumPy subscript that selects what the plan selects:
+// per output axis the resolved range, integers for dropped axes, None for
+// new axes.
+func planIndex(plan *engine.Plan, rank int) string {
 	used := map[int]bool{}
 	for _, a := range plan.Axes {
 		used[a.Input] = true
@@ -117,23 +130,23 @@ func numpyIndex(c *casefile.Case) (string, bool) {
 		}
 		flush(a.Input)
 		next = a.Input + 1
+		if a.Count == 0 {
+			parts = append(parts, "0:0")
+			continue
+		}
 		stop := a.Start + a.Count*a.Step
 		stopText := fmt.Sprint(stop)
 		if stop < 0 {
 			stopText = "None"
 		}
-		if a.Count == 0 {
-			parts = append(parts, "0:0")
-			continue
-		}
 		parts = append(parts, fmt.Sprintf("%d:%s:%d", a.Start, stopText, a.Step))
 	}
-	flush(x.Rank())
-	if len(parts) == 0 {
-		return "...", true
+	flush(rank)
+	switch len(parts) {
+	case 0:
+		return "..."
+	case 1:
+		return parts[0] + ","
 	}
-	if len(parts) == 1 {
-		return parts[0] + ",", true
-	}
-	return strings.Join(parts, ", "), true
+	return strings.Join(parts, ", ")
 }
