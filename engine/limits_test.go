@@ -26,3 +26,14 @@ func TestOutputLimit(t *testing.T) {
 		checkResult(t, tt.rule, got, err, tt.want)
 	}
 }
+
+// TestHugeEmptyGathers checks that index tensors of billions of empty rows
+// cost nothing: the result is empty and there is nothing to check.
+func TestHugeEmptyGathers(t *testing.T) {
+	data, _ := engine.Zeros(engine.Int64Type, []int{2, 0})
+	indices, _ := engine.FromBytes(engine.Int64Type, []int{1 << 34, 0}, nil)
+	got, err := engine.ONNXGatherND(data, indices, 0)
+	checkResult(t, "ONNX GatherND of 2^34 empty rows is an empty result", got, err, ok([]int{1 << 34, 2, 0}))
+	got, err = engine.GatherND(data, indices, 0, engine.BadIndexError)
+	checkResult(t, "tf.gather_nd of 2^34 rows from empty params is out of range (TF)", got, err, fails(engine.OutOfRange))
+}

@@ -211,6 +211,9 @@ func ONNXGatherND(data, indices *Tensor, batchDims int) (*Tensor, error) {
 	if nOut < 0 || nOut > math.MaxInt/data.DType.Size {
 		return nil, Errorf(InvalidSpec, "output shape %v is too large", outShape)
 	}
+	if err := checkOutputSize(outShape, data.DType.Size); err != nil {
+		return nil, err
+	}
 	rows := NumElements(indices.Shape[:q-1])
 	rowsPerBatch := NumElements(indices.Shape[batchDims : q-1])
 	block := NumElements(data.Shape[batchDims+k:])
@@ -222,6 +225,26 @@ func ONNXGatherND(data, indices *Tensor, batchDims int) (*Tensor, error) {
 		s *= dims[j]
 	}
 	batchElems := s
+	out, err := Zeros(data.DType, outShape)
+	if err != nil {
+		return nil, err
+	}
+	size := data.DType.Size
+	blockBytes := block * size
+	if k == 0 {
+		// No index components to check: every row is its whole batch
+		// entry. rows may be huge here only when the result is empty.
+		if blockBytes > 0 {
+			src := data.Contiguous()
+			for i := 0; i < rows; i++ {
+				off := (i / max(rowsPerBatch, 1)) * batchElems
+				copy(out.Data[i*blockBytes:(i+1)*blockBytes], src.Data[off*size:off*size+blockBytes])
+			}
+		}
+		return out, nil
+	}
+	// With k > 0, indices holds rows*k elements, so rows is bounded by the
+	// input.
 	idx := indices.Contiguous()
 	src := data.Contiguous()
 	offsets := make([]int, rows)
@@ -242,12 +265,6 @@ func ONNXGatherND(data, indices *Tensor, batchDims int) (*Tensor, error) {
 		}
 		offsets[i] = off
 	}
-	out, err := Zeros(data.DType, outShape)
-	if err != nil {
-		return nil, err
-	}
-	size := data.DType.Size
-	blockBytes := block * size
 	for i, off := range offsets {
 		copy(out.Data[i*blockBytes:(i+1)*blockBytes], src.Data[off*size:off*size+blockBytes])
 	}
