@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 )
 
 // BadIndexPolicy says what gather_nd does with an index row that points
@@ -90,6 +92,9 @@ func newGatherND(params, indices *Tensor, batchDims int, policy BadIndexPolicy) 
 	if n < 0 || n > math.MaxInt/params.DType.Size {
 		return nil, Errorf(InvalidSpec, "output shape %v is too large", g.outShape)
 	}
+	if err := checkOutputSize(g.outShape, params.DType.Size); err != nil {
+		return nil, err
+	}
 	if len(g.outShape) > MaxRank {
 		return nil, Errorf(InvalidSpec, "number of dimensions must be within [0, %d], gather_nd result would have %d", MaxRank, len(g.outShape))
 	}
@@ -97,49 +102,221 @@ func newGatherND(params, indices *Tensor, batchDims int, policy BadIndexPolicy) 
 }
 
 func (g *gatherND) run(policy BadIndexPolicy) (*Tensor, error) {
-	out, err := Zeros(g.params.DType, g.outShape)
-	if err != nil {
-		return nil, err
-	}
 	if g.rows == 0 {
-		return out, nil
+		return Zeros(g.params.DType, g.outShape)
 	}
 	if g.params.Len() == 0 {
 		return nil, Errorf(OutOfRange, "requested %d rows, but params (shape %v) is empty", g.rows, g.params.Shape)
 	}
 	params := g.params.Contiguous()
 	indices := g.indices.Contiguous()
-	size := params.DType.Size
-	blockBytes := g.block * size
-	// Element strides of the indexed params dimensions.
-	dims := params.Shape[g.batchDims : g.batchDims+g.depth]
-	strides := make([]int, g.depth)
-	s := g.block
-	for j := g.depth - 1; j >= 0; j-- {
-		strides[j] = s
-		s *= dims[j]
+	blockBytes := g.block * params.DType.Size
+	if blockBytes >= joinMinBlock && g.rows*blockBytes < joinMaxBytes {
+		return g.join(params, indices, policy)
 	}
-	batchElems := s // elements of params per batch entry
-	row := make([]int64, g.depth)
-	for r := 0; r < g.rows; r++ {
-		offset := (r / g.rowsPerBatch) * batchElems
-		ok := true
-		for j := range row {
-			row[j] = readInt(indices, r*g.depth+j)
-			if row[j] < 0 || row[j] >= int64(dims[j]) {
-				ok = false
+	out, err := Zeros(g.params.DType, g.outShape)
+	if err != nil {
+		return nil, err
+	}
+	// Rows are gathered in parallel ranges; with BadIndexError each range
+	// stops at its first bad row, and the first of those is the error.
+	var mu sync.Mutex
+	bad := -1
+	parallelFor(g.rows, len(out.Data), func(lo, hi int) {
+		r := g.gatherRows(out.Data, params.Data, indices, lo, hi, policy)
+		if r >= 0 {
+			mu.Lock()
+			if bad < 0 || r < bad {
+				bad = r
 			}
-			offset += int(row[j]) * strides[j]
+			mu.Unlock()
 		}
-		if !ok {
-			if policy == BadIndexError {
-				return nil, Errorf(OutOfRange, "indices%s = %v does not index into param shape %v", rowPosition(g.indices.Shape, r), row, g.params.Shape)
-			}
-			continue // the block stays zero
-		}
-		copy(out.Data[r*blockBytes:(r+1)*blockBytes], params.Data[offset*size:offset*size+blockBytes])
+	})
+	if bad >= 0 {
+		return nil, g.badRow(indices, bad)
 	}
 	return out, nil
+}
+
+// badRow returns the error for index row r, which is outside params.
+func (g *gatherND) badRow(indices *Tensor, r int) error {
+	row := make([]int64, g.depth)
+	readRow(row, indices, r)
+	return Errorf(OutOfRange, "indices%s = %v does not index into param shape %v", rowPosition(g.indices.Shape, r), row, g.params.Shape)
+}
+
+// join gathers blocks of at least joinMinBlock bytes into an output of
+// less than joinMaxBytes: it resolves every row to its block of params and
+// copies them all with bytes.Join, which allocates the output without
+// zeroing it first (see layout.materialise). A row outside params gets a
+// block of zeros under BadIndexZero.
+func (g *gatherND) join(params, indices *Tensor, policy BadIndexPolicy) (*Tensor, error) {
+	blockBytes := g.block * params.DType.Size
+	blocks := make([][]byte, g.rows)
+	var zeros []byte
+	c := g.newRowCursor(indices, 0)
+	for r := range blocks {
+		off := c.next()
+		switch {
+		case off >= 0:
+			blocks[r] = params.Data[off : off+blockBytes]
+		case policy == BadIndexError:
+			return nil, g.badRow(indices, r)
+		default:
+			if zeros == nil {
+				zeros = make([]byte, blockBytes)
+			}
+			blocks[r] = zeros
+		}
+	}
+	return FromBytes(params.DType, g.outShape, bytes.Join(blocks, nil))
+}
+
+// rowCursor walks index rows in order and resolves each to the byte offset
+// of its block in the contiguous params.
+type rowCursor struct {
+	indices      *Tensor
+	row          []int64 // the components of the current row
+	dims         []int   // the indexed params dimensions
+	strides      []int   // and their strides in bytes
+	batchBytes   int     // bytes of params per batch entry
+	rowsPerBatch int
+	r            int // the next row
+	batchOffset  int // byte offset of the batch entry of row r
+	batchEnd     int // first row of the next batch entry
+}
+
+// newRowCursor returns a cursor at row first.
+func (g *gatherND) newRowCursor(indices *Tensor, first int) *rowCursor {
+	c := &rowCursor{
+		indices:      indices,
+		row:          make([]int64, g.depth),
+		dims:         g.params.Shape[g.batchDims : g.batchDims+g.depth],
+		strides:      make([]int, g.depth),
+		rowsPerBatch: g.rowsPerBatch,
+		r:            first,
+	}
+	s := g.block * g.params.DType.Size
+	for j := g.depth - 1; j >= 0; j-- {
+		c.strides[j] = s
+		s *= c.dims[j]
+	}
+	c.batchBytes = s
+	batch := first / g.rowsPerBatch
+	c.batchOffset = batch * c.batchBytes
+	c.batchEnd = (batch + 1) * g.rowsPerBatch
+	return c
+}
+
+// next resolves the next row: it returns the byte offset in params of the
+// block the row selects, or -1 if the row is outside params (an index
+// below 0 or not below its dimension).
+func (c *rowCursor) next() int {
+	if c.r == c.batchEnd {
+		c.batchOffset += c.batchBytes
+		c.batchEnd += c.rowsPerBatch
+	}
+	readRow(c.row, c.indices, c.r)
+	c.r++
+	offset := c.batchOffset
+	for j, i := range c.row {
+		if i < 0 || i >= int64(c.dims[j]) {
+			return -1
+		}
+		offset += int(i) * c.strides[j]
+	}
+	return offset
+}
+
+// gatherBatch is how many index rows gatherRows resolves before it
+// copies their blocks: resolving reads the indices in order, and the copy
+// loop that follows is then short enough for the processor to overlap the
+// cache misses of many scattered reads.
+const gatherBatch = 256
+
+// gatherRows copies the blocks that index rows lo to hi-1 select from
+// params (the bytes of the contiguous params) into out, one block copy per
+// row. A row outside params leaves its block zero under BadIndexZero;
+// under BadIndexError gatherRows stops there and returns the row. It
+// returns -1 if every row was in bounds.
+func (g *gatherND) gatherRows(out, params []byte, indices *Tensor, lo, hi int, policy BadIndexPolicy) int {
+	blockBytes := g.block * g.params.DType.Size
+	c := g.newRowCursor(indices, lo)
+	var offsets [gatherBatch]int // byte offset in params of each row's block, or -1
+	for first := lo; first < hi; first += gatherBatch {
+		n := min(gatherBatch, hi-first)
+		for k := range offsets[:n] {
+			offsets[k] = c.next()
+			if offsets[k] < 0 && policy == BadIndexError {
+				return first + k
+			}
+		}
+		copyBlocks(out[first*blockBytes:(first+n)*blockBytes], params, offsets[:n], blockBytes)
+	}
+	return -1
+}
+
+// copyBlocks copies the blocks of size bytes at the given offsets of src
+// into dst, one after the other; an offset of -1 leaves its block as it
+// is. Blocks of 1, 2, 4, 8 and 16 bytes (single elements) are moved as
+// integers.
+func copyBlocks(dst, src []byte, offsets []int, size int) {
+	switch size {
+	case 1:
+		for k, o := range offsets {
+			if o >= 0 {
+				dst[k] = src[o]
+			}
+		}
+	case 2:
+		for k, o := range offsets {
+			if o >= 0 {
+				binary.LittleEndian.PutUint16(dst[2*k:2*k+2:2*k+2], binary.LittleEndian.Uint16(src[o:o+2:o+2]))
+			}
+		}
+	case 4:
+		for k, o := range offsets {
+			if o >= 0 {
+				binary.LittleEndian.PutUint32(dst[4*k:4*k+4:4*k+4], binary.LittleEndian.Uint32(src[o:o+4:o+4]))
+			}
+		}
+	case 8:
+		for k, o := range offsets {
+			if o >= 0 {
+				binary.LittleEndian.PutUint64(dst[8*k:8*k+8:8*k+8], binary.LittleEndian.Uint64(src[o:o+8:o+8]))
+			}
+		}
+	case 16:
+		for k, o := range offsets {
+			if o >= 0 {
+				d, s := dst[16*k:16*k+16:16*k+16], src[o:o+16:o+16]
+				binary.LittleEndian.PutUint64(d[:8], binary.LittleEndian.Uint64(s[:8]))
+				binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(s[8:]))
+			}
+		}
+	default:
+		for k, o := range offsets {
+			if o >= 0 {
+				copy(dst[k*size:(k+1)*size], src[o:o+size])
+			}
+		}
+	}
+}
+
+// readRow reads index row r of the contiguous integer tensor t, whose
+// last dimension is len(row), into row (see readInt).
+func readRow(row []int64, t *Tensor, r int) {
+	if t.DType == Int64Type {
+		// The common case: little-endian int64.
+		b := t.Data[r*len(row)*8 : (r+1)*len(row)*8]
+		for j := range row {
+			row[j] = int64(binary.LittleEndian.Uint64(b[8*j:]))
+		}
+		return
+	}
+	for j := range row {
+		row[j] = readInt(t, r*len(row)+j)
+	}
 }
 
 // readInt returns element i (row-major) of a contiguous integer tensor.

@@ -37,3 +37,13 @@ func TestHugeEmptyGathers(t *testing.T) {
 	got, err = engine.GatherND(data, indices, 0, engine.BadIndexError)
 	checkResult(t, "tf.gather_nd of 2^34 rows from empty params is out of range (TF)", got, err, fails(engine.OutOfRange))
 }
+
+func TestGatherNDOutputLimit(t *testing.T) {
+	defer engine.SetOutputLimit(engine.SetOutputLimit(64))
+	params := arange(4, 4)
+	indices, _ := engine.FromBytes(engine.Int64Type, []int{2, 0}, nil)
+	got, err := engine.GatherND(params, indices, 0, engine.BadIndexError)
+	checkResult(t, "gather_nd whose result (2 x 128 bytes) exceeds the limit is refused", got, err, fails(engine.InvalidSpec))
+	got, err = engine.ONNXGatherND(params, indices, 0)
+	checkResult(t, "ONNX GatherND whose result exceeds the limit is refused", got, err, fails(engine.InvalidSpec))
+}

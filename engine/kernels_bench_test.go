@@ -1,0 +1,336 @@
+package engine_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/engine/expr"
+)
+
+// This file holds the benchmarks of the copy kernels and the tests that
+// check those kernels on the paths small cases do not reach: long blocks,
+// outputs large enough to be split across goroutines, every element size.
+
+// byElement returns the elements of the view v in row-major order, copied
+// one element at a time from the definition of a strided view.
+func byElement(v *engine.Tensor) []byte {
+	n := v.Len()
+	size := v.DType.Size
+	out := make([]byte, 0, n*size)
+	idx := make([]int, v.Rank())
+	for k := 0; k < n; k++ {
+		off := v.Offset
+		for i, j := range idx {
+			off += j * v.Strides[i]
+		}
+		out = append(out, v.Data[off:off+size]...)
+		for i := len(idx) - 1; i >= 0; i-- {
+			if idx[i]++; idx[i] < v.Shape[i] {
+				break
+			}
+			idx[i] = 0
+		}
+	}
+	return out
+}
+
+// pattern returns n bytes in which no two nearby bytes are equal.
+func pattern(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i*7 + i>>8)
+	}
+	return b
+}
+
+// TestContiguousMatchesElementLoop checks materialising arbitrary strided
+// views (negative, zero and overlapping strides, odd element sizes)
+// against a copy element by element.
+func TestContiguousMatchesElementLoop(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		size := rapid.SampledFrom([]int{1, 2, 3, 4, 8, 12, 16}).Draw(t, "size")
+		rank := rapid.IntRange(0, 5).Draw(t, "rank")
+		shape := make([]int, rank)
+		strides := make([]int, rank)
+		lo, hi := 0, size // the bytes the view reaches, relative to its offset
+		for i := range shape {
+			shape[i] = rapid.IntRange(0, 5).Draw(t, "dim")
+			strides[i] = size * rapid.IntRange(-12, 12).Draw(t, "stride")
+			if shape[i] > 0 {
+				if reach := (shape[i] - 1) * strides[i]; reach < 0 {
+					lo += reach
+				} else {
+					hi += reach
+				}
+			}
+		}
+		pad := rapid.IntRange(0, 3).Draw(t, "pad")
+		v := &engine.Tensor{
+			DType:   engine.DType{Kind: engine.Bytes, Size: size},
+			Shape:   shape,
+			Strides: strides,
+			Offset:  pad - lo,
+			Data:    pattern(pad + hi - lo + pad),
+		}
+		want := byElement(v)
+		got := v.Contiguous()
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("shape %v strides %v offset %d: got %x, want %x", shape, strides, v.Offset, got.Bytes(), want)
+		}
+		if !got.IsContiguous() {
+			t.Fatalf("shape %v strides %v: the result is not contiguous: %+v", shape, strides, got)
+		}
+	})
+}
+
+// TestKernelsLarge checks subscripts whose results are large enough to be
+// copied in parallel, or made of long blocks, for every element size, and
+// results of more than 32 MiB (copied in parallel also when contiguous or
+// made of long blocks).
+func TestKernelsLarge(t *testing.T) {
+	subscripts := []string{
+		"x[1:1000]", "x[1:]", "x[:, 3:900]", "x[::-1]", "x[:, ::-1]", "x[::-1, ::-1]", "x[:, ::3]",
+		"x[::2, ::-5]", "x[None, 5:, None, ::2]", "x[7]", "x[:, 7]", "x[::-3, 2:1000:2, None]",
+	}
+	for _, in := range []struct{ size, rows int }{
+		{1, 1024}, {2, 1024}, {3, 1024}, {4, 1024}, {8, 1024}, {12, 1024}, {16, 1024},
+		{16, 2560}, // 40 MiB
+	} {
+		size := in.size
+		x, err := engine.FromBytes(engine.DType{Kind: engine.Bytes, Size: size}, []int{in.rows, 1024}, pattern(in.rows*1024*size))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range subscripts {
+			items, err := expr.Parse(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := engine.GetItemPlan(x.Shape, items)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := engine.GetItem(x, items)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), byElement(p.View(x))) {
+				t.Errorf("%s with %d-byte elements: wrong result", s, size)
+			}
+		}
+	}
+}
+
+// TestGatherNDLarge checks gather_nd on outputs large enough to be
+// gathered in parallel, or made of long blocks (gathered with bytes.Join
+// below 32 MiB, in parallel above), with bad rows at both ends and in the
+// middle.
+func TestGatherNDLarge(t *testing.T) {
+	params := arange(64, 1024) // rows of 8 KiB
+	for i := 0; i < len(params.Data); i += 8 {
+		// Values whose every byte matters.
+		binary.LittleEndian.PutUint64(params.Data[i:], mix(binary.LittleEndian.Uint64(params.Data[i:])))
+	}
+	for _, tt := range []struct {
+		name  string
+		depth int
+		rows  int
+	}{
+		{"scalars", 2, 1 << 18},
+		{"rows", 1, 256},
+		{"rows, 32 MiB", 1, 4096},
+	} {
+		indices := make([]int64, tt.rows*tt.depth)
+		for i := range indices {
+			indices[i] = int64(mix(uint64(i)) % uint64(params.Shape[i%tt.depth]))
+		}
+		ishape := []int{tt.rows, tt.depth}
+		got, err := engine.GatherND(params, intTensor(t, ishape, indices...), 0, engine.BadIndexError)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shape, values, _ := gatherByDefinition(params, indices, ishape, 0)
+		if !equalInts(got.Shape, shape) || !equalInt64s(ints(got), values) {
+			t.Errorf("%s: wrong result", tt.name)
+		}
+		for _, bad := range []int{0, tt.rows / 2, tt.rows/2 + 1, tt.rows - 1} {
+			broken := append([]int64(nil), indices...)
+			broken[bad*tt.depth] = -1
+			broken[(tt.rows-1)*tt.depth] = 64 // a later bad row
+			ix := intTensor(t, ishape, broken...)
+			_, err := engine.GatherND(params, ix, 0, engine.BadIndexError)
+			if want := fmt.Sprintf("indices[%d,:] = ", bad); engine.KindOf(err) != engine.OutOfRange || !bytes.Contains([]byte(err.Error()), []byte(want)) {
+				t.Errorf("%s, bad row %d: got %v, want out_of_range naming %q", tt.name, bad, err, want)
+			}
+			zeroed, err := engine.GatherND(params, ix, 0, engine.BadIndexZero)
+			if err != nil {
+				t.Fatalf("%s, bad row %d, zero mode: %v", tt.name, bad, err)
+			}
+			block := len(values) / tt.rows
+			want := append([]int64(nil), values...)
+			clear(want[bad*block : (bad+1)*block])
+			clear(want[(tt.rows-1)*block:])
+			if !equalInt64s(ints(zeroed), want) {
+				t.Errorf("%s, bad row %d, zero mode: wrong result", tt.name, bad)
+			}
+		}
+	}
+}
+
+// The benchmarks below measure the kernels on 64 MiB inputs, each beside a
+// plain Go copy of the same number of bytes (the memcpy baseline).
+// scripts/bench.sh runs the same operations in NumPy and prints the
+// ratios: its rows and these must stay in step (names, shapes, subscripts,
+// index rows); it checks that both sides produce the same number of bytes.
+
+// benchSlices are the slicing rows: a subscript over a 64 MiB float32
+// input of the given shape.
+var benchSlices = []struct {
+	name  string
+	shape []int
+	index string
+}{
+	{"row-slice", []int{4096, 4096}, "x[1024:3072]"},
+	{"column-slice", []int{4096, 4096}, "x[:, 1024:3072]"},
+	{"reversed-rows", []int{4096, 4096}, "x[::-1]"},
+	{"reversed-axis", []int{4096, 4096}, "x[:, ::-1]"},
+	{"step-3", []int{4096, 4096}, "x[:, ::3]"},
+	{"newaxis-shrink", []int{16, 16, 256, 256}, "x[:, 3, None, :, None, :]"},
+}
+
+// benchGathers are the gather_nd rows over a 4096x4096 float32 params:
+// index rows of depth 1 gather whole 16 KiB rows, of depth 2 scalars.
+var benchGathers = []struct {
+	name        string
+	rows, depth int
+}{
+	{"gather-rows", 4096, 1},
+	{"gather-scalars", 1 << 20, 2},
+}
+
+// benchInputs caches the inputs across benchmark runs.
+var benchInputs = map[string]*engine.Tensor{}
+
+// benchInput returns a C-contiguous float32 tensor of the given shape
+// whose pages have all been written.
+func benchInput(shape []int) *engine.Tensor {
+	key := fmt.Sprint(shape)
+	if t, ok := benchInputs[key]; ok {
+		return t
+	}
+	n := engine.NumElements(shape)
+	data := make([]byte, 4*n)
+	for i := 0; i < n; i++ {
+		binary.LittleEndian.PutUint32(data[4*i:], uint32(i))
+	}
+	t, err := engine.FromBytes(engine.Float32Type, shape, data)
+	if err != nil {
+		panic(err)
+	}
+	benchInputs[key] = t
+	return t
+}
+
+// benchIndices returns rows index rows of the given depth into a
+// 4096x4096 params, spread by the splitmix64 finaliser: component j of row
+// i is mix(i*depth+j) mod 4096 (scripts/bench.sh computes the same rows
+// with NumPy).
+func benchIndices(rows, depth int) *engine.Tensor {
+	data := make([]byte, 8*rows*depth)
+	for i := 0; i < rows*depth; i++ {
+		binary.LittleEndian.PutUint64(data[8*i:], mix(uint64(i))%4096)
+	}
+	t, err := engine.FromBytes(engine.Int64Type, []int{rows, depth}, data)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// mix is the finaliser of splitmix64.
+func mix(z uint64) uint64 {
+	z *= 0x9E3779B97F4A7C15
+	z ^= z >> 29
+	z *= 0xBF58476D1CE4E5B9
+	z ^= z >> 32
+	return z
+}
+
+// BenchmarkKernels measures each row as conform evaluates it (output
+// allocation included) as ROW/engine; a copy of as many bytes into a
+// buffer allocated once as ROW/memcpy; and bytes.Clone of as many bytes,
+// the cheapest way to put them in a new slice (an allocation that is not
+// zeroed, and one copy), as ROW/clone. All report the output size as the
+// metric out-bytes.
+func BenchmarkKernels(b *testing.B) {
+	for _, row := range benchSlices {
+		items, err := expr.Parse(row.index)
+		if err != nil {
+			b.Fatal(err)
+		}
+		run := func() (*engine.Tensor, error) { return engine.GetItem(benchInput(row.shape), items) }
+		benchRow(b, row.name, run, benchInput(row.shape).Data)
+	}
+	for _, row := range benchGathers {
+		var indices *engine.Tensor
+		run := func() (*engine.Tensor, error) {
+			if indices == nil {
+				indices = benchIndices(row.rows, row.depth)
+			}
+			return engine.GatherND(benchInput([]int{4096, 4096}), indices, 0, engine.BadIndexError)
+		}
+		benchRow(b, row.name, run, benchInput([]int{4096, 4096}).Data)
+	}
+}
+
+// benchRow runs the sub-benchmarks of one row: the op, and copying as many
+// bytes as it outputs from src, into a buffer and into a new slice.
+func benchRow(b *testing.B, name string, run func() (*engine.Tensor, error), src []byte) {
+	var n int
+	b.Run(name+"/engine", func(b *testing.B) {
+		out, err := run()
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(out.Data)
+		b.SetBytes(int64(n))
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, err := run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(n), "out-bytes")
+	})
+	b.Run(name+"/memcpy", func(b *testing.B) {
+		if n == 0 {
+			b.Skip("the engine benchmark of this row did not run")
+		}
+		dst := make([]byte, n)
+		copy(dst, src) // fault the pages in
+		b.SetBytes(int64(n))
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			copy(dst, src[:n])
+		}
+		b.ReportMetric(float64(n), "out-bytes")
+	})
+	b.Run(name+"/clone", func(b *testing.B) {
+		if n == 0 {
+			b.Skip("the engine benchmark of this row did not run")
+		}
+		b.SetBytes(int64(n))
+		for i := 0; i < b.N; i++ {
+			benchSink = bytes.Clone(src[:n])
+		}
+		b.ReportMetric(float64(n), "out-bytes")
+	})
+}
+
+// benchSink keeps the results of the clone benchmarks alive.
+var benchSink []byte

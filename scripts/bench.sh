@@ -1,0 +1,212 @@
+#!/bin/sh
+# Benchmarks the engine's kernels against memcpy and NumPy, and the gate.
+#
+#   sh scripts/bench.sh            (after sh oracle/setup.sh)
+#
+# Runs BenchmarkKernels of engine/kernels_bench_test.go (each row: the op
+# on a 64 MiB input as conform evaluates it, output allocation included; a
+# Go copy of as many bytes into a buffer allocated once; bytes.Clone of
+# them) and the same operations in NumPy
+# (np.ascontiguousarray(x[...]) and x[tuple(idx.T)], and np.copyto of as
+# many bytes), in ROUNDS interleaved rounds (default 3), and prints the
+# median time of each over the rounds, their spread, the ratios, and the
+# last line "worst ratio engine/NumPy: R". Then it runs the gate
+# (cases.BenchmarkCheck: conform check on the whole embedded corpus) and
+# internal/fuzz.BenchmarkFuzzEngineVsNumPy (conform fuzz --impl engine
+# --oracle numpy) and prints their numbers. BENCHTIME (default 3s) is the
+# go test -benchtime of each Go row and the time NumPy spends on each row
+# in each round: with 1s, the Go rows that allocate tens of MiB per call
+# measured up to a third slower (the heap is still growing and giving
+# memory back to the OS).
+set -eu
+cd "$(dirname "$0")/.."
+ROUNDS=${ROUNDS:-3}
+BENCHTIME=${BENCHTIME:-3s}
+PYTHON=/usr/bin/python3
+
+case $ROUNDS in
+'' | *[!0-9]* | 0)
+	echo "bench: ROUNDS must be a positive number, not $ROUNDS" >&2
+	exit 2
+	;;
+esac
+secs=${BENCHTIME%s}
+case $BENCHTIME:$secs in
+*s:*[!0-9.]* | *s: | *[!s]:*)
+	echo "bench: BENCHTIME must be a number of seconds such as 3s, not $BENCHTIME" >&2
+	exit 2
+	;;
+esac
+if ! $PYTHON -c 'import numpy' 2>/dev/null; then
+	echo "bench: $PYTHON has no NumPy; run sh oracle/setup.sh first" >&2
+	exit 1
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+go test -c -o "$tmp/engine.test" ./engine
+go test -c -o "$tmp/cases.test" ./cases
+go test -c -o "$tmp/fuzz.test" ./internal/fuzz
+
+# The NumPy side of BenchmarkKernels: same rows, same inputs and index
+# rows. Prints "ROW numpy|copyto|copy SECONDS" and "ROW bytes|view N".
+cat >"$tmp/numpy_bench.py" <<'EOF'
+import sys, time
+import numpy as np
+
+benchtime = float(sys.argv[1])
+
+def mix(z):
+    # The splitmix64 finaliser, as mix in engine/kernels_bench_test.go.
+    z = z * np.uint64(0x9E3779B97F4A7C15)
+    z ^= z >> np.uint64(29)
+    z = z * np.uint64(0xBF58476D1CE4E5B9)
+    z ^= z >> np.uint64(32)
+    return z
+
+inputs = {}
+def make_input(shape):
+    key = tuple(shape)
+    if key not in inputs:
+        n = int(np.prod(shape))
+        inputs[key] = np.arange(n, dtype=np.uint32).view(np.float32).reshape(shape)
+    return inputs[key]
+
+def timed(f):
+    """Mean seconds per call over calls filling benchtime (like go test)."""
+    f()
+    n, start = 0, time.perf_counter()
+    while True:
+        f()
+        n += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= benchtime:
+            return elapsed / n
+
+rows = []
+for name, shape, index in [
+    ("row-slice", (4096, 4096), "x[1024:3072]"),
+    ("column-slice", (4096, 4096), "x[:, 1024:3072]"),
+    ("reversed-rows", (4096, 4096), "x[::-1]"),
+    ("reversed-axis", (4096, 4096), "x[:, ::-1]"),
+    ("step-3", (4096, 4096), "x[:, ::3]"),
+    ("newaxis-shrink", (16, 16, 256, 256), "x[:, 3, None, :, None, :]"),
+]:
+    x = make_input(shape)
+    view = lambda x=x, index=index: eval(index, {"x": x})
+    rows.append((name, x, lambda view=view: np.ascontiguousarray(view()), lambda view=view: view().copy()))
+for name, nrows, depth in [("gather-rows", 4096, 1), ("gather-scalars", 1 << 20, 2)]:
+    x = make_input((4096, 4096))
+    idx = (mix(np.arange(nrows * depth, dtype=np.uint64)) % np.uint64(4096)).astype(np.int64).reshape(nrows, depth)
+    rows.append((name, x, lambda x=x, idx=idx: x[tuple(idx.T)], None))
+
+for name, x, op, copy_op in rows:
+    out = op()
+    src = x.reshape(-1).view(np.uint8)[: out.nbytes]
+    dst = np.empty_like(src)
+    np.copyto(dst, src)
+    print(name, "bytes", out.nbytes)
+    print(name, "view", int(np.shares_memory(out, x)))
+    print(name, "numpy", timed(op))
+    print(name, "copyto", timed(lambda: np.copyto(dst, src)))
+    if copy_op is not None and np.shares_memory(out, x):
+        print(name, "copy", timed(copy_op))
+    del out, dst
+    sys.stdout.flush()
+EOF
+
+echo "bench: $ROUNDS rounds of the Go and NumPy rows, interleaved, -benchtime $BENCHTIME"
+i=1
+while [ "$i" -le "$ROUNDS" ]; do
+	(cd engine && "$tmp/engine.test" -test.run '^$' -test.bench '^BenchmarkKernels$' -test.benchtime "$BENCHTIME") >>"$tmp/go.txt"
+	$PYTHON "$tmp/numpy_bench.py" "$secs" >>"$tmp/numpy.txt"
+	echo "bench: round $i done"
+	i=$((i + 1))
+done
+
+echo "bench: the gate and the fuzzer"
+(cd cases && "$tmp/cases.test" -test.run '^$' -test.bench '^BenchmarkCheck$' -test.benchtime 5x -test.count 3) >"$tmp/gate.txt"
+(cd internal/fuzz && "$tmp/fuzz.test" -test.run '^$' -test.bench '^BenchmarkFuzzEngineVsNumPy$' -test.benchtime 3000x -test.count 3) >"$tmp/fuzz.txt"
+
+$PYTHON - "$tmp" <<'EOF'
+import re, statistics, sys
+tmp = sys.argv[1]
+
+go = {}  # (row, engine|memcpy|clone) -> [seconds per op]
+go_bytes = {}
+for line in open(f"{tmp}/go.txt"):
+    m = re.match(r"BenchmarkKernels/([\w-]+)/(engine|memcpy|clone)-\d+\s+\d+\s+([\d.]+) ns/op.*?([\d.]+) out-bytes", line)
+    if m:
+        go.setdefault((m[1], m[2]), []).append(float(m[3]) * 1e-9)
+        go_bytes[m[1]] = int(float(m[4]))
+np_t, np_info = {}, {}
+for line in open(f"{tmp}/numpy.txt"):
+    row, what, value = line.split()
+    if what in ("bytes", "view"):
+        np_info[(row, what)] = int(value)
+    else:
+        np_t.setdefault((row, what), []).append(float(value))
+
+rows = [r for r, w in go if w == "engine"]
+med = lambda xs: statistics.median(xs)
+ms = lambda s: f"{s * 1e3:.3f}"
+for r in rows:
+    if go_bytes[r] != np_info[(r, "bytes")]:
+        sys.exit(f"bench: row {r}: the engine outputs {go_bytes[r]} bytes, NumPy {np_info[(r, 'bytes')]}")
+
+# The slicing rows whose elements are runs of contiguous memory (the 70%
+# of memcpy bar of the performance issue applies to these).
+contiguous_runs = ["row-slice", "column-slice", "reversed-rows", "newaxis-shrink"]
+
+print()
+print("Median of %d rounds; times in ms; %% of X = X's time / the engine's time (the engine's rate as a share of X's)." % len(go[(rows[0], "engine")]))
+print()
+print("| row | output MiB | engine | NumPy | engine/NumPy | Go copy | % of Go copy | Go clone | % of Go clone | np.copyto | % of np.copyto |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+worst = 0.0
+views, below = [], []
+for r in rows:
+    e = med(go[(r, "engine")])
+    n = med(np_t[(r, "numpy")])
+    gc = med(go[(r, "memcpy")])
+    gk = med(go[(r, "clone")])
+    nc = med(np_t[(r, "copyto")])
+    worst = max(worst, e / n)
+    note = ""
+    if np_info[(r, "view")]:
+        note = " (view)"
+        views.append(r)
+    if r in contiguous_runs and gc / e < 0.7:
+        below.append(f"{r} ({100 * gc / e:.0f}%)")
+    print(f"| {r} | {go_bytes[r] / 2**20:.1f} | {ms(e)} | {ms(n)}{note} | {e / n:.2f} | {ms(gc)} | {100 * gc / e:.0f}% | "
+          f"{ms(gk)} | {100 * gk / e:.0f}% | {ms(nc)} | {100 * nc / e:.0f}% |")
+print()
+print("Spread over the rounds (min to max, ms):")
+print()
+print("| row | engine | NumPy | Go copy | Go clone |")
+print("|---|---:|---:|---:|---:|")
+spread = lambda xs: f"{min(xs) * 1e3:.3f} to {max(xs) * 1e3:.3f}"
+for r in rows:
+    print(f"| {r} | {spread(go[(r, 'engine')])} | {spread(np_t[(r, 'numpy')])} | {spread(go[(r, 'memcpy')])} | {spread(go[(r, 'clone')])} |")
+print()
+for r in views:
+    c = med(np_t[(r, "copy")])
+    e = med(go[(r, "engine")])
+    print(f"{r}: np.ascontiguousarray returns the view itself (no bytes move); "
+          f"NumPy's copy x[...].copy() takes {ms(c)} ms, engine/NumPy copy {e / c:.2f}")
+print("contiguous-run rows below 70% of the Go copy rate: " + (", ".join(below) if below else "none"))
+
+def bench_lines(path, name):
+    return [l for l in open(path) if l.startswith(name)]
+gate = bench_lines(f"{tmp}/gate.txt", "BenchmarkCheck")
+gate_ns = [float(re.search(r"([\d.]+) ns/op", l)[1]) for l in gate]
+cases = re.search(r"([\d.]+) cases/op", gate[0])[1]
+print(f"gate (conform check, {cases} cases): median {med(gate_ns) / 1e6:.0f} ms per run of the corpus "
+      f"({', '.join(f'{x / 1e6:.0f}' for x in gate_ns)})")
+fuzz = bench_lines(f"{tmp}/fuzz.txt", "BenchmarkFuzzEngineVsNumPy")
+rates = [float(re.search(r"([\d.]+) cases/s", l)[1]) for l in fuzz]
+print(f"fuzz (--impl engine --oracle numpy): median {med(rates):.0f} cases/s "
+      f"({', '.join(f'{x:.0f}' for x in rates)})")
+print(f"worst ratio engine/NumPy: {worst:.2f}")
+EOF
