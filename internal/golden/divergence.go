@@ -2,8 +2,8 @@ package golden
 
 import (
 	"bytes"
-	"math"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
