@@ -39,7 +39,7 @@ const fs = require('fs');
 const path = require('path');
 const ort = require('onnxruntime-node');
 const json = require('./json');
-const npy = require('./npy');
+const npy = require('../npy');
 const { DT, model, node } = require('./onnx');
 
 const ORT_VERSION = require('onnxruntime-node/package.json').version;

@@ -29,6 +29,7 @@ for (const name of ['log', 'info', 'warn', 'debug', 'error']) {
 
 const tf = require('@tensorflow/tfjs-core');
 require('@tensorflow/tfjs-backend-cpu');
+const npy = require('../npy');
 
 const OPS = ['getitem', 'strided_slice', 'slice', 'gather_nd'];
 const ALL_OPS = ['getitem', 'strided_slice', 'slice', 'gather_nd'];
@@ -162,119 +163,13 @@ function loadInputs(c, op) {
     if (typeof v !== 'string') throw bad(`input "${name}" must be a string`);
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(v) || v.length % 4 !== 0) throw bad(`input "${name}": invalid base64`);
     try {
-      out[name] = decodeNpy(Buffer.from(v, 'base64'));
+      out[name] = npy.decode(Buffer.from(v, 'base64'));
     } catch (e) {
-      if (e instanceof CaseError) throw bad(`input "${name}": ${e.message}`);
+      if (e instanceof CaseError || e instanceof npy.NpyError) throw bad(`input "${name}": ${e.message}`);
       throw bad(`input "${name}": npy: ${e.message}`);
     }
   }
   return out;
-}
-
-// ------------------------------------------------------------ .npy codec
-
-const MAGIC = Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]); // \x93NUMPY
-
-// decodeNpy parses a .npy file into {descr, kind, size, big, shape, data}
-// with data in C order (a Buffer of the file's bytes, not swapped).
-function decodeNpy(buf) {
-  if (buf.length < 10 || !buf.subarray(0, 6).equals(MAGIC)) throw bad('not a .npy file');
-  const major = buf[6];
-  const minor = buf[7];
-  if (major < 1 || major > 3 || minor !== 0) throw bad(`unsupported format version ${major}.${minor}`);
-  let hlen;
-  let start;
-  if (major === 1) {
-    hlen = buf.readUInt16LE(8);
-    start = 10;
-  } else {
-    if (buf.length < 12) throw bad('file too short');
-    hlen = buf.readUInt32LE(8);
-    start = 12;
-  }
-  if (hlen > 10000 || start + hlen > buf.length) throw bad('bad header length');
-  const header = buf.subarray(start, start + hlen).toString(major === 3 ? 'utf8' : 'latin1');
-  if (!header.endsWith('\n')) throw bad('header does not end in a newline');
-  const dict = header.trim();
-  const descrM = /['"]descr['"]\s*:\s*['"]([<>|=]?)([biufcSU])(\d+)['"]/.exec(dict);
-  const fortranM = /['"]fortran_order['"]\s*:\s*(True|False)/.exec(dict);
-  const shapeM = /['"]shape['"]\s*:\s*\(([^)]*)\)/.exec(dict);
-  if (!descrM || !fortranM || !shapeM || !dict.startsWith('{') || !dict.endsWith('}')) {
-    throw bad(`unsupported header ${JSON.stringify(dict.slice(0, 100))}`);
-  }
-  const [, order, kind, sizeStr] = descrM;
-  const n = Number(sizeStr);
-  const sizes = { b: [1], i: [1, 2, 4, 8], u: [1, 2, 4, 8], f: [2, 4, 8], c: [8, 16] };
-  if (!(n > 0) || (sizes[kind] && !sizes[kind].includes(n)) || sizeStr[0] === '0') {
-    throw bad(`unsupported dtype ${order}${kind}${sizeStr}`);
-  }
-  const size = kind === 'U' ? 4 * n : n;
-  const shapeText = shapeM[1].trim();
-  const shape = shapeText === '' ? [] : shapeText.replace(/,\s*$/, '').split(',').map((s) => {
-    const d = s.trim();
-    if (!/^\d+$/.test(d)) throw bad(`bad shape (${shapeText})`);
-    return Number(d);
-  });
-  if (shape.length > 32) throw bad(`rank ${shape.length} exceeds the maximum of 32`);
-  const count = shape.reduce((a, b) => a * b, 1);
-  if (!Number.isSafeInteger(count * size)) throw bad('shape too large');
-  const payload = buf.subarray(start + hlen);
-  if (payload.length !== count * size) {
-    throw bad(`shape (${shape}) of ${order}${kind}${sizeStr} needs ${count * size} payload bytes, the file has ${payload.length}`);
-  }
-  const hasOrder = !(kind === 'b' || kind === 'S' || (size === 1 && kind !== 'U'));
-  const big = hasOrder && order === '>';
-  let data = payload;
-  if (fortranM[1] === 'True' && shape.length > 1 && count > 0) data = fortranToC(payload, shape, size);
-  return { kind, n, size, big, shape, data, descr: descrOf(kind, n, big, hasOrder) };
-}
-
-function descrOf(kind, n, big, hasOrder) {
-  return (hasOrder ? (big ? '>' : '<') : '|') + kind + n;
-}
-
-function fortranToC(src, shape, size) {
-  const count = shape.reduce((a, b) => a * b, 1);
-  const out = Buffer.alloc(src.length);
-  const fstrides = [];
-  let s = 1;
-  for (const d of shape) {
-    fstrides.push(s);
-    s *= d;
-  }
-  const idx = new Array(shape.length).fill(0);
-  for (let i = 0; i < count; i++) {
-    let f = 0;
-    for (let k = 0; k < shape.length; k++) f += idx[k] * fstrides[k];
-    src.copy(out, i * size, f * size, (f + 1) * size);
-    for (let k = shape.length - 1; k >= 0; k--) {
-      if (++idx[k] < shape[k]) break;
-      idx[k] = 0;
-    }
-  }
-  return out;
-}
-
-// encodeNpy writes a version 1.0 .npy file exactly as NumPy's np.save does.
-function encodeNpy(descr, shape, data) {
-  let dict = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
-  if (shape.length > 0) dict += ' '.repeat(Math.max(0, 21 - String(shape[0]).length));
-  let lenSize = 2;
-  let major = 1;
-  const hlen = dict.length + 1;
-  let pad = 64 - ((6 + 2 + lenSize + hlen) % 64);
-  if (hlen + pad > 0xffff) {
-    major = 2;
-    lenSize = 4;
-    pad = 64 - ((6 + 2 + lenSize + hlen) % 64);
-  }
-  const head = Buffer.alloc(8 + lenSize);
-  MAGIC.copy(head, 0);
-  head[6] = major;
-  head[7] = 0;
-  if (lenSize === 2) head.writeUInt16LE(hlen + pad, 8);
-  else head.writeUInt32LE(hlen + pad, 8);
-  return Buffer.concat([head, Buffer.from(dict + ' '.repeat(pad) + '\n', 'latin1'), data]);
 }
 
 // ------------------------------------------------------------ tensors
@@ -355,18 +250,18 @@ function fromTensor(t, like) {
       }
       like.data.copy(b, i * size, (p - 1) * size, p * size);
     }
-    return encodeNpy(like.descr, shape, b);
+    return npy.encode(like.descr, shape, b);
   }
   if (mode === 'positions') throw new Error(`TF.js returned a ${t.dtype} tensor for int32 positions`);
   if (t.dtype === 'int32' && mode === 'int32') {
     const b = Buffer.alloc(vals.length * 4);
     for (let i = 0; i < vals.length; i++) b.writeInt32LE(vals[i], 4 * i);
     if (like.big) b.swap32();
-    return encodeNpy(like.descr, shape, b);
+    return npy.encode(like.descr, shape, b);
   }
   if (t.dtype === 'bool' && mode === 'bool') {
     const b = Uint8Array.from(vals, Number);
-    return encodeNpy('|b1', shape, Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+    return npy.encode('|b1', shape, Buffer.from(b.buffer, b.byteOffset, b.byteLength));
   }
   if (t.dtype === 'string' && mode === 'string') {
     // Fixed-width S<n>: shorter strings are NUL-padded, as NumPy would
@@ -380,14 +275,14 @@ function fromTensor(t, like) {
     });
     const b = Buffer.alloc(vals.length * w);
     vals.forEach((v, i) => Buffer.from(v).copy(b, i * w));
-    return encodeNpy(`|S${w}`, shape, b);
+    return npy.encode(`|S${w}`, shape, b);
   }
   // TF.js changed the dtype: write what it returned.
   if (t.dtype === 'int32' || t.dtype === 'float32') {
     const b = Buffer.from(new (t.dtype === 'int32' ? Int32Array : Float32Array)(vals).buffer);
-    return encodeNpy(t.dtype === 'int32' ? '<i4' : '<f4', shape, b);
+    return npy.encode(t.dtype === 'int32' ? '<i4' : '<f4', shape, b);
   }
-  if (t.dtype === 'bool') return encodeNpy('|b1', shape, Buffer.from(new Uint8Array(vals)));
+  if (t.dtype === 'bool') return npy.encode('|b1', shape, Buffer.from(new Uint8Array(vals)));
   throw new Error(`TF.js returned a ${t.dtype} tensor for a ${like.descr} input`);
 }
 

@@ -1,4 +1,4 @@
-// The .npy codec of the ORT oracle: reads format versions 1-3 (C or
+// The .npy codec of the node oracles (TF.js, ONNX Runtime): reads format versions 1-3 (C or
 // Fortran order, either byte order, the dtypes conform supports) and
 // writes version 1.0 byte-identical to NumPy's np.save. Errors are thrown
 // as NpyError (the caller reports them as bad_input).
