@@ -102,17 +102,7 @@ func drawGatherND(t *rapid.T) casefile.Memory {
 	params := Tensor(DType(), rapid.Just(pshape)).Draw(t, "params")
 	pr := len(pshape)
 
-	var b int
-	switch pick(t, "batch_dims", batchWeights...) {
-	case batchValid:
-		if pr > 1 {
-			b = 1 + offset(t, "batch_dims", 7)%(pr-1)
-		}
-	case batchNeg:
-		b = -1
-	case batchTooMany:
-		b = pr + offset(t, "too many batch dims", 1)
-	}
+	b := drawBatchDims(t, pr)
 	nb := max(0, min(b, pr)) // batch dims of indices
 	r := pr - nb
 	var depth int
@@ -218,4 +208,21 @@ func encodeIndices(dt engine.DType, values []int64) []byte {
 		}
 	}
 	return out
+}
+
+// drawBatchDims draws batch_dims for data of the given rank: mostly valid
+// (0, or 1 to rank-1), sometimes -1 or rank and beyond.
+func drawBatchDims(t *rapid.T, rank int) int {
+	var b int
+	switch pick(t, "batch_dims", batchWeights...) {
+	case batchValid:
+		if rank > 1 {
+			b = 1 + offset(t, "batch_dims", 7)%(rank-1)
+		}
+	case batchNeg:
+		b = -1
+	case batchTooMany:
+		b = rank + offset(t, "too many batch dims", 1)
+	}
+	return b
 }

@@ -253,17 +253,7 @@ func drawONNXGatherND(t *rapid.T) casefile.Memory {
 	data := Tensor(DType(), rapid.Just(dshape)).Draw(t, "data")
 	r := len(dshape)
 
-	var b int
-	switch pick(t, "batch_dims", batchWeights...) {
-	case batchValid:
-		if r > 1 {
-			b = 1 + offset(t, "batch_dims", 7)%(r-1)
-		}
-	case batchNeg:
-		b = -1
-	case batchTooMany:
-		b = r + offset(t, "too many batch dims", 1)
-	}
+	b := drawBatchDims(t, r)
 	nb := max(0, min(b, r))
 	rest := r - nb
 	var depth int
