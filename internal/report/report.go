@@ -59,6 +59,7 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 	if err != nil {
 		return nil, err
 	}
+	base := fsys
 	fsys = corpus.Open(fsys)
 	r := &Report{Corpus: corpusName}
 	for _, im := range impls {
@@ -67,7 +68,15 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 	rows := map[string]*Row{}
 	results := make([][]check.Result, len(impls))
 	for i, im := range impls {
-		results[i] = runAll(ctx, fsys, entries, im)
+		workers := 1
+		if im.Name() != "engine" {
+			workers = 32 // pipelined over the child
+		}
+		run, err := check.Run(ctx, base, im, check.Options{Workers: workers})
+		if err != nil {
+			return nil, err
+		}
+		results[i] = run.Results // in the order of corpus.Entries
 	}
 	for n, e := range entries {
 		var head struct {
@@ -147,33 +156,6 @@ func groupRank(g string) int {
 		}
 	}
 	return len(groups)
-}
-
-// runAll checks every entry against im, many in flight.
-func runAll(ctx context.Context, fsys fs.FS, entries []corpus.Entry, im impl.Impl) []check.Result {
-	out := make([]check.Result, len(entries))
-	jobs := make(chan int)
-	done := make(chan struct{})
-	workers := 1
-	if im.Name() != "engine" {
-		workers = 32
-	}
-	for w := 0; w < workers; w++ {
-		go func() {
-			for i := range jobs {
-				out[i] = check.One(ctx, fsys, entries[i], im)
-			}
-			done <- struct{}{}
-		}()
-	}
-	for i := range entries {
-		jobs <- i
-	}
-	close(jobs)
-	for w := 0; w < workers; w++ {
-		<-done
-	}
-	return out
 }
 
 func elements(m casefile.Memory) int {
