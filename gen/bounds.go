@@ -43,7 +43,7 @@ func drawBound(t *rapid.T, label string, d int) int64 {
 	case boundExtreme:
 		return extremes[offset(t, label, len(extremes)-1)]
 	}
-	return rapid.Int64().Draw(t, label)
+	return anyInt64.Draw(t, label)
 }
 
 // Stride categories.

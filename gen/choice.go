@@ -43,8 +43,21 @@ func chance(t *rapid.T, label string, perMille int) bool {
 // offset draws a small non-negative integer in [0, max], biased towards 0
 // as rapid's integers are.
 func offset(t *rapid.T, label string, max int) int {
+	if max >= 0 && max < len(offsetGens) {
+		return offsetGens[max].Draw(t, label)
+	}
 	return rapid.IntRange(0, max).Draw(t, label)
 }
+
+// offsetGens holds rapid.IntRange(0, max) for the small values of max,
+// built once: making a generator costs more than drawing from it.
+var offsetGens = func() []*rapid.Generator[int] {
+	gens := make([]*rapid.Generator[int], 256)
+	for max := range gens {
+		gens[max] = rapid.IntRange(0, max)
+	}
+	return gens
+}()
 
 // mod maps a drawn offset into [0, n) for n > 0, and returns 0 for n <= 0.
 func mod(v, n int) int {
@@ -53,3 +66,9 @@ func mod(v, n int) int {
 	}
 	return v % n
 }
+
+// anyInt64 and anyUint64 are rapid.Int64() and rapid.Uint64(), built once.
+var (
+	anyInt64  = rapid.Int64()
+	anyUint64 = rapid.Uint64()
+)

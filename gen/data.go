@@ -65,7 +65,7 @@ func Data(dt engine.DType, n int) *rapid.Generator[[]byte] {
 			}
 			return out
 		}
-		r := &splitmix{rapid.Uint64().Draw(t, "data seed")}
+		r := &splitmix{anyUint64.Draw(t, "data seed")}
 		for i := 0; i < n; i++ {
 			putRandom(out[i*dt.Size:(i+1)*dt.Size], dt, r)
 		}

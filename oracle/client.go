@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -196,7 +197,36 @@ func (c *Client) Do(ctx context.Context, req map[string]any) Response {
 	if err != nil {
 		return Response{ID: id, Crash: "request cannot be encoded as JSON: " + err.Error()}
 	}
-	cl := &call{id: id, line: append(line, '\n'), done: make(chan Response, 1)}
+	return c.do(ctx, id, append(line, '\n'))
+}
+
+// DoJSON is Do for a request already encoded as one JSON object without
+// an "id" field (as casefile.Memory.AppendRequest writes it): the client
+// inserts the id at the front of the object. obj must be compact JSON
+// with no newline; it is not modified.
+func (c *Client) DoJSON(ctx context.Context, obj []byte) Response {
+	c.mu.Lock()
+	c.nextID++
+	id := c.nextID
+	c.mu.Unlock()
+	body := bytes.TrimSpace(obj)
+	if len(body) < 2 || body[0] != '{' || body[len(body)-1] != '}' || bytes.IndexByte(body, '\n') >= 0 {
+		return Response{ID: id, Crash: "request is not one JSON object on one line"}
+	}
+	rest := body[1:]
+	line := make([]byte, 0, len(body)+24)
+	line = append(line, `{"id":`...)
+	line = strconv.AppendInt(line, id, 10)
+	if t := bytes.TrimSpace(rest); t[0] != '}' {
+		line = append(line, ',')
+	}
+	line = append(line, rest...)
+	return c.do(ctx, id, append(line, '\n'))
+}
+
+// do sends the request line of call id and waits for the response.
+func (c *Client) do(ctx context.Context, id int64, line []byte) Response {
+	cl := &call{id: id, line: line, done: make(chan Response, 1)}
 
 	c.mu.Lock()
 	switch {
@@ -410,14 +440,20 @@ func (c *Client) onTimer() {
 // onLine handles one response line from ch.
 func (c *Client) onLine(ch *child, line []byte) {
 	var fields map[string]json.RawMessage
-	perr := json.Unmarshal(line, &fields)
-	var id int64
-	idRaw, hasID := fields["id"]
-	idOK := perr == nil && fields != nil && hasID && json.Unmarshal(idRaw, &id) == nil
+	var perr error
 	var resp Response
 	bad := ""
+	id, output, idOK := plainOutput(line)
 	if idOK {
-		resp, bad = parseResponse(fields)
+		fields = map[string]json.RawMessage{} // not nil: the line is an object
+		resp.Output = output
+	} else {
+		perr = json.Unmarshal(line, &fields)
+		idRaw, hasID := fields["id"]
+		idOK = perr == nil && fields != nil && hasID && json.Unmarshal(idRaw, &id) == nil
+		if idOK {
+			resp, bad = parseResponse(fields)
+		}
 	}
 
 	c.mu.Lock()
@@ -462,6 +498,49 @@ func (c *Client) onLine(ch *child, line []byte) {
 		c.finishLocked(cl, resp)
 	}
 	c.afterAnswerLocked(cl)
+}
+
+// plainOutput reads the common answer `{"id":N,"output":"BASE64"}`,
+// written exactly so (no spaces, N a decimal integer without leading
+// zeros, the string only base64 characters), without the JSON decoder.
+// ok is false for any other line, which onLine then reads the general
+// way; a line plainOutput accepts means the same to both.
+func plainOutput(line []byte) (id int64, output []byte, ok bool) {
+	const head, mid, tail = `{"id":`, `,"output":"`, `"}`
+	rest, found := bytes.CutPrefix(line, []byte(head))
+	if !found {
+		return 0, nil, false
+	}
+	n := 0
+	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	if n == 0 || n > 18 || (n > 1 && rest[0] == '0') {
+		return 0, nil, false
+	}
+	id, err := strconv.ParseInt(string(rest[:n]), 10, 64)
+	if err != nil {
+		return 0, nil, false
+	}
+	rest, found = bytes.CutPrefix(rest[n:], []byte(mid))
+	if !found {
+		return 0, nil, false
+	}
+	b64, found := bytes.CutSuffix(rest, []byte(tail))
+	if !found {
+		return 0, nil, false
+	}
+	for _, c := range b64 {
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '=') {
+			return 0, nil, false
+		}
+	}
+	output = make([]byte, base64.StdEncoding.DecodedLen(len(b64)))
+	m, err := base64.StdEncoding.Decode(output, b64)
+	if err != nil {
+		return 0, nil, false // the general way reports it
+	}
+	return id, output[:m], true
 }
 
 // parseResponse checks that exactly one of output, error and skip is

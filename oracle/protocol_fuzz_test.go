@@ -1,13 +1,15 @@
 package oracle
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 )
 
 // FuzzProtocolLines feeds arbitrary lines to the client's protocol
 // parsers (the hello line and a response line): they must never panic,
-// and a response they accept must hold exactly one result.
+// a response they accept must hold exactly one result, and a line the
+// fast reader plainOutput accepts must mean the same to the general one.
 func FuzzProtocolLines(f *testing.F) {
 	for _, seed := range []string{
 		`{"hello": {"name": "x", "version": "1", "ops": ["getitem"]}}`,
@@ -16,6 +18,8 @@ func FuzzProtocolLines(f *testing.F) {
 		`{"id": 7, "skip": ""}`,
 		`{"id": 7, "error": {"kind": "nope"}}`,
 		`{"id": 7, "output": 3, "skip": "x"}`,
+		`{"id":7,"output":"k05VTVBZAQB2AA=="}`, `{"id":07,"output":"AA=="}`,
+		`{"id":7,"output":"k05VTVBZ=QB2AA=="}`, `{"id":-7,"output":""}`,
 		`{"hello": null}`, `[]`, `{`, "",
 	} {
 		f.Add([]byte(seed))
@@ -25,7 +29,20 @@ func FuzzProtocolLines(f *testing.F) {
 			t.Fatalf("accepted a hello without ops: %q", line)
 		}
 		var fields map[string]json.RawMessage
-		if json.Unmarshal(line, &fields) != nil {
+		jsonErr := json.Unmarshal(line, &fields)
+		if id, output, ok := plainOutput(line); ok {
+			var general struct {
+				ID int64
+			}
+			r, bad := parseResponse(fields)
+			if jsonErr != nil || json.Unmarshal(line, &general) != nil || bad != "" {
+				t.Fatalf("plainOutput accepted %q, which is not a valid response", line)
+			}
+			if general.ID != id || !bytes.Equal(r.Output, output) {
+				t.Fatalf("plainOutput read %q as id %d, output %q; the JSON decoder as id %d, output %q", line, id, output, general.ID, r.Output)
+			}
+		}
+		if jsonErr != nil {
 			return
 		}
 		r, bad := parseResponse(fields)

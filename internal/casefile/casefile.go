@@ -184,7 +184,7 @@ func (c *Case) parseSpec() error {
 	if !ok {
 		return bad(`case has no "op" field`)
 	}
-	if err := json.Unmarshal(raw, &c.Op); err != nil {
+	if err := unmarshalString(raw, &c.Op); err != nil {
 		return bad(`"op" must be a string`)
 	}
 	own, ok := opFields[c.Op]
@@ -215,7 +215,7 @@ func (c *Case) parseSpec() error {
 		if !ok {
 			return bad(`getitem case has no "index" field`)
 		}
-		if json.Unmarshal(raw, &c.Index) != nil {
+		if unmarshalString(raw, &c.Index) != nil {
 			return bad(`"index" must be a string such as "x[1:3, ...]"`)
 		}
 	case OpStridedSlice:
@@ -288,6 +288,25 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// unmarshalString is json.Unmarshal into a string, without the decoder
+// for the common case of a string of printable ASCII with no escapes.
+func unmarshalString(raw []byte, dst *string) error {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		plain := true
+		for _, c := range raw[1 : len(raw)-1] {
+			if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			*dst = string(raw[1 : len(raw)-1])
+			return nil
+		}
+	}
+	return json.Unmarshal(raw, dst)
 }
 
 // parseInt parses a JSON number that must be an integer within int64:
@@ -427,11 +446,23 @@ func (c *Case) loadInputs(load InputLoader) error {
 	if err := json.Unmarshal(raw, &inputs); err != nil || inputs == nil {
 		return bad(`"inputs" must be an object mapping input names to .npy files`)
 	}
-	want := opInputs[c.Op]
-	var names []string
+	names := make([]string, 0, len(inputs))
 	for name := range inputs {
 		names = append(names, name)
 	}
+	return c.setInputs(names, func(name string) (*engine.Tensor, error) {
+		var value string
+		if json.Unmarshal(inputs[name], &value) != nil {
+			return nil, bad("input %q must be a string", name)
+		}
+		return load(name, value)
+	})
+}
+
+// setInputs checks the input names of the case against its op and loads
+// each input the op takes with load.
+func (c *Case) setInputs(names []string, load func(name string) (*engine.Tensor, error)) error {
+	want := opInputs[c.Op]
 	sort.Strings(names)
 	for _, name := range names {
 		if !contains(want, name) {
@@ -439,15 +470,10 @@ func (c *Case) loadInputs(load InputLoader) error {
 		}
 	}
 	for _, name := range want {
-		r, ok := inputs[name]
-		if !ok {
+		if !contains(names, name) {
 			return bad("op %s needs input %q", c.Op, name)
 		}
-		var value string
-		if json.Unmarshal(r, &value) != nil {
-			return bad("input %q must be a string", name)
-		}
-		t, err := load(name, value)
+		t, err := load(name)
 		if err != nil {
 			return err
 		}

@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"sort"
+	"strconv"
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
@@ -39,29 +41,132 @@ func (m Memory) Request(id int64) map[string]any {
 	return req
 }
 
+// AppendRequest appends the case as a conform/1 request object without
+// an "id" (the client adds it): the spec fields, in sorted order, and
+// "inputs" with each input as base64 .npy bytes. It is what Request
+// builds, encoded directly.
+func (m Memory) AppendRequest(dst []byte) ([]byte, error) {
+	dst = append(dst, '{')
+	var err error
+	for i, k := range m.specKeys() {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst, _ = appendJSON(dst, k)
+		dst = append(dst, ':')
+		if dst, err = appendJSON(dst, m.Spec[k]); err != nil {
+			return nil, fmt.Errorf("case field %q: %v", k, err)
+		}
+	}
+	if len(m.Spec) > 0 {
+		dst = append(dst, ',')
+	}
+	dst = append(dst, `"inputs":{`...)
+	for i, name := range m.inputNames() {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst, _ = appendJSON(dst, name)
+		dst = append(dst, ':', '"')
+		dst = base64.StdEncoding.AppendEncode(dst, npy.Encode(m.Inputs[name]))
+		dst = append(dst, '"')
+	}
+	return append(dst, '}', '}'), nil
+}
+
+func (m Memory) specKeys() []string {
+	keys := make([]string, 0, len(m.Spec))
+	for k := range m.Spec {
+		if k == "inputs" || k == "id" {
+			continue // Request replaces both
+		}
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func (m Memory) inputNames() []string {
+	names := make([]string, 0, len(m.Inputs))
+	for name := range m.Inputs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// appendJSON appends v as JSON: the types generators use (strings,
+// integers and integer lists) directly, anything else through
+// encoding/json.
+func appendJSON(dst []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case string:
+		if plainString(v) {
+			dst = append(dst, '"')
+			dst = append(dst, v...)
+			return append(dst, '"'), nil
+		}
+	case int:
+		return strconv.AppendInt(dst, int64(v), 10), nil
+	case int64:
+		return strconv.AppendInt(dst, v, 10), nil
+	case []int64:
+		if v == nil {
+			return append(dst, "null"...), nil
+		}
+		dst = append(dst, '[')
+		for i, x := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = strconv.AppendInt(dst, x, 10)
+		}
+		return append(dst, ']'), nil
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, data...), nil
+}
+
+// plainString reports whether s is printable ASCII that JSON (and
+// encoding/json's HTML-safe escaping) writes as it is.
+func plainString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
 // Case parses the in-memory case as a case file would be parsed, so that
 // it can be evaluated on the engine.
 func (m Memory) Case() (*Case, error) {
-	doc := make(map[string]any, len(m.Spec)+1)
+	fields := make(map[string]json.RawMessage, len(m.Spec)+1)
 	for k, v := range m.Spec {
-		doc[k] = v
-	}
-	names := make(map[string]string, len(m.Inputs))
-	for name := range m.Inputs {
-		names[name] = name
-	}
-	doc["inputs"] = names
-	data, err := json.Marshal(doc)
-	if err != nil {
-		return nil, engine.Errorf(engine.BadInput, "case spec is not JSON: %v", err)
-	}
-	return Parse(data, func(name, value string) (*engine.Tensor, error) {
-		t, ok := m.Inputs[value]
-		if !ok {
-			return nil, engine.Errorf(engine.BadInput, "no input %q", value)
+		if k == "inputs" {
+			continue
 		}
-		return t, nil
+		raw, err := appendJSON(nil, v)
+		if err != nil {
+			return nil, engine.Errorf(engine.BadInput, "case spec is not JSON: %v", err)
+		}
+		fields[k] = raw
+	}
+	c := &Case{Fields: fields, BadIndices: engine.BadIndexError, Inputs: make(map[string]*engine.Tensor, len(m.Inputs))}
+	if err := c.parseSpec(); err != nil {
+		return nil, err
+	}
+	err := c.setInputs(m.inputNames(), func(name string) (*engine.Tensor, error) {
+		return m.Inputs[name], nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // String returns the spec as compact JSON, for messages.

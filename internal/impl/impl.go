@@ -175,7 +175,11 @@ func (p *Protocol) Run(ctx context.Context, m casefile.Memory) Result {
 	if !p.Supports(m.Op()) {
 		return Result{Skip: fmt.Sprintf("%s does not list %s in its hello", p.Name(), m.Op())}
 	}
-	resp := p.client.Do(ctx, m.Request(0))
+	req, err := m.AppendRequest(nil)
+	if err != nil {
+		return Result{Crash: "request cannot be encoded: " + err.Error()}
+	}
+	resp := p.client.DoJSON(ctx, req)
 	switch {
 	case resp.Crash != "":
 		return Result{Crash: resp.Crash}
