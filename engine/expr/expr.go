@@ -63,6 +63,12 @@ var (
 // several items are bad the leftmost decides, except that more than 64
 // items is reported first, as NumPy does.
 func Parse(src string) (items []engine.IndexItem, err error) {
+	return parse(src, true)
+}
+
+// parse is Parse; plain says whether the common plain form may skip
+// gpython's parser (see plainSubscript).
+func parse(src string, plain bool) (items []engine.IndexItem, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			items = nil
@@ -78,6 +84,11 @@ func Parse(src string) (items []engine.IndexItem, err error) {
 	text := strings.TrimLeft(norm, " \t\n")
 	skipped := len(norm) - len(text)
 
+	if plain {
+		if slicer, ok := plainSubscript(text); ok {
+			return convert(slicer)
+		}
+	}
 	tree, perr := parser.ParseString(text, py.EvalMode)
 	if perr != nil {
 		return nil, syntaxError(src, norm, text, skipped, perr)

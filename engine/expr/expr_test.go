@@ -333,7 +333,8 @@ func TestParseConcurrent(t *testing.T) {
 }
 
 // FuzzParse checks that Parse never panics and returns either items or an
-// *engine.Error of a valid kind, never both.
+// *engine.Error of a valid kind, never both, and that its plain reading
+// agrees with gpython's.
 func FuzzParse(f *testing.F) {
 	for _, tc := range parseCases {
 		if len(tc.src) < 1000 {
@@ -345,7 +346,10 @@ func FuzzParse(f *testing.F) {
 	f.Add("x['''a\nb")
 	f.Add("x[1]\\")
 	f.Add("x[\"\\N{bad}\"]")
+	f.Add("x[1, -2:, ::-1, None, ...]")
+	f.Add("x[np.newaxis, 9223372036854775807:]")
 	f.Fuzz(func(t *testing.T, src string) {
+		samePlainReading(t, src)
 		got, err := Parse(src)
 		if err == nil {
 			for _, it := range got {
