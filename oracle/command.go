@@ -16,7 +16,8 @@ const ModulePath = "github.com/conformsuite/conform"
 // Command returns the command line that runs the implementation impl:
 // "numpy" runs oracle/numpy/oracle.py with /usr/bin/python3 (Debian's
 // python3-numpy; the python3 first on PATH may lack NumPy), "tfjs" runs
-// oracle/tfjs/oracle.js and "ort" oracle/ort/oracle.js with node.
+// oracle/tfjs/oracle.js, "ort" oracle/ort/oracle.js and "tflite"
+// oracle/tflite/oracle.js with node.
 // Anything else is taken as a command line and split into words at white
 // space; single quotes, double quotes and backslashes work as in a POSIX
 // shell (without expansions).
@@ -33,6 +34,8 @@ func Command(impl string) ([]string, error) {
 		interp, script = "node", filepath.Join("tfjs", "oracle.js")
 	case "ort":
 		interp, script = "node", filepath.Join("ort", "oracle.js")
+	case "tflite":
+		interp, script = "node", filepath.Join("tflite", "oracle.js")
 	default:
 		argv, err := SplitCommand(impl)
 		if err != nil {

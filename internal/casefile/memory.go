@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -46,6 +47,13 @@ func (m Memory) Request(id int64) map[string]any {
 // "inputs" with each input as base64 .npy bytes. It is what Request
 // builds, encoded directly.
 func (m Memory) AppendRequest(dst []byte) ([]byte, error) {
+	files := make(map[string][]byte, len(m.Inputs))
+	size := 64
+	for name, t := range m.Inputs {
+		files[name] = npy.Encode(t)
+		size += len(name) + base64.StdEncoding.EncodedLen(len(files[name])) + 8
+	}
+	dst = slices.Grow(dst, size+32*len(m.Spec))
 	dst = append(dst, '{')
 	var err error
 	for i, k := range m.specKeys() {
@@ -68,7 +76,7 @@ func (m Memory) AppendRequest(dst []byte) ([]byte, error) {
 		}
 		dst, _ = appendJSON(dst, name)
 		dst = append(dst, ':', '"')
-		dst = base64.StdEncoding.AppendEncode(dst, npy.Encode(m.Inputs[name]))
+		dst = base64.StdEncoding.AppendEncode(dst, files[name])
 		dst = append(dst, '"')
 	}
 	return append(dst, '}', '}'), nil
