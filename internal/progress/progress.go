@@ -68,7 +68,13 @@ func (b *Bar) Rate() float64 {
 }
 
 func (b *Bar) draw(now time.Time) {
-	rate := float64(b.done) / now.Sub(b.start).Seconds()
+	elapsed := now.Sub(b.start)
+	rate := float64(b.done) / elapsed.Seconds()
+	if b.total <= 0 {
+		// No known total: a count, the rate and the time so far.
+		b.print(fmt.Sprintf("%s %d done, %.0f/s, %s", b.label, b.done, rate, elapsed.Round(time.Second)))
+		return
+	}
 	frac := 0.0
 	if b.total > 0 {
 		frac = float64(b.done) / float64(b.total)
@@ -80,8 +86,12 @@ func (b *Bar) draw(now time.Time) {
 	}
 	line := fmt.Sprintf("%s [%s%s] %d/%d %3.0f%% %.0f/s", b.label,
 		strings.Repeat("=", fill), strings.Repeat(" ", width-fill), b.done, b.total, 100*frac, rate)
+	b.print(line)
+}
+
+func (b *Bar) print(line string) {
 	if b.tty {
-		fmt.Fprintf(b.w, "\r%s", line)
+		fmt.Fprintf(b.w, "\r%s\x1b[K", line) // \x1b[K clears what a longer line left
 	} else {
 		fmt.Fprintln(b.w, line)
 	}
