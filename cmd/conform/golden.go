@@ -116,6 +116,13 @@ func runGolden(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "  %s: %d cases\n", class, len(byClass[class]))
 		}
 	}
+	fmt.Fprintln(stdout, "agreement per oracle pair, over the cases both ran:")
+	for i, a := range started {
+		for _, b := range started[i+1:] {
+			c := summary.Pairs[a.Name+"/"+b.Name]
+			fmt.Fprintf(stdout, "  %s/%s: %d agree, %d disagree\n", a.Name, b.Name, c["agree"], c["disagree"])
+		}
+	}
 	fmt.Fprintf(stdout, "disagreements: %d (listed in %s/DISAGREEMENTS.md)\n", disagreements, *out)
 	fmt.Fprintln(stdout, "checking the engine against the new corpus:")
 	result, err := check.Run(ctx, os.DirFS(*out), impl.Engine{}, check.Options{})

@@ -3,6 +3,8 @@ package golden
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/casefile"
@@ -71,5 +73,30 @@ func TestClassify(t *testing.T) {
 		if got := Classify("ort", tt.m, tt.ref, tt.got); got.ID != Unexplained.ID {
 			t.Errorf("%s: a TF.js class matched another oracle: %s", tt.rule, got.ID)
 		}
+	}
+}
+
+// TestCountPairs checks the per-pair agreement counts: a pair counts a
+// case only when both oracles ran it, outputs agree by bytes and errors
+// by kind.
+func TestCountPairs(t *testing.T) {
+	a := Outcome{Output: npy.Encode(tensor(t, engine.Int32Type, 2))}
+	b := Outcome{Output: npy.Encode(tensor(t, engine.Int32Type, 3))}
+	oracles := []*Oracle{{Name: "numpy"}, {Name: "tfjs"}, {Name: "tflite"}}
+	s := &Summary{Pairs: map[string]map[string]int{}}
+	for _, res := range []map[string]Outcome{
+		{"numpy": a, "tfjs": a, "tflite": b}, // tflite differs from both
+		{"numpy": {Kind: engine.OutOfRange, Message: "x"}, "tfjs": {Kind: engine.OutOfRange, Message: "y"}, "tflite": {Skip: "rank 6"}}, // same kind; a skip is not counted
+		{"numpy": a, "tfjs": {Crash: "died"}, "tflite": a}, // a crash is not counted
+	} {
+		countPairs(s, res, oracles)
+	}
+	want := map[string]map[string]int{
+		"numpy/tfjs":   {"agree": 2},
+		"numpy/tflite": {"agree": 1, "disagree": 1},
+		"tfjs/tflite":  {"disagree": 1},
+	}
+	if diff := cmp.Diff(want, s.Pairs); diff != "" {
+		t.Errorf("pair counts (-want +got):\n%s", diff)
 	}
 }

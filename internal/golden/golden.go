@@ -136,6 +136,30 @@ type Summary struct {
 	// Disagreements lists, per non-reference oracle, the disagreeing case
 	// IDs by divergence class.
 	Disagreements map[string]map[string][]string
+	// Pairs counts, for every pair of oracles "a/b" (in the order they
+	// were given), the cases both ran: "agree" and "disagree".
+	Pairs map[string]map[string]int
+}
+
+// countPairs adds one case's outcomes to s.Pairs.
+func countPairs(s *Summary, res map[string]Outcome, oracles []*Oracle) {
+	for i, a := range oracles {
+		for _, b := range oracles[i+1:] {
+			x, y := res[a.Name], res[b.Name]
+			if !x.ran() || !y.ran() {
+				continue
+			}
+			key := a.Name + "/" + b.Name
+			if s.Pairs[key] == nil {
+				s.Pairs[key] = map[string]int{}
+			}
+			if differ(x, y) == "" {
+				s.Pairs[key]["agree"]++
+			} else {
+				s.Pairs[key]["disagree"]++
+			}
+		}
+	}
 }
 
 // Build generates the corpus, runs the oracles and writes the corpus
@@ -165,7 +189,7 @@ func Build(ctx context.Context, opts Options, cases []casefile.Memory, oracles [
 	for _, o := range oracles {
 		versions[o.Name] = o.Hello.Version
 	}
-	s := &Summary{PerOp: map[string]int{}, Agreement: map[string]map[string]int{}, Disagreements: map[string]map[string][]string{}}
+	s := &Summary{PerOp: map[string]int{}, Agreement: map[string]map[string]int{}, Disagreements: map[string]map[string][]string{}, Pairs: map[string]map[string]int{}}
 	lines := map[string][]string{}
 	seq := map[string]int{}
 	for i, m := range cases {
@@ -181,6 +205,7 @@ func Build(ctx context.Context, opts Options, cases []casefile.Memory, oracles [
 			return nil, err
 		}
 		lines[op] = append(lines[op], string(line))
+		countPairs(s, outcomes[i], oracles)
 		s.Cases++
 		s.PerOp[op]++
 	}
