@@ -20,6 +20,7 @@ import (
 //	"value": "abc"        -> output base64("abc")
 //	"kind": "out_of_range" -> error of that kind
 //	"skip": "why"         -> skip
+//	"report": "why"       -> answer {"id": id, "crash": "why"}
 //	"crash": true         -> write to stderr and exit with status 3
 //	"hang": true          -> never answer
 //	"garbage": "text"     -> write the line "text" first, then answer
@@ -143,6 +144,8 @@ func answer(out *bufio.Writer, line []byte) {
 		resp = fmt.Sprintf(`{"id": %s, "error": {"kind": %q, "message": "rejected"}}`, id, req["kind"])
 	case req["skip"] != nil:
 		resp = fmt.Sprintf(`{"id": %s, "skip": %q}`, id, req["skip"])
+	case req["report"] != nil:
+		resp = fmt.Sprintf(`{"id": %s, "crash": %q}`, id, req["report"])
 	default:
 		v, _ := req["value"].(string)
 		resp = fmt.Sprintf(`{"id": %s, "output": %q}`, id, base64.StdEncoding.EncodeToString([]byte(v)))

@@ -50,9 +50,10 @@ type Response struct {
 	ErrMessage string
 	// Skip is the child's reason for not running the case.
 	Skip string
-	// Crash is set by the client when the child failed on this case: it
-	// died ("child died: ..."), did not answer in time ("timeout after
-	// ..."), or answered garbage ("garbage response: ..."). It is also set
+	// Crash is set when the child failed on this case: it said so ("the
+	// child reported a crash: ..."), died ("child died: ..."), did not
+	// answer in time ("timeout after ..."), or answered garbage ("garbage
+	// response: ..."). It is also set
 	// when the client could not run the case at all (the child cannot be
 	// restarted, the client is closed, or ctx was done).
 	Crash string
@@ -543,22 +544,32 @@ func plainOutput(line []byte) (id int64, output []byte, ok bool) {
 	return id, output[:m], true
 }
 
-// parseResponse checks that exactly one of output, error and skip is
-// present and well-formed. bad says what is wrong, if anything.
+// parseResponse checks that exactly one of output, error, skip and crash
+// is present and well-formed. bad says what is wrong, if anything.
 func parseResponse(fields map[string]json.RawMessage) (r Response, bad string) {
 	output, hasOutput := fields["output"]
 	errRaw, hasError := fields["error"]
 	skip, hasSkip := fields["skip"]
+	crash, hasCrash := fields["crash"]
 	n := 0
-	for _, present := range []bool{hasOutput, hasError, hasSkip} {
+	for _, present := range []bool{hasOutput, hasError, hasSkip, hasCrash} {
 		if present {
 			n++
 		}
 	}
 	if n != 1 {
-		return r, "want exactly one of output, error and skip"
+		return r, "want exactly one of output, error, skip and crash"
 	}
 	switch {
+	case hasCrash:
+		var reason string
+		if json.Unmarshal(crash, &reason) != nil {
+			return r, "crash is not a string"
+		}
+		if reason == "" {
+			reason = "(no reason given)"
+		}
+		r.Crash = "the child reported a crash: " + reason
 	case hasOutput:
 		var s string
 		if json.Unmarshal(output, &s) != nil {

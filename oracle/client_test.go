@@ -46,7 +46,8 @@ type testCase struct {
 	want Response // ID is ignored
 }
 
-// normalCases returns n cases with a mix of outputs, errors and skips.
+// normalCases returns n cases with a mix of outputs, errors, skips and
+// crashes the child reports.
 func normalCases(n int) []testCase {
 	cases := make([]testCase, n)
 	for i := range cases {
@@ -55,6 +56,12 @@ func normalCases(n int) []testCase {
 			cases[i] = testCase{map[string]any{"op": "slice", "kind": "out_of_range"}, Response{ErrKind: engine.OutOfRange, ErrMessage: "rejected"}}
 		case 4:
 			cases[i] = testCase{map[string]any{"op": "slice", "skip": fmt.Sprint("reason ", i)}, Response{Skip: fmt.Sprint("reason ", i)}}
+		case 2:
+			if i%10 == 2 { // a crash the child reports: that case only
+				cases[i] = testCase{map[string]any{"op": "slice", "report": fmt.Sprint("trap ", i)}, Response{Crash: fmt.Sprint("the child reported a crash: trap ", i)}}
+				break
+			}
+			fallthrough
 		default:
 			v := fmt.Sprintf("value %d %s", i, strings.Repeat("x", i%50))
 			cases[i] = testCase{map[string]any{"op": "getitem", "value": v, "id": -1}, Response{Output: []byte(v)}}

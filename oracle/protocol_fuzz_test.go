@@ -16,6 +16,7 @@ func FuzzProtocolLines(f *testing.F) {
 		`{"id": 7, "output": "k05VTVBZAQB2AA=="}`,
 		`{"id": 7, "error": {"kind": "out_of_range", "message": "m"}}`,
 		`{"id": 7, "skip": ""}`,
+		`{"id": 7, "crash": "trap"}`, `{"id": 7, "crash": 1}`, `{"id": 7, "crash": "x", "skip": "y"}`,
 		`{"id": 7, "error": {"kind": "nope"}}`,
 		`{"id": 7, "output": 3, "skip": "x"}`,
 		`{"id":7,"output":"k05VTVBZAQB2AA=="}`, `{"id":07,"output":"AA=="}`,
@@ -60,6 +61,9 @@ func FuzzProtocolLines(f *testing.F) {
 			}
 		}
 		if r.Skip != "" {
+			n++
+		}
+		if r.Crash != "" {
 			n++
 		}
 		if n != 1 {
