@@ -1,9 +1,9 @@
 #!/bin/sh
 # Installs what conform's oracles need on a Debian machine, idempotently:
 # NumPy for /usr/bin/python3 (Debian's python3-numpy), node + npm if node is
-# missing, and the pinned TF.js and ONNX Runtime packages of
-# oracle/package-lock.json in oracle/node_modules. Run from anywhere:
-# sh oracle/setup.sh
+# missing, and the pinned TF.js, ONNX Runtime and TFLite (tfjs-tflite's
+# WebAssembly build) packages of oracle/package-lock.json in
+# oracle/node_modules. Run from anywhere: sh oracle/setup.sh
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,6 +40,7 @@ export ONNXRUNTIME_NODE_INSTALL
 if [ -f "$here/node_modules/.package-lock.json" ] &&
 	[ -f "$here/node_modules/@tensorflow/tfjs-core/package.json" ] &&
 	[ -f "$here/node_modules/onnxruntime-node/package.json" ] &&
+	[ -f "$here/node_modules/@tensorflow/tfjs-tflite/wasm/tflite_web_api_cc.wasm" ] &&
 	[ "$here/node_modules/.package-lock.json" -nt "$here/package-lock.json" ]; then
 	echo "setup: oracle/node_modules is up to date"
 else
@@ -53,8 +54,12 @@ echo "  numpy:   $(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')
 echo "  node:    $(node --version)"
 echo "  npm:     $(npm --version 2>/dev/null)"
 (cd "$here" && node -e '
-for (const p of ["@tensorflow/tfjs-core", "@tensorflow/tfjs-backend-cpu", "onnxruntime-node"]) {
+for (const p of ["@tensorflow/tfjs-core", "@tensorflow/tfjs-backend-cpu", "onnxruntime-node", "@tensorflow/tfjs-tflite"]) {
   console.log("  " + p + ": " + require(p + "/package.json").version);
 }
 // The ONNX Runtime CPU library loads (the package ships it per platform).
-require("onnxruntime-node");')
+require("onnxruntime-node");
+// TFLite'"'"'s WebAssembly build compiles (the TFLite oracle loads it directly).
+const fs = require("fs"), path = require("path");
+new WebAssembly.Module(fs.readFileSync(path.join(path.dirname(
+  require.resolve("@tensorflow/tfjs-tflite/package.json")), "wasm", "tflite_web_api_cc.wasm")));')

@@ -1,0 +1,814 @@
+#!/usr/bin/env node
+// conform/1 oracle backed by TensorFlow Lite's own C++ interpreter and
+// kernels, compiled to WebAssembly: the emscripten build that
+// @tensorflow/tfjs-tflite (version pinned in ../package.json) ships in its
+// wasm/ directory, loaded directly (./runtime.js); none of tfjs-tflite's
+// JavaScript and none of TensorFlow.js runs.
+//
+// It reads one JSON request per line on stdin and writes one JSON response
+// per request on stdout, after a hello line; see "Protocol conform/1" in
+// the project's design notes and ../README.md.
+//
+// Every case is a one-op .tflite model written here (./model.js,
+// ./flatbuf.js) and run in the interpreter; models are cached by spec,
+// input dtype and shapes, so a repeated spec only feeds new data.
+//   strided_slice  STRIDED_SLICE: begin/end/strides as constant int32
+//                  tensors, the five masks as StridedSliceOptions
+//   getitem        TF's Python x[...] encoding (_slice_helper in
+//                  tensorflow/python/ops/array_ops.py) run as
+//                  strided_slice; the subscript is parsed by the TF.js
+//                  oracle's parser, which follows engine/expr
+//   slice          SLICE (TFLite's own tf.slice kernel, what a converter
+//                  writes for tf.slice): begin/size as constant int32
+//                  tensors, int64 if a value does not fit
+//   gather_nd      GATHER_ND (batch_dims 0), indices as int32
+// The answer is what TFLite does: an output, or TFLite's refusal (from
+// Prepare, when the interpreter is built, or from Invoke) mapped to an
+// error kind by its message (ERROR_KINDS below, table in ../README.md).
+//
+// Dtypes. An input runs as its real TFLite type when the kernel has it
+// and the web API can feed and read it: bool, int8, uint8, int16, int32,
+// float32 (not bool for GATHER_ND), either byte order (big-endian data is
+// byte-swapped into the little-endian WebAssembly heap and back). Every
+// other dtype (int64, whose typed-array views the web API does not
+// provide; float16, float64, uint16/32/64, complex, S, U, which the
+// kernels lack) runs as an int32 tensor of element positions: slicing and
+// gathering move elements without looking at them (one C++ template per
+// element type, the same index logic), so the positions that come back
+// name the input elements TFLite picked, and the output is their bytes.
+// The position tensor also runs next to every real-typed run, as a second
+// operator of the same model, with positions that start at an offset
+// drawn from a hash of the input: when an output position is not one of
+// the input's, TFLite read outside its input without raising an error
+// (its SLICE does not check a negative begin, its STRIDED_SLICE reads one
+// element past the end for an out-of-range shrink index). Such a case,
+// and an output with a negative dimension, is answered as a crash: the
+// values TFLite returned are whatever the heap held.
+//
+// Skipped, with the reason: what TFLite cannot express (more than 5
+// dimensions, counting added axes, as TFLite itself reports; begin, end
+// or strides beyond int32 for STRIDED_SLICE, which takes int32 only; a
+// mask bit at position 32 or above that TF would not ignore; index values
+// beyond int32; gather_nd with batch_dims != 0 or bad_indices "zero"), and
+// what would make TFLite's answer chance or hang the oracle: specs whose
+// expansion makes STRIDED_SLICE read past the input shape or the spec
+// (replayed in stridedSliceReads), SLICE begin/size shorter than the rank
+// (not checked, read past), strides whose product with the input size
+// overflows int32 (TFLite's index arithmetic wraps: traps, or loops of
+// about 2^32 steps), and gather_nd outputs beyond MAX_OUTPUT_ELEMENTS.
+//
+// A trap inside the WebAssembly module (an out-of-bounds memory access or
+// an abort) makes the instance unusable: a fresh one is made from the
+// compiled module, and the case is answered {"id": N, "crash": "..."},
+// the protocol's answer for a case the child failed on: conform records a
+// crash of that case and keeps the oracle running.
+'use strict';
+
+const util = require('util');
+
+// Keep stdout for the protocol.
+for (const name of ['log', 'info', 'warn', 'debug', 'error']) {
+  console[name] = (...args) => process.stderr.write(util.format(...args) + '\n');
+}
+
+const fs = require('fs');
+const path = require('path');
+const json = require('../ort/json');
+const npy = require('../npy');
+const model = require('./model');
+const { Runtime, Trap, ModelError, OracleError, version, VARIANT } = require('./runtime');
+
+const { TT } = model;
+const INT64_MAX = (1n << 63n) - 1n;
+const INT64_MIN = -(1n << 63n);
+const INT32_MIN = -(1n << 31n);
+const INT32_MAX = (1n << 31n) - 1n;
+const MAX_OUTPUT_ELEMENTS = 1 << 24; // gather_nd outputs beyond this are skipped
+
+const CLASSIC_OPS = ['getitem', 'strided_slice', 'slice', 'gather_nd'];
+const ONNX_OPS = ['onnx_slice', 'onnx_gather_nd']; // conform's, not TFLite's
+const OP_INPUTS = {
+  getitem: ['x'],
+  strided_slice: ['x'],
+  slice: ['x'],
+  gather_nd: ['params', 'indices'],
+};
+const OP_FIELDS = {
+  getitem: ['index'],
+  strided_slice: ['begin', 'end', 'strides', 'begin_mask', 'end_mask', 'ellipsis_mask', 'new_axis_mask', 'shrink_axis_mask'],
+  slice: ['begin', 'size'],
+  gather_nd: ['batch_dims', 'bad_indices'],
+};
+const MASKS = ['begin_mask', 'end_mask', 'ellipsis_mask', 'new_axis_mask', 'shrink_axis_mask'];
+
+class CaseError extends Error {
+  constructor(kind, message) {
+    super(message);
+    this.kind = kind;
+  }
+}
+class Skip extends Error {}
+// Crash is a case on which TFLite failed without raising an error: it
+// returned an invalid tensor, or values read from outside its input. The
+// answer is {"id": N, "crash": "..."}, like a trap's.
+class Crash extends Error {}
+
+const invalid = (msg) => new CaseError('invalid_spec', msg);
+const bad = (msg) => new CaseError('bad_input', msg);
+const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+
+// ------------------------------------------------------------ getitem parser
+
+// getitem subscripts are parsed by the TF.js oracle's parser, which
+// follows engine/expr exactly (see ../README.md); it is loaded on first
+// use (it loads TensorFlow.js), and getitem is offered only if it is there.
+const TFJS_ORACLE = path.join(__dirname, '..', 'tfjs', 'oracle.js');
+let tfjsParser = null;
+function haveSubscriptParser() {
+  try {
+    require.resolve('@tensorflow/tfjs-core');
+    require.resolve('@tensorflow/tfjs-backend-cpu');
+    return fs.existsSync(TFJS_ORACLE);
+  } catch (e) {
+    return false;
+  }
+}
+function subscriptParser() {
+  if (tfjsParser === null) tfjsParser = require(TFJS_ORACLE);
+  return tfjsParser;
+}
+
+const OPS = ['strided_slice', 'slice', 'gather_nd'].concat(haveSubscriptParser() ? ['getitem'] : []);
+
+// ------------------------------------------------------------ case fields
+
+function isInt64(v) {
+  return typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX;
+}
+
+function ints(c, name, required) {
+  if (!has(c, name)) {
+    if (required) throw bad(`${c.op} case has no "${name}" field`);
+    return null;
+  }
+  const v = c[name];
+  if (!Array.isArray(v)) throw bad(`"${name}" must be a list of integers`);
+  v.forEach((x, i) => {
+    if (!isInt64(x)) throw bad(`${name}[${i}] is not an integer within int64`);
+  });
+  return v;
+}
+
+// mask reads a strided_slice mask: {int} for an integer bitmask, {list}
+// for a list of 0/1 (checked here).
+function mask(c, name) {
+  if (!has(c, name)) return { int: 0n };
+  const v = c[name];
+  if (Array.isArray(v)) {
+    const list = ints(c, name, true);
+    list.forEach((e, i) => {
+      if (e !== 0n && e !== 1n) throw invalid(`${name}: mask list entry ${i} is ${e}; entries must be 0 or 1`);
+    });
+    return { list };
+  }
+  if (!isInt64(v)) throw bad(`"${name}" must be an integer bitmask or a list of 0/1`);
+  return { int: v };
+}
+
+function parseSpec(c) {
+  if (!has(c, 'op')) throw bad('case has no "op" field');
+  const op = c.op === null ? '' : c.op;
+  if (typeof op !== 'string') throw bad('"op" must be a string');
+  if (ONNX_OPS.includes(op)) throw new Skip(`op ${op} is not run by the TFLite oracle (it runs ${OPS.join(', ')})`);
+  if (!has(OP_FIELDS, op)) throw bad(`unknown op "${op}"`);
+  const own = OP_FIELDS[op];
+  for (const other of CLASSIC_OPS) {
+    if (other === op) continue;
+    for (const f of OP_FIELDS[other]) {
+      if (has(c, f) && !own.includes(f)) throw bad(`field "${f}" does not apply to op ${op}`);
+    }
+  }
+  const spec = { op };
+  switch (op) {
+    case 'getitem':
+      if (!has(c, 'index')) throw bad('getitem case has no "index" field');
+      if (c.index !== null && typeof c.index !== 'string') throw bad('"index" must be a string');
+      spec.index = c.index === null ? '' : c.index; // Go's json.Unmarshal leaves null as ""
+      break;
+    case 'strided_slice':
+      spec.begin = ints(c, 'begin', true);
+      spec.end = ints(c, 'end', true);
+      spec.strides = ints(c, 'strides', false);
+      for (const m of MASKS) spec[m] = mask(c, m);
+      break;
+    case 'slice':
+      spec.begin = ints(c, 'begin', true);
+      spec.size = ints(c, 'size', true);
+      break;
+    default: {
+      spec.batch_dims = 0n;
+      if (has(c, 'batch_dims')) {
+        const b = c.batch_dims;
+        if (!isInt64(b)) throw bad('"batch_dims" must be an integer');
+        if (b < INT32_MIN || b > INT32_MAX) throw invalid(`batch_dims ${b} is out of range`);
+        spec.batch_dims = b;
+      }
+      const policy = has(c, 'bad_indices') ? c.bad_indices : 'error';
+      if (policy !== 'error' && policy !== 'zero') throw bad('"bad_indices" must be "error" or "zero"');
+      spec.bad_indices = policy;
+    }
+  }
+  return spec;
+}
+
+function loadInputs(c, op) {
+  if (!has(c, 'inputs')) throw bad('case has no "inputs" field');
+  const inputs = c.inputs;
+  if (inputs === null || typeof inputs !== 'object' || Array.isArray(inputs)) {
+    throw bad('"inputs" must be an object mapping input names to .npy files');
+  }
+  const want = OP_INPUTS[op];
+  for (const name of Object.keys(inputs).sort()) {
+    if (!want.includes(name)) throw bad(`op ${op} has no input "${name}" (it takes ${want.join(', ')})`);
+  }
+  const out = {};
+  for (const name of want) {
+    if (!has(inputs, name)) throw bad(`op ${op} needs input "${name}"`);
+    let v = inputs[name];
+    if (v === null) v = '';
+    if (typeof v !== 'string') throw bad(`input "${name}" must be a string`);
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(v) || v.length % 4 !== 0) throw bad(`input "${name}": invalid base64`);
+    try {
+      out[name] = npy.decode(Buffer.from(v, 'base64'));
+    } catch (e) {
+      throw bad(`input "${name}": ${e.message}`);
+    }
+  }
+  return out;
+}
+
+// int32 converts spec values for TFLite's int32 tensors and options.
+function int32(list, what) {
+  return list.map((v, i) => {
+    if (v < INT32_MIN || v > INT32_MAX) {
+      throw new Skip(`${what}[${i}] = ${v} does not fit TFLite's int32 ${what} tensor`);
+    }
+    return Number(v);
+  });
+}
+
+// maskBits lists the positions of the set bits of a mask (an integer as
+// its 64-bit two's complement).
+function maskBits(m) {
+  const out = [];
+  if (m.list !== undefined) {
+    m.list.forEach((e, i) => {
+      if (e === 1n) out.push(i);
+    });
+    return out;
+  }
+  const u = BigInt.asUintN(64, m.int);
+  for (let i = 0; i < 64; i++) {
+    if ((u >> BigInt(i)) & 1n) out.push(i);
+  }
+  return out;
+}
+
+// mask32 converts a mask for StridedSliceOptions (int32 fields) of a spec
+// of n entries. Bits 0-31 go as they are (bit 31 as the sign bit). A bit
+// at 32 or above cannot be written: it is dropped where TF ignores it (a
+// position past the spec, except a second ellipsis bit, which TF counts),
+// and the case is skipped otherwise.
+function mask32(m, name, n) {
+  if (m.list === undefined && m.int >= 0n && m.int <= INT32_MAX) return Number(m.int); // bits 0-30 only
+  const bits = maskBits(m);
+  let v = 0;
+  for (const i of bits) {
+    if (i < 32) {
+      v |= 1 << i;
+    } else if (i < n) {
+      throw new Skip(`${name} sets bit ${i} (spec entry ${i}); TFLite's masks are 32-bit integers`);
+    } else if (name === 'ellipsis_mask' && bits.length > 1) {
+      throw new Skip(`ellipsis_mask sets bit ${i} besides another (TF counts both as ellipses); ` +
+        'TFLite\'s masks are 32-bit integers');
+    }
+  }
+  return v;
+}
+
+// ------------------------------------------------------------ tensors
+
+// TFLite types the kernels run for real, by NumPy kind + size.
+const REAL = { b1: TT.BOOL, i1: TT.INT8, u1: TT.UINT8, i2: TT.INT16, i4: TT.INT32, f4: TT.FLOAT32 };
+// GATHER_ND has no bool params.
+const REAL_GATHER = new Set(['i1', 'u1', 'i2', 'i4', 'f4']);
+
+function realType(a, gather) {
+  const key = a.kind + a.size;
+  if (!has(REAL, key) || (gather && !REAL_GATHER.has(key))) return null;
+  return REAL[key];
+}
+
+// swapped returns a copy of b with each element of size bytes reversed.
+function swapped(b, size) {
+  const out = Buffer.from(b);
+  if (size === 2) out.swap16();
+  else if (size === 4) out.swap32();
+  else if (size === 8) out.swap64();
+  return out;
+}
+
+// positions returns int32 little-endian bytes base, base+1, ... for the
+// elements of a, and the base: an offset drawn from a hash of the input
+// (so that answers are the same on every run), far from small numbers,
+// so that a value TFLite read from outside the tensor is not mistaken for
+// one of them.
+function positions(a) {
+  const n = a.count;
+  if (n > 0x7fffffff - (1 << 22)) throw new Skip(`${n} elements do not fit int32 positions`);
+  let h = 0x811c9dc5; // FNV-1a over the shape and the bytes
+  const feed = (byte) => { h = Math.imul(h ^ byte, 0x01000193) >>> 0; };
+  for (const d of a.shape) for (const ch of String(d) + ',') feed(ch.charCodeAt(0));
+  for (let i = 0; i < a.data.length; i++) feed(a.data[i]);
+  const base = (1 << 20) + (h % (0x7fffffff - (1 << 21) - n));
+  const b = Buffer.alloc(4 * n);
+  for (let i = 0; i < n; i++) b.writeInt32LE(base + i, 4 * i);
+  return { bytes: b, base };
+}
+
+// Operand is how one data input runs: types (the TFLite types of the
+// model's data inputs: the real type if any, then INT32 positions) and
+// their feeds.
+function dataOperand(a, gather) {
+  const real = realType(a, gather);
+  const pos = positions(a);
+  const types = [];
+  const feeds = [];
+  if (real !== null) {
+    types.push(real);
+    feeds.push(a.big ? swapped(a.data, a.size) : a.data);
+  }
+  types.push(TT.INT32);
+  feeds.push(pos.bytes);
+  return { a, real, base: pos.base, types, feeds };
+}
+
+// result turns the model's outputs (one per data input) into .npy bytes
+// of a's dtype.
+function result(op, outs) {
+  const a = op.a;
+  const posOut = outs[outs.length - 1];
+  const shape = posOut.shape;
+  const n = shape.reduce((x, y) => x * y, 1);
+  if (!shape.every((d) => Number.isSafeInteger(d) && d >= 0) || posOut.bytes.length !== 4 * n) {
+    throw new Crash(`TFLite returned an invalid tensor (no error raised): shape [${shape}] with ${posOut.bytes.length} bytes`);
+  }
+  const p = new DataView(posOut.bytes.buffer, posOut.bytes.byteOffset, posOut.bytes.byteLength);
+  const picked = Buffer.alloc(n * a.size);
+  for (let i = 0; i < n; i++) {
+    const k = p.getInt32(4 * i, true) - op.base;
+    if (!(k >= 0 && k < a.count)) {
+      throw new Crash(`TFLite read outside its input (no error raised): output element ${i} of shape [${shape}] ` +
+        `is not one of the ${a.count} input elements (read from outside the input, or never written); ` +
+        'its values are whatever the heap held');
+    }
+    a.data.copy(picked, i * a.size, k * a.size, (k + 1) * a.size);
+  }
+  if (op.real === null) return npy.encode(a.descr, shape, picked);
+  const realOut = outs[0];
+  if (realOut.shape.join(',') !== shape.join(',') || realOut.bytes.length !== picked.length) {
+    // The two operators of one model computed different shapes from the
+    // same spec: TFLite read memory it never wrote.
+    throw new Crash(`TFLite's answer is chance (no error raised): the ${a.descr} run gave shape [${realOut.shape}] and the positions ` +
+      `run [${shape}] for the same spec (uninitialised memory)`);
+  }
+  let bytes = Buffer.from(realOut.bytes.buffer, realOut.bytes.byteOffset, realOut.bytes.byteLength);
+  if (a.big) bytes = swapped(bytes, a.size);
+  if (!bytes.equals(picked)) {
+    process.stderr.write(`tflite oracle: the ${a.descr} run and the positions run picked different elements; reporting the ${a.descr} run\n`);
+  }
+  return npy.encode(a.descr, shape, bytes);
+}
+
+// ------------------------------------------------------------ errors
+
+// TFLite's messages (kernels strided_slice.cc, slice.cc, gather_nd.cc;
+// core/subgraph.cc) and the kind each maps to. Keep in step with the table
+// in ../README.md.
+const ERROR_KINDS = [
+  [/stride value has to be non-zero/, 'invalid_spec'],
+  [/NumElements\(op_context\.begin\) != NumElements\(op_context\.end\)/, 'invalid_spec'],
+  [/NumElements\(begin\) != NumElements\(size\)/, 'invalid_spec'],
+  [/^Invalid size\.?$/, 'out_of_range'],
+  [/^Invalid begin and size\.?$/, 'out_of_range'],
+  [/BytesRequired number of (bytes|elements) overflowed/, 'out_of_range'],
+  [/gather_nd index out of bounds/, 'out_of_range'],
+  [/indices_has_only_positive_elements was not true/, 'out_of_range'],
+  [/\(NumElements\(params\) == 0 && NumElements\(indices\) == 0\) \|\| NumElements\(params\) > 0 was not true/, 'out_of_range'],
+  [/Index innermost dimension length must be <= params rank/, 'invalid_spec'],
+  [/Indices must be at least a vector/, 'invalid_spec'],
+  [/Params must be at least a vector/, 'invalid_spec'],
+  [/Indices of type '[^']*' are not supported by gather_nd/, 'bad_input'],
+  [/Params of type '[^']*' are not supported by gather_nd/, 'bad_input'],
+  [/Type \S+ is currently not supported by (StridedSlice|Slice)/, 'bad_input'],
+];
+
+// What TFLite says it cannot do at all: skipped.
+const CANNOT = [
+  /StridedSlice op only supports 1D-5D input arrays/,
+  /StridedSlice op only supports up to 5D output including added axis/,
+  /Slice op only supports 1D-5D input arrays/,
+];
+
+function mapError(e) {
+  const msg = e.message.replace(/\s+/g, ' ').trim();
+  for (const re of CANNOT) {
+    if (re.test(msg)) return new Skip(`TFLite cannot run this: ${msg}`);
+  }
+  for (const [re, kind] of ERROR_KINDS) {
+    if (re.test(msg)) return new CaseError(kind, `TFLite (${e.stage}): ${msg}`);
+  }
+  process.stderr.write(`tflite oracle: unrecognised TFLite error (${e.stage}): ${msg}\n`);
+  return new CaseError('invalid_spec', `unrecognised TFLite error (${e.stage}): ${msg}`);
+}
+
+// ------------------------------------------------------------ ops
+
+let runtime = null;
+
+function rt() {
+  if (runtime === null) runtime = new Runtime();
+  return runtime;
+}
+
+function runModel(key, build, feeds) {
+  try {
+    return rt().run(key, build, feeds);
+  } catch (e) {
+    if (e instanceof ModelError) throw mapError(e);
+    throw e;
+  }
+}
+
+function shapeKey(s) {
+  return s.join(',');
+}
+
+// stridedSliceReads replays what BuildStridedSliceParams in TFLite's
+// strided_slice.cc (this build) reads while it expands a spec of n
+// entries (masks m) over an input of rank dims (at most 5, which Prepare
+// checks first), and returns a description of the first read outside the
+// input's shape or outside the begin/end/strides tensors (strides has
+// nStrides entries), or null. Such reads take whatever memory holds: the
+// output shape is not TFLite's answer to the spec but chance. The shifts
+// are 32-bit as in WebAssembly (1 << 33 is 2).
+function stridedSliceReads(rank, n, nStrides, m) {
+  const ell = m.ellipsis_mask;
+  const na = m.new_axis_mask;
+  let added = 0;
+  for (let i = 0; i < n; i++) {
+    if (!((1 << i) & ell) && ((1 << i) & na)) added++;
+  }
+  const dims = rank + added;
+  if (dims > 5) return null; // TFLite then refuses the spec ("up to 5D output")
+  let effEll = 0;
+  let effNew = 0;
+  let ellStart = dims;
+  let expanded = 0;
+  for (let i = 0; i < dims;) {
+    if ((1 << i) & ell) {
+      ellStart = i;
+      const ellEnd = Math.max(i + 1, Math.min(i + 1 + added + rank - n, dims));
+      expanded = ellEnd - ellStart - 1;
+      for (; i < ellEnd; ++i) effEll |= 1 << i;
+      continue;
+    }
+    if ((1 << (i - expanded)) & na) effNew |= 1 << i;
+    ++i;
+  }
+  let addedEll = 0;
+  let addedAxes = 0;
+  for (let i = 0; i < dims; ++i) {
+    let dim = i - addedAxes;
+    if ((1 << i) & effEll) {
+      addedEll = Math.max(0, i - ellStart);
+    } else if ((1 << i) & effNew) {
+      addedAxes++;
+      dim = null;
+    } else if (i < n + expanded) {
+      const k = i - addedEll;
+      if (k < 0 || k >= n) return `spec entry ${k} of ${n}`;
+      if (k >= nStrides) return `strides entry ${k} of ${nStrides}`;
+    }
+    if (dim !== null && (dim < 0 || dim >= rank)) return `dimension ${dim} of an input of rank ${rank}`;
+  }
+  return null;
+}
+
+// stridedSlice runs TF's StridedSlice spec s (BigInt values, mask
+// objects) on x.
+function stridedSlice(s, x) {
+  const n = s.begin.length;
+  const stridesIn = s.strides === null ? s.begin.map(() => 1n) : s.strides;
+  const begin = int32(s.begin, 'begin');
+  const end = int32(s.end, 'end');
+  const strides = int32(stridesIn, 'strides');
+  const m = {};
+  for (const k of MASKS) m[k] = mask32(s[k], k, n);
+  const rank = x.shape.length;
+  strides.forEach((st, i) => {
+    if (Math.abs(st) * Math.max(1, x.count) >= 2 ** 31) {
+      // Seen: traps (out-of-bounds reads) and loops of about 2^32 steps
+      // that take seconds to minutes, with strides such as 2^30 or 2^31-1
+      // on inputs of a few elements.
+      throw new Skip(`strides[${i}] = ${st} on an input of ${x.count} elements: TFLite's int32 index arithmetic ` +
+        'overflows (out-of-bounds reads, or loops of about 2^32 steps)');
+    }
+  });
+  if (rank <= 5 && end.length === n) {
+    // (Prepare refuses a rank above 5, and begin and end of different
+    // lengths, before the spec is expanded.)
+    const read = stridedSliceReads(rank, n, strides.length, m);
+    if (read !== null) {
+      throw new Skip(`TFLite reads past its operands for this spec (${read}): STRIDED_SLICE's expansion of the ` +
+        'spec reads uninitialised memory, so its answer is chance');
+    }
+  }
+  const d = dataOperand(x, false);
+  const key = `ss|${d.types}|${shapeKey(x.shape)}|${begin}|${end}|${strides}|${MASKS.map((k) => m[k])}`;
+  const outs = runModel(key, () => model.stridedSlice(d.types, x.shape, begin, end, strides, m), d.feeds);
+  return result(d, outs);
+}
+
+// encodeIndex encodes getitem items as TF's Python __getitem__ does
+// (_slice_helper): a:b:c -> begin a (or 0 and a begin_mask bit), end b
+// (or 0 and an end_mask bit), stride c (or 1); ... -> an ellipsis_mask
+// bit; None -> a new_axis_mask bit; an integer k -> begin k, end k+1,
+// stride 1 and a shrink_axis_mask bit.
+function encodeIndex(items) {
+  const s = { begin: [], end: [], strides: [] };
+  const bits = {};
+  for (const k of MASKS) bits[k] = [];
+  items.forEach((it, i) => {
+    let b = 0n;
+    let e = 0n;
+    let st = 1n;
+    const set = (k) => {
+      while (bits[k].length <= i) bits[k].push(0n);
+      bits[k][i] = 1n;
+    };
+    switch (it.kind) {
+      case 'slice':
+        if (it.start === null) set('begin_mask'); else b = it.start;
+        if (it.stop === null) set('end_mask'); else e = it.stop;
+        if (it.step !== null) st = it.step;
+        break;
+      case 'ellipsis':
+        set('ellipsis_mask');
+        break;
+      case 'newaxis':
+        set('new_axis_mask');
+        break;
+      default:
+        b = it.n;
+        e = it.n + 1n;
+        set('shrink_axis_mask');
+    }
+    s.begin.push(b);
+    s.end.push(e);
+    s.strides.push(st);
+  });
+  for (const k of MASKS) s[k] = { list: bits[k] };
+  return s;
+}
+
+function getitem(index, x) {
+  const p = subscriptParser();
+  let items;
+  try {
+    items = p.parseIndex(index);
+  } catch (e) {
+    if (e instanceof p.CaseError) throw new CaseError(e.kind, e.message);
+    if (e instanceof p.Skip) throw new Skip(e.message.replace(/TF\.js('s)?/g, 'the parser'));
+    throw e;
+  }
+  return stridedSlice(encodeIndex(items), x);
+}
+
+// slice runs tf.slice as TFLite's SLICE.
+function slice(s, x) {
+  const rank = x.shape.length;
+  if (s.begin.length === s.size.length && s.begin.length < rank) {
+    // SLICE checks begin against size, and reads both for every input
+    // dimension.
+    throw new Skip(`begin and size have ${s.begin.length} entries for an input of rank ${rank}: TFLite does not check ` +
+      'their length against the rank and would read past them');
+  }
+  const fits = (v) => v >= INT32_MIN && v <= INT32_MAX;
+  const wide = !(s.begin.every(fits) && s.size.every(fits));
+  const d = dataOperand(x, false);
+  const key = `slice|${d.types}|${shapeKey(x.shape)}|${s.begin}|${s.size}`;
+  const begin = wide ? s.begin : s.begin.map(Number);
+  const size = wide ? s.size : s.size.map(Number);
+  const outs = runModel(key, () => model.slice(d.types, x.shape, begin, size, wide), d.feeds);
+  return result(d, outs);
+}
+
+// Index types TFLite's GATHER_ND should refuse, for the non-integer index
+// dtypes (by NumPy kind + size), with the bytes to feed if it does not.
+const INDEX_TYPES = { f2: TT.FLOAT16, f4: TT.FLOAT32, f8: TT.FLOAT64, b1: TT.BOOL, c8: TT.COMPLEX64, c16: TT.COMPLEX128 };
+
+// indexValues reads an integer array as BigInts.
+function indexValues(a) {
+  const out = new Array(a.count);
+  const signed = a.kind === 'i';
+  for (let i = 0; i < a.count; i++) {
+    const off = i * a.size;
+    let v;
+    switch (a.size) {
+      case 1: v = signed ? a.data.readInt8(off) : a.data.readUInt8(off); break;
+      case 2: v = a.big ? (signed ? a.data.readInt16BE(off) : a.data.readUInt16BE(off))
+        : (signed ? a.data.readInt16LE(off) : a.data.readUInt16LE(off)); break;
+      case 4: v = a.big ? (signed ? a.data.readInt32BE(off) : a.data.readUInt32BE(off))
+        : (signed ? a.data.readInt32LE(off) : a.data.readUInt32LE(off)); break;
+      default: v = a.big ? (signed ? a.data.readBigInt64BE(off) : a.data.readBigUInt64BE(off))
+        : (signed ? a.data.readBigInt64LE(off) : a.data.readBigUInt64LE(off));
+    }
+    out[i] = BigInt(v);
+  }
+  return out;
+}
+
+function gatherNd(spec, params, indices) {
+  if (spec.batch_dims !== 0n) throw new Skip('TFLite GATHER_ND has no batch_dims (only batch_dims 0 runs)');
+  if (spec.bad_indices !== 'error') throw new Skip('TFLite GATHER_ND has no bad_indices "zero" mode (TF GPU behaviour)');
+  let iType;
+  let iFeed;
+  if (indices.kind === 'i' || indices.kind === 'u') {
+    // Integer indices of any width run as int32 (the web API cannot feed
+    // int64 tensors; TFLite's int32 and int64 index paths are one template).
+    iType = TT.INT32;
+    iFeed = Buffer.alloc(4 * indices.count);
+    indexValues(indices).forEach((v, i) => {
+      if (v < INT32_MIN || v > INT32_MAX) throw new Skip(`index value ${v} does not fit TFLite's int32 indices`);
+      iFeed.writeInt32LE(Number(v), 4 * i);
+    });
+  } else {
+    // Non-integer indices: a tensor of the nearest TFLite type, which
+    // GATHER_ND refuses when the interpreter is built.
+    const key = indices.kind + indices.size;
+    iType = has(INDEX_TYPES, key) ? INDEX_TYPES[key] : TT.STRING;
+    iFeed = null;
+  }
+  const pr = params.shape.length;
+  const ir = indices.shape.length;
+  if (pr >= 1 && ir >= 1 && indices.shape[ir - 1] <= pr) {
+    const rows = indices.shape.slice(0, ir - 1).reduce((x, y) => x * y, 1);
+    const inner = params.shape.slice(indices.shape[ir - 1]).reduce((x, y) => x * y, 1);
+    if (rows * inner > MAX_OUTPUT_ELEMENTS) {
+      throw new Skip(`output of ${rows * inner} elements is beyond the oracle's limit of ${MAX_OUTPUT_ELEMENTS}`);
+    }
+  }
+  const d = dataOperand(params, true);
+  const key = `gnd|${d.types}|${shapeKey(params.shape)}|${iType}|${shapeKey(indices.shape)}`;
+  const build = () => model.gatherNd(d.types, params.shape, iType, indices.shape);
+  let outs;
+  if (iFeed === null) {
+    try {
+      outs = rt().run(key, build, d.feeds.concat([Buffer.alloc(0)]));
+    } catch (e) {
+      if (e instanceof ModelError) throw mapError(e);
+      if (e instanceof OracleError) {
+        throw new Skip(`TFLite accepted GATHER_ND indices of type ${indices.descr} (not run: ${e.message})`);
+      }
+      throw e;
+    }
+    throw new Skip(`TFLite accepted GATHER_ND indices of type ${indices.descr}`);
+  }
+  outs = runModel(key, build, d.feeds.concat([iFeed]));
+  return result(d, outs);
+}
+
+function run(spec, inputs) {
+  switch (spec.op) {
+    case 'strided_slice': return stridedSlice(spec, inputs.x);
+    case 'slice': return slice(spec, inputs.x);
+    case 'gather_nd': return gatherNd(spec, inputs.params, inputs.indices);
+    case 'getitem':
+      if (!OPS.includes('getitem')) throw new Skip('getitem needs the TF.js oracle\'s subscript parser (oracle/node_modules)');
+      return getitem(spec.index, inputs.x);
+  }
+  throw bad(`unknown op "${spec.op}"`);
+}
+
+// ------------------------------------------------------------ protocol
+
+// parseRequest parses a request line as ../ort/json.js does (an integer
+// literal becomes a BigInt, exactly; any other number a Number), taking
+// JSON.parse's faster path when no number in the line could be read
+// differently: none with a fraction, an exponent or 16 digits or more.
+function parseRequest(line) {
+  const outside = line.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  if (/[0-9][.eE]|[0-9]{16}/.test(outside)) return json.parse(line);
+  return bigInts(JSON.parse(line));
+}
+
+function bigInts(v) {
+  if (typeof v === 'number') return BigInt(v);
+  if (Array.isArray(v)) return v.map(bigInts);
+  if (v !== null && typeof v === 'object') {
+    for (const k of Object.keys(v)) v[k] = bigInts(v[k]);
+  }
+  return v;
+}
+
+// jsonString is JSON.stringify(s) with every non-ASCII character escaped,
+// so that responses can be written as Latin-1 (a byte per character).
+function jsonString(s) {
+  return JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function respond(line) {
+  let c;
+  try {
+    c = parseRequest(line);
+  } catch (e) {
+    process.stderr.write(`tflite oracle: request is not JSON: ${e.message}\n`);
+    return null;
+  }
+  if (c === null || typeof c !== 'object' || Array.isArray(c) || !has(c, 'id')) {
+    process.stderr.write('tflite oracle: request without an id\n');
+    return null;
+  }
+  const id = json.stringify(c.id).replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  try {
+    const spec = parseSpec(c);
+    const inputs = loadInputs(c, spec.op);
+    const out = run(spec, inputs);
+    return `{"id":${id},"output":"${out.toString('base64')}"}\n`;
+  } catch (e) {
+    if (e instanceof CaseError) {
+      return `{"id":${id},"error":{"kind":"${e.kind}","message":${jsonString(e.message)}}}\n`;
+    }
+    if (e instanceof Skip) return `{"id":${id},"skip":${jsonString(e.message)}}\n`;
+    if (e instanceof Crash) return `{"id":${id},"crash":${jsonString(e.message)}}\n`;
+    if (e instanceof Trap) {
+      const msg = `TFLite trapped (WebAssembly instance re-created): ${e.message}`;
+      process.stderr.write(`tflite oracle: request ${id}: ${msg}\n`);
+      return `{"id":${id},"crash":${jsonString(msg)}}\n`;
+    }
+    process.stderr.write(`tflite oracle: internal error on request ${id}: ${e && e.stack}\n`);
+    return `{"id":${id},"skip":${jsonString(`tflite oracle internal error: ${e && e.message}`)}}\n`;
+  }
+}
+
+function main() {
+  rt();
+  process.stdout.write(JSON.stringify({
+    hello: {
+      name: 'tflite',
+      version: version(),
+      ops: OPS,
+      notes: {
+        runtime: `TensorFlow Lite's interpreter and kernels from @tensorflow/tfjs-tflite ${version()} ` +
+          `(wasm/${VARIANT}.wasm), one .tflite model per case`,
+        ops: 'strided_slice and getitem (TF\'s _slice_helper encoding) as STRIDED_SLICE, slice as SLICE, ' +
+          'gather_nd as GATHER_ND (batch_dims 0)',
+        dtypes: 'bool, int8, uint8, int16, int32 and float32 run for real (not bool for GATHER_ND); ' +
+          'every other dtype runs as int32 element positions',
+        crash: 'a WebAssembly trap is answered {"id": N, "crash": "..."} and the instance re-created',
+      },
+    },
+  }) + '\n');
+  let pending = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk) => {
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop();
+    const out = [];
+    for (const l of lines) {
+      if (l.trim() === '') continue;
+      const r = respond(l);
+      if (r !== null) out.push(r);
+    }
+    if (out.length > 0) process.stdout.write(out.join(''), 'latin1');
+  });
+  process.stdin.on('end', () => {
+    if (pending.trim() !== '') {
+      const r = respond(pending);
+      if (r !== null) process.stdout.write(r, 'latin1');
+    }
+  });
+}
+
+if (require.main === module) {
+  try {
+    main();
+  } catch (e) {
+    process.stderr.write(`tflite oracle: cannot start: ${e && e.stack}\n`);
+    process.exit(1);
+  }
+} else {
+  module.exports = { respond, parseSpec, ERROR_KINDS, encodeIndex, runtime: rt };
+}

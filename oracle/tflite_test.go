@@ -1,0 +1,803 @@
+package oracle
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/engine/expr"
+	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/casefile"
+)
+
+// tfliteVersion is the pinned @tensorflow/tfjs-tflite version
+// (package.json), whose WebAssembly build of TFLite the oracle runs.
+const tfliteVersion = "0.0.1-alpha.10"
+
+func haveTFLite() bool {
+	dir, err := Dir()
+	if err != nil {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@tensorflow", "tfjs-tflite", "wasm", "tflite_web_api_cc.wasm")); err != nil {
+		return false
+	}
+	_, err = exec.LookPath("node")
+	return err == nil
+}
+
+const tfliteMissing = "oracle/node_modules lacks @tensorflow/tfjs-tflite (run oracle/setup.sh) or node is not installed"
+
+// startTFLite starts the TFLite oracle and checks its hello, or skips the
+// test visibly when tfjs-tflite is not installed (CONFORM_REQUIRE_TFLITE=1:
+// fails).
+func startTFLite(t *testing.T) *Client {
+	t.Helper()
+	requireOracle(t, "CONFORM_REQUIRE_TFLITE", haveTFLite(), tfliteMissing)
+	argv, err := Command("tflite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Start(argv, Options{Stderr: testWriter{t}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	h := c.Hello()
+	if h.Name != "tflite" || h.Version != tfliteVersion {
+		t.Errorf("hello = %+v, want name tflite, version %s", h, tfliteVersion)
+	}
+	ops := map[string]bool{}
+	for _, op := range h.Ops {
+		ops[op] = true
+	}
+	for _, op := range casefile.Ops {
+		if !ops[op] {
+			t.Errorf("hello lists ops %v, without %s", h.Ops, op)
+		}
+	}
+	return c
+}
+
+// tfliteResult is one case run on the engine and on TFLite.
+type tfliteResult struct {
+	m         casefile.Memory
+	want, got outcome
+	message   string // TFLite's error message
+	crash     string
+	why       string // "" if they agree
+}
+
+// runTFLite runs cases through c (64 at a time) and compares each with
+// the engine. A crash is kept in crash (got is then a skip).
+func runTFLite(c *Client, cases []casefile.Memory) []tfliteResult {
+	results := make([]Response, len(cases))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < 64; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = c.Do(context.Background(), cases[i].Request(0))
+			}
+		}()
+	}
+	for i := range cases {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	out := make([]tfliteResult, len(cases))
+	for i, m := range cases {
+		r := tfliteResult{m: m, want: engineOutcome(m), message: results[i].ErrMessage, crash: results[i].Crash}
+		got, err := oracleOutcome(results[i])
+		if err != nil {
+			r.got, r.why = outcome{skip: "protocol failure: " + err.Error()}, "protocol failure"
+		} else {
+			r.got, r.why = got, differ(r.want, got)
+		}
+		out[i] = r
+	}
+	return out
+}
+
+// retyped returns m with its data input (x or params) replaced by random
+// data of dtype dt and the same shape: the generators draw every dtype,
+// most of which TFLite runs as positions; these run for real.
+func retyped(m casefile.Memory, dt string, r *rand.Rand) casefile.Memory {
+	g := gen{r: r}
+	in := map[string]*engine.Tensor{}
+	for k, v := range m.Inputs {
+		in[k] = v
+	}
+	name := "x"
+	if _, ok := in["params"]; ok {
+		name = "params"
+	}
+	in[name] = g.tensor(mustDType(dt), in[name].Shape)
+	return casefile.Memory{Spec: m.Spec, Inputs: in}
+}
+
+// tfliteDTypes are the dtypes TFLite's kernels run for real.
+var tfliteDTypes = []string{"|b1", "|i1", "|u1", "<i2", ">i2", "<i4", ">i4", "<f4", ">f4"}
+
+// tfliteCorpus is the random corpus: the hand-picked corners, this
+// package's small generator, gen's generators per op, and a third of all
+// those again with a dtype TFLite runs for real.
+func tfliteCorpus() []casefile.Memory {
+	var cases []casefile.Memory
+	cases = append(cases, fixedCases()...)
+	cases = append(cases, randomCases(oracleCases(), oracleSeed(), false)...)
+	for _, op := range casefile.Ops {
+		cases = append(cases, genCases(op, 2*oracleCases(), oracleSeed())...)
+	}
+	r := rand.New(rand.NewSource(oracleSeed()))
+	n := len(cases)
+	for i := 0; i < n; i += 3 {
+		cases = append(cases, retyped(cases[i], tfliteDTypes[r.Intn(len(tfliteDTypes))], r))
+	}
+	return cases
+}
+
+// TestTFLiteOracle runs the random corpus through TFLite. Every case must
+// agree with the engine, be skipped with a reason, or disagree in a class
+// tfliteDivergence names; the classes are tallied and logged with the
+// smallest example of each. Protocol failures, crashes other than
+// WebAssembly traps, internal errors of the oracle and TFLite messages it
+// does not recognise fail the test.
+func TestTFLiteOracle(t *testing.T) {
+	c := startTFLite(t)
+	cases := tfliteCorpus()
+	results := runTFLite(c, cases)
+	agree, skipped := 0, 0
+	classes := map[string]int{}
+	examples := map[string]tfliteResult{}
+	for _, r := range results {
+		switch {
+		case r.crash != "" && !strings.Contains(r.crash, "the child reported a crash: TFLite"):
+			t.Errorf("crash: %v", disagreement{r.m, r.crash})
+			continue
+		case r.crash != "":
+			// TFLite failed without an error (a trap, or memory from
+			// outside its input): a finding, classified below.
+		case r.why == "protocol failure":
+			t.Errorf("protocol failure: %v", disagreement{r.m, r.got.skip})
+			continue
+		case strings.Contains(r.got.skip, "internal error"):
+			t.Errorf("oracle internal error: %v", disagreement{r.m, r.got.skip})
+			continue
+		case strings.HasPrefix(r.message, "unrecognised TFLite error"):
+			t.Errorf("unrecognised TFLite error: %v", disagreement{r.m, r.message})
+			continue
+		case r.why == "":
+			agree++
+			continue
+		case r.got.skip != "" && r.crash == "":
+			skipped++
+		}
+		class := tfliteDivergence(r)
+		if class == "" {
+			t.Errorf("TFLite disagrees with the engine (unclassified): %v (TFLite: %s)", disagreement{r.m, r.why}, r.message)
+			continue
+		}
+		classes[class]++
+		if ex, ok := examples[class]; !ok || size(r.m) < size(ex.m) {
+			examples[class] = r
+		}
+	}
+	t.Logf("%d cases: TFLite agrees with the engine on %d, disagrees on %d, skipped %d; %d restarts",
+		len(results), agree, len(results)-agree-skipped, skipped, c.Restarts())
+	var names []string
+	for k := range classes {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		ex := examples[k]
+		msg := ex.message
+		if ex.crash != "" {
+			msg = ex.crash
+		}
+		t.Logf("%6d  %s\n          e.g. %v (engine %v, TFLite %v) %s", classes[k], k, disagreement{ex.m, ""}, ex.want, ex.got, msg)
+	}
+}
+
+// sparseEntry is one entry of a strided slice spec (TF's encoding for
+// getitem).
+type sparseEntry struct {
+	kind               byte // 'r'ange, 's'hrink, 'n'ew axis, 'e'llipsis
+	begin, end, stride int64
+}
+
+// tfSparse returns the entries of a strided_slice or getitem case (by TF's
+// priority ellipsis > new axis > shrink > range), the input rank and the
+// strides length (-1 if absent).
+func tfSparse(m casefile.Memory) (entries []sparseEntry, rank, nStrides int, ok bool) {
+	c, err := m.Case()
+	if err != nil {
+		return nil, 0, 0, false
+	}
+	rank = c.Inputs["x"].Rank()
+	nStrides = -1
+	switch c.Op {
+	case casefile.OpStridedSlice:
+		s := c.Spec()
+		if s.Strides != nil {
+			nStrides = len(s.Strides)
+		}
+		for i := range s.Begin {
+			e := sparseEntry{kind: 'r', begin: s.Begin[i], stride: 1}
+			if i < len(s.End) {
+				e.end = s.End[i]
+			}
+			if i < len(s.Strides) {
+				e.stride = s.Strides[i]
+			}
+			switch {
+			case s.EllipsisMask.Has(i):
+				e.kind = 'e'
+			case s.NewAxisMask.Has(i):
+				e.kind = 'n'
+			case s.ShrinkAxisMask.Has(i):
+				e.kind = 's'
+			}
+			entries = append(entries, e)
+		}
+	case casefile.OpGetItem:
+		items, err := expr.Parse(c.Index)
+		if err != nil {
+			return nil, 0, 0, false
+		}
+		for _, it := range items {
+			switch it.Kind {
+			case engine.IndexEllipsis:
+				entries = append(entries, sparseEntry{kind: 'e', stride: 1})
+			case engine.IndexNewAxis:
+				entries = append(entries, sparseEntry{kind: 'n', stride: 1})
+			case engine.IndexInt:
+				entries = append(entries, sparseEntry{kind: 's', begin: it.Index, end: it.Index + 1, stride: 1})
+			default:
+				st := int64(1)
+				if it.HasStep {
+					st = it.Step
+				}
+				entries = append(entries, sparseEntry{kind: 'r', begin: it.Start, end: it.Stop, stride: st})
+			}
+		}
+	default:
+		return nil, 0, 0, false
+	}
+	return entries, rank, nStrides, true
+}
+
+// tfliteDivergence names the class of a disagreement between the engine
+// (TF / NumPy semantics) and TFLite, or returns "". The classes come from
+// TFLite's kernels as this build runs them (strided_slice.cc, slice.cc,
+// gather_nd.cc; see oracle/README.md).
+func tfliteDivergence(r tfliteResult) string {
+	op := r.m.Op()
+	if r.crash != "" {
+		for _, c := range []struct{ text, class string }{
+			{"TFLite trapped", "crash: TFLite trapped (WebAssembly out-of-bounds access or abort)"},
+			{"TFLite read outside its input", "crash: TFLite read outside its input (out-of-bounds read or unwritten output, no error)"},
+			{"TFLite returned an invalid tensor", "crash: TFLite made a tensor with a negative dimension (no error)"},
+			{"TFLite's answer is chance", "crash: the same spec gave two shapes (uninitialised memory, no error)"},
+		} {
+			if strings.Contains(r.crash, c.text) {
+				return op + ": " + c.class
+			}
+		}
+		return ""
+	}
+	if s := r.got.skip; s != "" {
+		for _, c := range []struct{ prefix, class string }{
+			{"TFLite reads past its operands", "skipped: STRIDED_SLICE's spec expansion reads past the input shape or the spec (uninitialised memory)"},
+			{"TFLite cannot run this", "skipped: more than 5 dimensions (TFLite's limit, added axes included)"},
+			{"begin and size have", "skipped: SLICE begin/size shorter than the rank (TFLite reads past them)"},
+			{"TFLite GATHER_ND has no batch_dims", "skipped: batch_dims != 0 (GATHER_ND has none)"},
+			{"TFLite GATHER_ND has no bad_indices", `skipped: bad_indices "zero" (TF GPU behaviour)`},
+			{"index value", "skipped: index value beyond int32"},
+			{"output of", "skipped: output beyond the oracle's size limit"},
+		} {
+			if strings.HasPrefix(s, c.prefix) {
+				return op + ": " + c.class
+			}
+		}
+		switch {
+		case strings.Contains(s, "int32 index arithmetic overflows"):
+			return op + ": skipped: a stride whose product with the input size overflows int32 (TFLite traps or loops ~2^32 steps)"
+		case strings.Contains(s, "does not fit TFLite's int32"):
+			return op + ": skipped: a value or mask beyond int32"
+		case strings.Contains(s, "masks are 32-bit integers"):
+			return op + ": skipped: a mask bit beyond 31"
+		case strings.Contains(s, "the parser"):
+			return op + ": skipped: the subscript parser cannot decide"
+		}
+		return ""
+	}
+	kind := func(o outcome) string {
+		switch {
+		case o.kind != "":
+			return string(o.kind)
+		case o.overRank > 0:
+			return "output of more than 32 dims"
+		}
+		return "output"
+	}
+	pair := fmt.Sprintf("engine %s, TFLite %s", kind(r.want), kind(r.got))
+	switch op {
+	case casefile.OpGetItem, casefile.OpStridedSlice:
+		if class := stridedDivergence(r, pair); class != "" {
+			return op + ": " + class
+		}
+	case casefile.OpSlice:
+		x := r.m.Inputs["x"]
+		c, err := r.m.Case()
+		if err != nil {
+			return ""
+		}
+		for _, v := range append(append([]int64{}, c.Begin...), c.Size...) {
+			if v < math.MinInt32 || v > math.MaxInt32 {
+				return op + ": int64 begin/size truncated to 32 bits, not checked (" + pair + ")"
+			}
+		}
+		for _, b := range c.Begin {
+			if b < 0 {
+				return op + ": negative begin not checked (" + pair + ")"
+			}
+		}
+		if len(c.Begin) == len(c.Size) && len(c.Begin) > x.Rank() {
+			return op + ": begin/size longer than the rank: the extra entries are ignored (" + pair + ")"
+		}
+		for i := range c.Begin {
+			if i < len(c.Size) && c.Size[i] >= 0 && c.Begin[i]+c.Size[i] > math.MaxInt32 && c.Begin[i] <= math.MaxInt32 {
+				return op + ": begin + size overflows int32 and passes the bounds check (" + pair + ")"
+			}
+		}
+	case casefile.OpGatherND:
+		params, indices := r.m.Inputs["params"], r.m.Inputs["indices"]
+		if r.want.kind == engine.OutOfRange && r.got.tensor != nil && params.Len() == 0 && indices.Len() == 0 {
+			return op + ": params with no elements, index depth 0: TFLite checks the index count, not the row count (" + pair + ")"
+		}
+		if r.want.kind == engine.OutOfRange && r.got.tensor != nil && flatIndicesInRange(params, indices) {
+			return op + ": only each row's flattened position is checked, not each index (" + pair + ")"
+		}
+	}
+	return ""
+}
+
+// stridedDivergence classifies a strided_slice or getitem disagreement
+// by the first feature of the spec that TFLite's STRIDED_SLICE treats
+// differently from TF.
+func stridedDivergence(r tfliteResult, pair string) string {
+	entries, rank, nStrides, ok := tfSparse(r.m)
+	if !ok {
+		if index, _ := r.m.Spec["index"].(string); r.want.kind == engine.InvalidSpec &&
+			len(regexp.MustCompile(`\.\.\.|Ellipsis`).FindAllString(index, -1)) >= 2 {
+			return "several ellipses not checked (" + pair + ")"
+		}
+		return ""
+	}
+	n := len(entries)
+	ell, consuming := 0, 0
+	zeroStride, shrinkNonPos, shrinkOut, shrinkMasked := false, false, false, false
+	for _, e := range entries {
+		switch e.kind {
+		case 'e':
+			ell++
+		case 'n':
+		default:
+			consuming++
+			if e.stride == 0 {
+				zeroStride = true
+			}
+		}
+	}
+	if dims, ok := tfDense(r.m); ok {
+		for _, d := range dims {
+			if d.shrink && d.stride <= 0 {
+				shrinkNonPos = true
+			}
+			if d.shrink && d.stride > 0 && (d.begin < -d.d || d.begin >= d.d) {
+				shrinkOut = true
+			}
+			if d.shrink && d.beginMasked {
+				shrinkMasked = true
+			}
+		}
+	}
+	switch {
+	case r.m.Op() == casefile.OpStridedSlice && nStrides > n:
+		return "strides longer than begin: the extra strides are ignored (" + pair + ")"
+	case ell >= 2 && r.want.kind == engine.InvalidSpec:
+		return "several ellipses not checked (" + pair + ")"
+	case ell == 1 && consuming >= rank:
+		return "an ellipsis that covers no dimension: TFLite expands it over one, and the last entry falls off (" + pair + ")"
+	case consuming > rank && r.want.kind == engine.InvalidSpec:
+		return "more indices than dimensions: the extra entries are ignored (" + pair + ")"
+	case shrinkMasked && r.want.kind != engine.InvalidSpec:
+		return "begin_mask applies to a shrink axis (TF ignores it there): the index becomes the first element (" + pair + ")"
+	case shrinkNonPos && r.want.kind == engine.InvalidSpec:
+		return "shrink with stride <= 0 not checked (" + pair + ")"
+	case zeroStride && r.want.kind == engine.OutOfRange && r.got.kind == engine.InvalidSpec:
+		return "several faults: TFLite reports the zero stride first (" + pair + ")"
+	case shrinkOut && r.want.kind == engine.OutOfRange:
+		return "shrink index out of range clamped into the dimension, not checked (" + pair + ")"
+	case n > engine.MaxSpecLength && r.want.kind == engine.InvalidSpec:
+		return "spec of 32 or more entries not checked (" + pair + ")"
+	case maskBitsPastSpec(r.m, n):
+		return "mask bits past the spec's entries are applied (TF ignores them) (" + pair + ")"
+	}
+	return ""
+}
+
+// maskBitsPastSpec reports whether a strided_slice case sets a mask bit at
+// a position from n to 31.
+func maskBitsPastSpec(m casefile.Memory, n int) bool {
+	c, err := m.Case()
+	if err != nil || c.Op != casefile.OpStridedSlice {
+		return false
+	}
+	s := c.Spec()
+	for _, mask := range []engine.Mask{s.BeginMask, s.EndMask, s.EllipsisMask, s.NewAxisMask, s.ShrinkAxisMask} {
+		for i := n; i < 32; i++ {
+			if mask.Has(i) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// flatIndicesInRange reports whether every row of an integer index tensor
+// (index depth k) starts a slice that lies inside params when flattened:
+// 0 <= sum(idx[j] * stride[j]) and that + slice size <= params size, the
+// only check GATHER_ND makes on the indices.
+func flatIndicesInRange(params, indices *engine.Tensor) bool {
+	if !indices.DType.IsInteger() || indices.Rank() == 0 || params.Rank() == 0 {
+		return false
+	}
+	k := indices.Shape[indices.Rank()-1]
+	if k == 0 || k > params.Rank() {
+		return false
+	}
+	slice := int64(engine.NumElements(params.Shape[k:]))
+	strides := make([]int64, k)
+	for j := range strides {
+		strides[j] = int64(engine.NumElements(params.Shape[j+1:k])) * slice
+	}
+	vals := intValues(indices)
+	for row := 0; row < len(vals)/k; row++ {
+		pos := int64(0)
+		for j := 0; j < k; j++ {
+			var v int64
+			if _, err := fmt.Sscan(vals[row*k+j], &v); err != nil {
+				return false
+			}
+			pos += v * strides[j]
+		}
+		if pos < 0 || pos+slice > int64(params.Len()) {
+			return false
+		}
+	}
+	return true
+}
+
+// arange32 is an int32 tensor holding 0, 1, ... in C order.
+func arange32(shape ...int) *engine.Tensor {
+	n := engine.NumElements(shape)
+	data := make([]byte, 4*n)
+	for i := 0; i < n; i++ {
+		binary.LittleEndian.PutUint32(data[4*i:], uint32(i))
+	}
+	t, err := engine.FromBytes(mustDType("<i4"), shape, data)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// TestTFLiteCases pins TFLite's answers on hand-picked cases, each with
+// the rule it shows; the values were copied from running the oracle.
+func TestTFLiteCases(t *testing.T) {
+	c := startTFLite(t)
+	x := func(t *engine.Tensor) map[string]*engine.Tensor { return map[string]*engine.Tensor{"x": t} }
+	gi := func(index string, in *engine.Tensor) casefile.Memory {
+		return casefile.Memory{Spec: map[string]any{"op": "getitem", "index": index}, Inputs: x(in)}
+	}
+	ss := func(spec map[string]any, in *engine.Tensor) casefile.Memory {
+		spec["op"] = "strided_slice"
+		return casefile.Memory{Spec: spec, Inputs: x(in)}
+	}
+	sl := func(begin, size []int64, in *engine.Tensor) casefile.Memory {
+		return casefile.Memory{Spec: map[string]any{"op": "slice", "begin": begin, "size": size}, Inputs: x(in)}
+	}
+	gnd := func(params, indices *engine.Tensor) casefile.Memory {
+		return casefile.Memory{Spec: map[string]any{"op": "gather_nd"}, Inputs: map[string]*engine.Tensor{"params": params, "indices": indices}}
+	}
+	i := func(v ...int64) []int64 { return append([]int64{}, v...) }
+	g := gen{r: rand.New(rand.NewSource(5))}
+	type answer struct {
+		shape  []int
+		values []int64 // as integers, for integer dtypes
+		kind   engine.ErrorKind
+		skip   string // a substring of the skip reason
+		crash  string // a substring of the crash the oracle reports
+		engine bool   // the engine gives the same answer
+	}
+	out := func(shape []int, v ...int64) answer { return answer{shape: shape, values: v} }
+	same := func(a answer) answer { a.engine = true; return a }
+	fail := func(k engine.ErrorKind) answer { return answer{kind: k} }
+	skip := func(s string) answer { return answer{skip: s} }
+	crash := func(s string) answer { return answer{crash: s} }
+	tests := []struct {
+		why  string
+		m    casefile.Memory
+		want answer
+	}{
+		{"a range on each axis, as in TF",
+			ss(map[string]any{"begin": i(0, 1), "end": i(2, 3)}, arange32(2, 3)), same(out([]int{2, 2}, 1, 2, 4, 5))},
+		{"negative stride with a begin mask, through TF's x[...] encoding",
+			gi("x[::-2]", arange32(5)), same(out([]int{3}, 4, 2, 0))},
+		{"a shrink, a new axis and an ellipsis that covers one dimension",
+			gi("x[1, None, ...]", arange32(2, 3)), same(out([]int{1, 3}, 3, 4, 5))},
+		{"int64 runs as element positions; the bytes come back untouched",
+			gi("x[-1, ::-1]", arangeTensor(2, 3)), same(out([]int{3}, 5, 4, 3))},
+		{"big-endian int32 is swapped into the little-endian heap and back",
+			gi("x[1:]", g.tensor(mustDType(">i4"), []int{3})), answer{engine: true, skip: "-"}},
+		{"float32 runs for real: NaN payloads and -0 come back bit for bit",
+			gi("x[::-1]", g.tensor(mustDType("<f4"), []int{6})), answer{engine: true, skip: "-"}},
+		{"a zero stride is refused in Prepare",
+			ss(map[string]any{"begin": i(0), "end": i(1), "strides": i(0)}, arange32(3)), same(fail(engine.InvalidSpec))},
+		{"begin and end of different lengths are refused",
+			ss(map[string]any{"begin": i(0, 0), "end": i(1)}, arange32(3, 3)), same(fail(engine.InvalidSpec))},
+		{"an out-of-range shrink index is clamped to the dimension and read one past the end: no error",
+			ss(map[string]any{"begin": i(9), "end": i(10), "shrink_axis_mask": 1}, arange32(5)), crash("TFLite read outside its input")},
+		{"begin_mask applies to a shrink axis: begin 2, begin_mask 1, shrink 1 gives x[0], not x[2]",
+			ss(map[string]any{"begin": i(2), "end": i(3), "begin_mask": 1, "shrink_axis_mask": 1}, arange32(4)), out([]int{}, 0)},
+		{"a shrink index below -d is clamped to 0: x[-9] on 5 elements gives x[0]",
+			gi("x[-9]", arange32(5)), out([]int{}, 0)},
+		{"an ellipsis that should cover no dimension covers one, and the index after it is dropped",
+			gi("x[..., 0]", arange32(2)), out([]int{2}, 0, 1)},
+		{"more indices than dimensions: the extra ones are ignored",
+			gi("x[1, 0]", arange32(3)), out([]int{}, 1)},
+		{"two ellipses are not refused",
+			gi("x[..., ...]", arange32(3)), out([]int{3}, 0, 1, 2)},
+		{"a shrink axis with stride -1 is not refused, and its output element is never written",
+			ss(map[string]any{"begin": i(1), "end": i(2), "strides": i(-1), "shrink_axis_mask": 1}, arange32(3)), crash("TFLite read outside its input")},
+		{"more than 5 dimensions, counting new axes: TFLite cannot run it",
+			gi("x[None, None, None, None, None, None]", arange32(2)), skip("up to 5D output")},
+		{"an input of rank 6: TFLite cannot run it",
+			gi("x[...]", arange32(1, 1, 1, 1, 1, 2)), skip("1D-5D input arrays")},
+		{"begin beyond int32: STRIDED_SLICE takes int32 only",
+			ss(map[string]any{"begin": i(1 << 40), "end": i(0)}, arange32(3)), skip("does not fit TFLite's int32")},
+		{"tf.slice runs as TFLite's SLICE: a plain slice",
+			sl(i(1, 0), i(1, -1), arange32(2, 3)), same(out([]int{1, 3}, 3, 4, 5))},
+		{"tf.slice of a rank-0 tensor is the identity",
+			sl(i(), i(), arange32()), same(out([]int{}, 0))},
+		{"SLICE refuses begin + size beyond the dimension",
+			sl(i(1), i(3), arange32(3)), same(fail(engine.OutOfRange))},
+		{"SLICE refuses a size below -1",
+			sl(i(0), i(-2), arange32(3)), same(fail(engine.OutOfRange))},
+		{"SLICE with size -1 and begin beyond the dimension: a negative size, refused when allocating",
+			sl(i(5), i(-1), arange32(3)), same(fail(engine.OutOfRange))},
+		{"SLICE does not check a negative begin and reads before the input",
+			sl(i(-1), i(2), arange32(3)), crash("TFLite read outside its input")},
+		{"SLICE ignores begin/size entries beyond the rank",
+			sl(i(1, 0, 0), i(1, 1, 1), arange32(2, 3)), out([]int{1, 1}, 3)},
+		{"gather_nd: rows of a matrix",
+			gnd(arange32(2, 3), int64Tensor([]int{2, 1}, 1, 0)), same(out([]int{2, 3}, 3, 4, 5, 0, 1, 2))},
+		{"gather_nd: an index past the dimension is refused in Invoke",
+			gnd(arange32(2, 3), int64Tensor([]int{1, 2}, 1, 3)), same(fail(engine.OutOfRange))},
+		{"gather_nd: a negative index is refused in Invoke",
+			gnd(arange32(2, 3), int64Tensor([]int{1, 2}, 1, -1)), same(fail(engine.OutOfRange))},
+		{"gather_nd: index depth beyond the params rank is refused",
+			gnd(arange32(2, 3), int64Tensor([]int{1, 3}, 0, 0, 0)), same(fail(engine.InvalidSpec))},
+		{"gather_nd: float indices are refused",
+			gnd(arange32(2, 3), g.tensor(mustDType("<f4"), []int{1, 2})), same(fail(engine.BadInput))},
+		{"gather_nd: rows requested from params with no elements are refused",
+			gnd(arange32(2, 0), int64Tensor([]int{1, 1}, 1)), same(fail(engine.OutOfRange))},
+		{"gather_nd: only the flattened position of a row is checked: [0, 4] on a [2, 3] matrix is element 4",
+			gnd(arange32(2, 3), int64Tensor([]int{1, 2}, 0, 4)), out([]int{1}, 4)},
+		{"a stride whose product with the input size overflows int32: not run (TFLite traps or loops for seconds)",
+			gi("x[::2147483647]", arange32(3)), skip("int32 index arithmetic overflows")},
+		{"gather_nd: params with no elements and index depth 0: no rows are checked",
+			gnd(arange32(0, 1), int64Tensor([]int{3, 0})), out([]int{3, 0, 1})},
+		{"gather_nd with batch_dims: GATHER_ND has none",
+			casefile.Memory{Spec: map[string]any{"op": "gather_nd", "batch_dims": 1}, Inputs: map[string]*engine.Tensor{"params": arange32(2, 2), "indices": int64Tensor([]int{2, 1}, 0, 1)}}, skip("no batch_dims")},
+	}
+	for _, tt := range tests {
+		resp := c.Do(context.Background(), tt.m.Request(0))
+		if tt.want.crash != "" {
+			if !strings.Contains(resp.Crash, tt.want.crash) {
+				t.Errorf("%s: got %+v, want a crash containing %q", tt.why, resp, tt.want.crash)
+			}
+			continue
+		}
+		got, err := oracleOutcome(resp)
+		if err != nil {
+			t.Errorf("%s: %v", tt.why, err)
+			continue
+		}
+		want := engineOutcome(tt.m)
+		if tt.want.engine && differ(want, got) != "" {
+			t.Errorf("%s: %v: engine %v, TFLite %v (%s); want the same", tt.why, disagreement{tt.m, ""}, want, got, resp.ErrMessage)
+			continue
+		}
+		if !tt.want.engine && differ(want, got) == "" {
+			t.Errorf("%s: %v: TFLite agrees with the engine (%v); want a difference", tt.why, disagreement{tt.m, ""}, got)
+		}
+		switch a := tt.want; {
+		case a.skip == "-":
+		case a.skip != "":
+			if !strings.Contains(got.skip, a.skip) {
+				t.Errorf("%s: got %v (%s), want a skip containing %q", tt.why, got, resp.ErrMessage, a.skip)
+			}
+		case a.kind != "":
+			if got.kind != a.kind {
+				t.Errorf("%s: got %v (%s), want %s", tt.why, got, resp.ErrMessage, a.kind)
+			}
+		default:
+			if got.tensor == nil || !equalShape(got.tensor.Shape, a.shape) {
+				t.Errorf("%s: got %v (%s), want shape %v", tt.why, got, resp.ErrMessage, a.shape)
+				continue
+			}
+			var vals []string
+			for _, v := range a.values {
+				vals = append(vals, fmt.Sprint(v))
+			}
+			if gv := intValues(got.tensor); strings.Join(gv, " ") != strings.Join(vals, " ") {
+				t.Errorf("%s: got values %v, want %v", tt.why, gv, vals)
+			}
+		}
+	}
+}
+
+// TestTFLiteTrap checks that a trap inside the WebAssembly module is
+// reported as a crash of that case only: SLICE reads begin from the input
+// without checking it, so a begin of -2^29 int32 elements makes it load
+// 2 GiB away from the input, outside the instance's memory. The oracle
+// re-creates the instance and the next case runs normally.
+func TestTFLiteTrap(t *testing.T) {
+	c := startTFLite(t)
+	trap := casefile.Memory{Spec: map[string]any{"op": "slice", "begin": []int64{-1 << 29}, "size": []int64{1}},
+		Inputs: map[string]*engine.Tensor{"x": arange32(3)}}
+	normal := casefile.Memory{Spec: map[string]any{"op": "slice", "begin": []int64{1}, "size": []int64{2}},
+		Inputs: map[string]*engine.Tensor{"x": arange32(3)}}
+	for round := 0; round < 2; round++ {
+		r := c.Do(context.Background(), trap.Request(0))
+		if !strings.Contains(r.Crash, "TFLite trapped") || !strings.Contains(r.Crash, "RuntimeError") {
+			t.Fatalf("round %d: trap case: got %+v, want a crash naming the trap", round, r)
+		}
+		t.Logf("trap reported as: %s", r.Crash)
+		got, err := oracleOutcome(c.Do(context.Background(), normal.Request(0)))
+		if err != nil || got.tensor == nil || strings.Join(intValues(got.tensor), " ") != "1 2" {
+			t.Fatalf("round %d: the case after the trap: got %v, %v; want [1 2]", round, got, err)
+		}
+	}
+	if n := c.Restarts(); n != 0 {
+		t.Errorf("%d restarts: the oracle should survive a trap", n)
+	}
+}
+
+// TestTFLiteMalformedRequests checks that the TFLite oracle answers
+// malformed requests with the error kind the engine gives them (or a
+// skip), never crashes, and keeps running.
+func TestTFLiteMalformedRequests(t *testing.T) {
+	c := startTFLite(t)
+	reqs := malformedRequests()
+	b64 := func(x *engine.Tensor) string { return base64.StdEncoding.EncodeToString(npy.Encode(x)) }
+	for _, r := range []string{
+		`{"op":"slice","begin":[9223372036854775808],"size":[1],"inputs":{"x":"` + b64(arange32(3)) + `"}}`,
+		`{"op":"slice","begin":[0],"size":[1e3],"inputs":{"x":"` + b64(arange32(3)) + `"}}`,
+		`{"op":"strided_slice","begin":[0],"end":[1.0],"inputs":{"x":"` + b64(arange32(3)) + `"}}`,
+		`{"op":"onnx_slice","starts":[0],"ends":[1],"inputs":{"data":"` + b64(arange32(3)) + `"}}`,
+	} {
+		dec := json.NewDecoder(strings.NewReader(r))
+		dec.UseNumber()
+		var m map[string]any
+		if err := dec.Decode(&m); err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, m)
+	}
+	for _, req := range reqs {
+		data, _ := json.Marshal(req)
+		var want engine.ErrorKind
+		if cs, err := casefile.Parse(data, casefile.Base64Inputs); err != nil {
+			want = engine.KindOf(err)
+		} else if _, err := cs.Eval(); err != nil {
+			want = engine.KindOf(err)
+		}
+		r := c.Do(context.Background(), req)
+		switch {
+		case r.Crash != "":
+			t.Errorf("%s: crash %s", data, r.Crash)
+		case want == "" && r.ErrKind != "":
+			t.Errorf("%s: got %s (%s), want an output", data, r.ErrKind, r.ErrMessage)
+		case want != "" && r.ErrKind != want && r.Skip == "":
+			t.Errorf("%s: got %+v, want error kind %q", data, r, want)
+		}
+	}
+	if n := c.Restarts(); n != 0 {
+		t.Errorf("%d restarts", n)
+	}
+}
+
+// BenchmarkTFLiteOracle measures pipelined throughput through the client
+// (256 requests in flight), in cases/s: strided_slice and gather_nd on a
+// [4,5,5] float32 input cycling through 1,000 requests as the other
+// oracles' benchmarks do (after the first round every model is cached),
+// and "uncached": every request a spec never seen before, so each one
+// builds, prepares and runs a new interpreter.
+func BenchmarkTFLiteOracle(b *testing.B) {
+	if !haveTFLite() {
+		b.Skip(tfliteMissing)
+	}
+	b.Run("strided_slice", func(b *testing.B) { benchOracle(b, "tflite", "strided_slice") })
+	b.Run("gather_nd", func(b *testing.B) { benchOracle(b, "tflite", "gather_nd") })
+	b.Run("uncached", func(b *testing.B) {
+		argv, err := Command("tflite")
+		if err != nil {
+			b.Skip(err)
+		}
+		c, err := Start(argv, Options{})
+		if err != nil {
+			b.Skip(err)
+		}
+		defer c.Close()
+		g := gen{r: rand.New(rand.NewSource(1))}
+		x := g.tensor(mustDType("<f4"), []int{4, 5, 5})
+		req := func(i int) map[string]any {
+			// begin[1] and end[1] take 1,000 values each (clamped by
+			// TFLite, but each a new model): a new spec for every i below
+			// 4,000,000.
+			m := casefile.Memory{Spec: map[string]any{"op": "strided_slice",
+				"begin": []int64{int64(i % 4), -int64(i/4%1000) - 1}, "end": []int64{4, int64(i/4000) + 1},
+				"strides": []int64{1, -1 - int64(i%2)}},
+				Inputs: map[string]*engine.Tensor{"x": x}}
+			return m.Request(0)
+		}
+		b.ResetTimer()
+		var wg sync.WaitGroup
+		next := make(chan int, 256)
+		var mu sync.Mutex
+		failed := 0
+		for w := 0; w < 256; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					if r := c.Do(context.Background(), req(i)); r.Crash != "" || r.Skip != "" || r.ErrKind != "" {
+						mu.Lock()
+						failed++
+						mu.Unlock()
+					}
+				}
+			}()
+		}
+		for i := 0; i < b.N; i++ {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cases/s")
+		if failed > 0 {
+			b.Errorf("%d of %d cases failed or were skipped", failed, b.N)
+		}
+	})
+}
