@@ -43,7 +43,7 @@ func runGolden(args []string, stdout, stderr io.Writer) int {
 	out := fset.String("out", "cases/golden", "write the corpus to `DIR`")
 	seed := fset.Uint64("seed", 1, "generator `seed`")
 	perOp := fset.Int("per-op", golden.DefaultPerOp, "cases per op")
-	oracles := fset.String("oracles", "numpy,tfjs,ort", "comma-separated oracle `names`; the first must be numpy")
+	oracles := fset.String("oracles", "numpy,tfjs,ort,tflite", "comma-separated oracle `names`; the first must be numpy")
 	workers := fset.Int("workers", 64, "cases in flight")
 	verify := fset.Bool("verify", false, "verify the corpus against fresh oracle runs instead of building it")
 	casesDir := fset.String("cases", "cases/golden", "with --verify: the corpus `DIR`")

@@ -306,6 +306,16 @@ func record(w *corpus.Writer, id string, m casefile.Memory, res map[string]Outco
 			s.Agreement[o.Name] = counts
 		}
 		switch {
+		case got.Crash != "" && ref.ran():
+			// The oracle failed on a case the reference ran: a crash
+			// is a divergence too, classified and listed.
+			counts["crash"]++
+			class := Classify(o.Name, m, ref, got)
+			classes = append(classes, o.Name+": "+class.ID)
+			if s.Disagreements[o.Name] == nil {
+				s.Disagreements[o.Name] = map[string][]string{}
+			}
+			s.Disagreements[o.Name][class.ID] = append(s.Disagreements[o.Name][class.ID], id)
 		case got.Crash != "":
 			counts["crash"]++
 		case got.Skip != "" && !strings.HasPrefix(got.Skip, invalidTensorSkip):
