@@ -62,6 +62,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			fl.cells = append(fl.cells, "`"+row.ID+"`")
 		}
 	}
+	writeClasses(&b, r.Classes)
 	if len(order) > 0 {
 		b.WriteString("\n## Smallest failing cases\n\n")
 	}
@@ -74,6 +75,28 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeClasses writes the divergence classes: per implementation, a
+// table of its classes, then the smallest case of each.
+func writeClasses(b *strings.Builder, classes []Class) {
+	if len(classes) == 0 {
+		return
+	}
+	b.WriteString("\n## Divergence classes\n\n")
+	b.WriteString("Every failing case of every implementation, by the divergence class the golden corpus records for\n")
+	b.WriteString("it (cases/golden/DISAGREEMENTS.md); the smallest case of each class follows the table.\n\n")
+	b.WriteString("| implementation | class | failing cases | what differs |\n|---|---|---:|---|\n")
+	for _, cl := range classes {
+		fmt.Fprintf(b, "| %s | `%s` | %d | %s |\n", cl.Impl, cl.ID, cl.Cases, escapeMD(cl.Explanation))
+	}
+	b.WriteString("\n")
+	for _, cl := range classes {
+		f := cl.Smallest
+		fmt.Fprintf(b, "<details><summary><b>%s</b> <code>%s</code>: smallest case <code>%s</code> (%d input elements)</summary>\n\n",
+			cl.Impl, cl.ID, f.ID, f.Elements)
+		fmt.Fprintf(b, "%s\n\n```python\n%s```\n</details>\n\n", escapeMD(f.Detail), f.Snippet)
+	}
 }
 
 func mark(c *Cell) string {
@@ -125,7 +148,7 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
  td.cell.none { color: #aaa; background: #fafafa; }
  tr.group-start td { border-top: 2px solid #999; }
  #detail { margin-top: 1em; padding: 1em; border: 1px solid #ccc; background: #fffdf5; display: none; }
- #detail pre { background: #272822; color: #f8f8f2; padding: .8em; overflow-x: auto; }
+ #detail pre, #class-detail pre { background: #272822; color: #f8f8f2; padding: .8em; overflow-x: auto; }
  .legend span { display: inline-block; width: 1em; height: 1em; vertical-align: middle; margin: 0 .3em 0 1em; }
 </style>
 </head>
@@ -141,6 +164,10 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 </div>
 <table id="matrix"><thead></thead><tbody></tbody></table>
 <div id="detail"></div>
+<h2>Divergence classes</h2>
+<p>Every failing case of every implementation, by the divergence class the golden corpus records for it. Click a row for its smallest case.</p>
+<table id="classes"><thead><tr><th>implementation</th><th>class</th><th>failing cases</th><th>what differs</th></tr></thead><tbody></tbody></table>
+<div id="class-detail"></div>
 <script id="data" type="application/json">{{.Data}}</script>
 <script>
 "use strict";
@@ -211,6 +238,22 @@ if (params.get("q")) document.getElementById("search").value = params.get("q");
 (params.get("hide") || "").split(",").forEach(name => {
   const i = report.impls.findIndex(im => im.name === name);
   if (i >= 0) { shown[i] = false; implBox.querySelectorAll("input")[i].checked = false; }
+});
+(report.divergence_classes || []).forEach(cl => {
+  const tr = el("tr", {className: "class-row"});
+  tr.appendChild(el("td", {}, cl.impl));
+  tr.appendChild(el("td", {className: "rule"}, cl.id));
+  tr.appendChild(el("td", {className: "n"}, cl.cases));
+  tr.appendChild(el("td", {}, cl.explanation));
+  tr.style.cursor = "pointer";
+  tr.addEventListener("click", () => {
+    const d = document.getElementById("class-detail"), f = cl.smallest_failure;
+    d.innerHTML = "";
+    d.appendChild(el("h3", {}, cl.impl + " " + cl.id + ": smallest case " + f.id + " (" + f.elements + " input elements)"));
+    d.appendChild(el("p", {}, f.detail));
+    d.appendChild(el("pre", {}, f.snippet));
+  });
+  document.querySelector("#classes tbody").appendChild(tr);
 });
 groupSel.addEventListener("change", render);
 document.getElementById("failing").addEventListener("change", render);

@@ -22,6 +22,27 @@ func sample() *Report {
 			{Feature: Feature{"dtype:f2", "dtypes", "data of dtype f2"}, Cases: 1,
 				Cells: []*Cell{{Passed: 1, Total: 1}, {Skipped: 1}}},
 		},
+		Classes: []Class{{Impl: "broken", ID: "broken-reversal", Explanation: "reverses the wrong way", Cases: 1,
+			Smallest: &Failure{ID: "c/1", Detail: "element [0] is 1, want 2", Elements: 3, Snippet: "x[::-1]"}}},
+	}
+}
+
+// TestRecordedClass checks how a case's "disagreement" field names the
+// class of each implementation.
+func TestRecordedClass(t *testing.T) {
+	for _, tt := range []struct {
+		field, impl, want string
+		why               string
+	}{
+		{"tfjs: tfjs-slice-rank0; tflite: tflite-trap", "tflite", "tflite-trap", "the entry for the implementation"},
+		{"tfjs: tfjs-slice-rank0", "tfjs", "tfjs-slice-rank0", "a single entry"},
+		{"tfjs: tfjs-slice-rank0", "tflite", Unclassified, "no entry for the implementation"},
+		{"", "engine", Unclassified, "no disagreement recorded"},
+		{"tfjsx: a; tfjs: b", "tfjs", "b", "names match exactly, not by prefix"},
+	} {
+		if got := recordedClass(tt.field, tt.impl); got != tt.want {
+			t.Errorf("%s: recordedClass(%q, %q) = %q, want %q", tt.why, tt.field, tt.impl, got, tt.want)
+		}
 	}
 }
 
@@ -36,6 +57,9 @@ func TestMarkdown(t *testing.T) {
 		"| `dtype:f2` | dtypes | 1 | ✅ 1/1 | ➖ skipped (1) |",
 		"<b>broken</b> fails <code>c/1</code>",
 		"```python\nx[::-1]```",
+		"## Divergence classes",
+		"| broken | `broken-reversal` | 1 | reverses the wrong way |",
+		"<b>broken</b> <code>broken-reversal</code>: smallest case <code>c/1</code>",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md)
@@ -114,7 +138,8 @@ func TestHTMLInBrowser(t *testing.T) {
 	// Cells are coloured by pass rate: green at 100%, yellow at 50%.
 	for _, want := range []string{`>1/2<`, `>2/2<`, `skipped 1`,
 		`class="cell pass" style="background: rgb(175, 238, 175);"`,
-		`class="cell fail" title="smallest failing case: c/1" style="background: rgb(238, 238, 175);"`} {
+		`class="cell fail" title="smallest failing case: c/1" style="background: rgb(238, 238, 175);"`,
+		`<td class="rule">broken-reversal</td>`} {
 		if !strings.Contains(all, want) {
 			t.Errorf("rendered page lacks %q", want)
 		}

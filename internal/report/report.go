@@ -12,6 +12,7 @@ import (
 	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/corpus"
+	"github.com/conformsuite/conform/internal/golden"
 	"github.com/conformsuite/conform/internal/impl"
 )
 
@@ -50,6 +51,47 @@ type Report struct {
 	Cases  int    `json:"cases"`
 	Impls  []Impl `json:"impls"`
 	Rows   []Row  `json:"rows"`
+	// Classes lists every implementation's failing cases by divergence
+	// class, none left out.
+	Classes []Class `json:"divergence_classes"`
+}
+
+// Class is one divergence class of one implementation: the failing cases
+// the golden corpus records under that class for the implementation's
+// name (from the case's "disagreement" field), or "unclassified".
+type Class struct {
+	Impl        string   `json:"impl"`
+	ID          string   `json:"id"`
+	Explanation string   `json:"explanation"`
+	Cases       int      `json:"cases"`
+	Smallest    *Failure `json:"smallest_failure"`
+}
+
+// Unclassified is the class of a failure the corpus records no class for.
+const Unclassified = "unclassified"
+
+// recordedClass returns the divergence class the case records for impl
+// in its "disagreement" field ("tfjs: tfjs-x; tflite: tflite-y").
+func recordedClass(disagreement, impl string) string {
+	for _, part := range strings.Split(disagreement, "; ") {
+		if name, class, ok := strings.Cut(part, ": "); ok && name == impl {
+			return class
+		}
+	}
+	return Unclassified
+}
+
+// explain returns the explanation of a divergence class.
+func explain(id string) string {
+	if id == Unclassified {
+		return "no divergence class is recorded for this implementation in the corpus"
+	}
+	for _, d := range golden.Divergences {
+		if d.ID == id {
+			return d.Explanation
+		}
+	}
+	return golden.Unexplained.Explanation
 }
 
 // Build runs every case of the corpus in fsys with an expectation on
@@ -66,6 +108,7 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 		r.Impls = append(r.Impls, Impl{im.Name(), im.Version()})
 	}
 	rows := map[string]*Row{}
+	classes := map[[2]string]*Class{}
 	results := make([][]check.Result, len(impls))
 	for i, im := range impls {
 		workers := 1
@@ -80,7 +123,8 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 	}
 	for n, e := range entries {
 		var head struct {
-			Expect *check.Expectation `json:"expect"`
+			Expect       *check.Expectation `json:"expect"`
+			Disagreement string             `json:"disagreement"`
 		}
 		if json.Unmarshal(e.JSON, &head) != nil || head.Expect == nil {
 			continue
@@ -90,6 +134,21 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 			continue
 		}
 		r.Cases++
+		for i, im := range impls {
+			if results[i][n].Status != check.Fail {
+				continue
+			}
+			key := [2]string{im.Name(), recordedClass(head.Disagreement, im.Name())}
+			cl := classes[key]
+			if cl == nil {
+				cl = &Class{Impl: key[0], ID: key[1], Explanation: explain(key[1])}
+				classes[key] = cl
+			}
+			cl.Cases++
+			if size := elements(m); cl.Smallest == nil || size < cl.Smallest.Elements || (size == cl.Smallest.Elements && e.ID < cl.Smallest.ID) {
+				cl.Smallest = &Failure{ID: e.ID, Detail: results[i][n].Detail, Elements: size, Snippet: Snippet(m)}
+			}
+		}
 		feats := append([]Feature{{ID: "op:" + m.Op(), Group: "ops", Description: "the " + m.Op() + " op"}},
 			Features(m, engine.ErrorKind(head.Expect.Error))...)
 		for _, f := range feats {
@@ -129,6 +188,20 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 	for _, row := range rows {
 		r.Rows = append(r.Rows, *row)
 	}
+	implOrder := map[string]int{}
+	for i, im := range impls {
+		implOrder[im.Name()] = i
+	}
+	for _, cl := range classes {
+		r.Classes = append(r.Classes, *cl)
+	}
+	sort.Slice(r.Classes, func(i, j int) bool {
+		a, b := r.Classes[i], r.Classes[j]
+		if a.Impl != b.Impl {
+			return implOrder[a.Impl] < implOrder[b.Impl]
+		}
+		return a.ID < b.ID
+	})
 	sort.Slice(r.Rows, func(i, j int) bool {
 		a, b := r.Rows[i], r.Rows[j]
 		if ga, gb := groupRank(a.Group), groupRank(b.Group); ga != gb {
