@@ -27,7 +27,7 @@ carries a MANIFEST is verified first: a changed, missing or extra file is
 reported by name.
 
 IMPL is "engine" (the reference engine, in process; the default), an oracle
-name ("numpy", "tfjs"), or a command line starting a conform/1 child, e.g.
+name ("numpy", "tfjs", "ort", "tflite"), or a command line starting a conform/1 child, e.g.
 --impl 'python3 my_adapter.py'. Ops the child does not list in its hello
 are skipped and counted; a case on which it crashes, hangs or answers
 garbage fails, and the child is restarted.
@@ -47,7 +47,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("check", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	dir := fset.String("cases", "", "run the cases under `DIR` instead of the embedded corpus")
-	implSpec := fset.String("impl", "engine", "the implementation under test: engine, numpy, tfjs, or a `command`")
+	implSpec := fset.String("impl", "engine", "the implementation under test: engine, numpy, tfjs, ort, tflite, or a `command`")
 	knownPath := fset.String("known-failures", "", "`FILE` of case IDs expected to fail")
 	timeout := fset.Duration("timeout", 10*time.Second, "per-case timeout for a protocol implementation")
 	verbose := fset.Bool("v", false, "print every case, not only failures and skips")

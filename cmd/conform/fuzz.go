@@ -15,7 +15,7 @@ import (
 	"github.com/conformsuite/conform/internal/impl"
 )
 
-const fuzzUsage = `Usage: conform fuzz --impl IMPL [--oracle numpy[,tfjs]] [--duration D] [--seed S]
+const fuzzUsage = `Usage: conform fuzz --impl IMPL [--oracle numpy[,tfjs,tflite]] [--duration D] [--seed S]
                     [--out DIR] [--shard i/n] [--max-cases N]
 
 Generates cases for every op the implementation lists, runs each on the
@@ -27,7 +27,7 @@ provenance, so that "conform check --cases DIR --impl IMPL" replays it.
 Prints progress, the throughput in cases/s, and the summary line; exit
 status 1 if anything disagreed.
 
-IMPL and each oracle are "engine", an oracle name ("numpy", "tfjs"), or a
+IMPL and each oracle are "engine", an oracle name (numpy, tfjs, ort, tflite), or a
 command line starting a conform/1 child.
 
 Options:

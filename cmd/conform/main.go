@@ -31,7 +31,7 @@ Usage:
   conform check [--cases DIR] [--junit F] [--json F]
                                       run a case corpus against the engine
   conform golden [--verify] ...       build or verify the golden corpus with the oracles
-  conform fuzz --impl X [--oracle numpy[,tfjs]] [--duration D] [--out DIR]
+  conform fuzz --impl X [--oracle numpy[,tfjs,tflite]] [--duration D] [--out DIR]
                                       live differential fuzzing; shrinks and saves disagreements
   conform report --impl A --impl B --format md,html,json --out FILE
                                       spec compliance matrix: rules x implementations

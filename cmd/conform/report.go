@@ -34,7 +34,7 @@ The corpus is the embedded one, --cases DIR, or --fuzz D: cases generated
 for D whose expectations NumPy computes. --format md (fits a pull request
 comment), html (one self-contained page: colour matrix, filters) or json;
 with several formats, --out is a base name and each file gets its
-extension. IMPL is engine, numpy, tfjs, or a conform/1 command line.
+extension. IMPL is engine, numpy, tfjs, ort, tflite, or a conform/1 command line.
 
 Options:
 `

@@ -78,7 +78,7 @@ type Impl interface {
 }
 
 // Open starts an implementation: "engine" (the in-process reference
-// engine), an oracle name ("numpy", "tfjs"), or a command line that
+// engine), an oracle name ("numpy", "tfjs", "ort", "tflite"), or a command line that
 // starts a conform/1 child (e.g. "python3 my_adapter.py").
 func Open(spec string, timeout time.Duration) (Impl, error) {
 	if spec == "engine" {
