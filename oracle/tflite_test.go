@@ -6,21 +6,19 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"math"
 	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/expr"
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/tfspec"
 )
 
 // tfliteVersion is the pinned @tensorflow/tfjs-tflite version
@@ -216,74 +214,6 @@ func TestTFLiteOracle(t *testing.T) {
 	}
 }
 
-// sparseEntry is one entry of a strided slice spec (TF's encoding for
-// getitem).
-type sparseEntry struct {
-	kind               byte // 'r'ange, 's'hrink, 'n'ew axis, 'e'llipsis
-	begin, end, stride int64
-}
-
-// tfSparse returns the entries of a strided_slice or getitem case (by TF's
-// priority ellipsis > new axis > shrink > range), the input rank and the
-// strides length (-1 if absent).
-func tfSparse(m casefile.Memory) (entries []sparseEntry, rank, nStrides int, ok bool) {
-	c, err := m.Case()
-	if err != nil {
-		return nil, 0, 0, false
-	}
-	rank = c.Inputs["x"].Rank()
-	nStrides = -1
-	switch c.Op {
-	case casefile.OpStridedSlice:
-		s := c.Spec()
-		if s.Strides != nil {
-			nStrides = len(s.Strides)
-		}
-		for i := range s.Begin {
-			e := sparseEntry{kind: 'r', begin: s.Begin[i], stride: 1}
-			if i < len(s.End) {
-				e.end = s.End[i]
-			}
-			if i < len(s.Strides) {
-				e.stride = s.Strides[i]
-			}
-			switch {
-			case s.EllipsisMask.Has(i):
-				e.kind = 'e'
-			case s.NewAxisMask.Has(i):
-				e.kind = 'n'
-			case s.ShrinkAxisMask.Has(i):
-				e.kind = 's'
-			}
-			entries = append(entries, e)
-		}
-	case casefile.OpGetItem:
-		items, err := expr.Parse(c.Index)
-		if err != nil {
-			return nil, 0, 0, false
-		}
-		for _, it := range items {
-			switch it.Kind {
-			case engine.IndexEllipsis:
-				entries = append(entries, sparseEntry{kind: 'e', stride: 1})
-			case engine.IndexNewAxis:
-				entries = append(entries, sparseEntry{kind: 'n', stride: 1})
-			case engine.IndexInt:
-				entries = append(entries, sparseEntry{kind: 's', begin: it.Index, end: it.Index + 1, stride: 1})
-			default:
-				st := int64(1)
-				if it.HasStep {
-					st = it.Step
-				}
-				entries = append(entries, sparseEntry{kind: 'r', begin: it.Start, end: it.Stop, stride: st})
-			}
-		}
-	default:
-		return nil, 0, 0, false
-	}
-	return entries, rank, nStrides, true
-}
-
 // tfliteDivergence names the class of a disagreement between the engine
 // (TF / NumPy semantics) and TFLite, or returns "". The classes come from
 // TFLite's kernels as this build runs them (strided_slice.cc, slice.cc,
@@ -345,35 +275,25 @@ func tfliteDivergence(r tfliteResult) string {
 			return op + ": " + class
 		}
 	case casefile.OpSlice:
-		x := r.m.Inputs["x"]
-		c, err := r.m.Case()
-		if err != nil {
-			return ""
-		}
-		for _, v := range append(append([]int64{}, c.Begin...), c.Size...) {
-			if v < math.MinInt32 || v > math.MaxInt32 {
-				return op + ": int64 begin/size truncated to 32 bits, not checked (" + pair + ")"
-			}
-		}
-		for _, b := range c.Begin {
-			if b < 0 {
-				return op + ": negative begin not checked (" + pair + ")"
-			}
-		}
-		if len(c.Begin) == len(c.Size) && len(c.Begin) > x.Rank() {
+		s, ok := tfspec.ReadSlice(r.m)
+		switch {
+		case !ok:
+		case s.Int64Values():
+			return op + ": int64 begin/size truncated to 32 bits, not checked (" + pair + ")"
+		case s.NegativeBegin():
+			return op + ": negative begin not checked (" + pair + ")"
+		case s.ExtraEntries():
 			return op + ": begin/size longer than the rank: the extra entries are ignored (" + pair + ")"
-		}
-		for i := range c.Begin {
-			if i < len(c.Size) && c.Size[i] >= 0 && c.Begin[i]+c.Size[i] > math.MaxInt32 && c.Begin[i] <= math.MaxInt32 {
-				return op + ": begin + size overflows int32 and passes the bounds check (" + pair + ")"
-			}
+		case s.BeginSizeOverflow():
+			return op + ": begin + size overflows int32 and passes the bounds check (" + pair + ")"
 		}
 	case casefile.OpGatherND:
 		params, indices := r.m.Inputs["params"], r.m.Inputs["indices"]
-		if r.want.kind == engine.OutOfRange && r.got.tensor != nil && params.Len() == 0 && indices.Len() == 0 {
+		switch {
+		case r.want.kind != engine.OutOfRange || r.got.tensor == nil:
+		case tfspec.GatherNDEmptyParamsDepth0(params, indices):
 			return op + ": params with no elements, index depth 0: TFLite checks the index count, not the row count (" + pair + ")"
-		}
-		if r.want.kind == engine.OutOfRange && r.got.tensor != nil && flatIndicesInRange(params, indices) {
+		case tfspec.GatherNDFlatInRange(params, indices):
 			return op + ": only each row's flattened position is checked, not each index (" + pair + ")"
 		}
 	}
@@ -382,119 +302,36 @@ func tfliteDivergence(r tfliteResult) string {
 
 // stridedDivergence classifies a strided_slice or getitem disagreement
 // by the first feature of the spec that TFLite's STRIDED_SLICE treats
-// differently from TF.
+// differently from TF (the predicates of internal/tfspec, which the golden
+// corpus's divergence classes use too).
 func stridedDivergence(r tfliteResult, pair string) string {
-	entries, rank, nStrides, ok := tfSparse(r.m)
-	if !ok {
-		if index, _ := r.m.Spec["index"].(string); r.want.kind == engine.InvalidSpec &&
-			len(regexp.MustCompile(`\.\.\.|Ellipsis`).FindAllString(index, -1)) >= 2 {
-			return "several ellipses not checked (" + pair + ")"
-		}
-		return ""
-	}
-	n := len(entries)
-	ell, consuming := 0, 0
-	zeroStride, shrinkNonPos, shrinkOut, shrinkMasked := false, false, false, false
-	for _, e := range entries {
-		switch e.kind {
-		case 'e':
-			ell++
-		case 'n':
-		default:
-			consuming++
-			if e.stride == 0 {
-				zeroStride = true
-			}
-		}
-	}
-	if dims, ok := tfDense(r.m); ok {
-		for _, d := range dims {
-			if d.shrink && d.stride <= 0 {
-				shrinkNonPos = true
-			}
-			if d.shrink && d.stride > 0 && (d.begin < -d.d || d.begin >= d.d) {
-				shrinkOut = true
-			}
-			if d.shrink && d.beginMasked {
-				shrinkMasked = true
-			}
-		}
-	}
+	invalid := r.want.kind == engine.InvalidSpec
+	s, ok := tfspec.ReadStrided(r.m)
 	switch {
-	case r.m.Op() == casefile.OpStridedSlice && nStrides > n:
+	case ok && s.StridesLonger():
 		return "strides longer than begin: the extra strides are ignored (" + pair + ")"
-	case ell >= 2 && r.want.kind == engine.InvalidSpec:
+	case invalid && tfspec.SeveralEllipses(r.m):
 		return "several ellipses not checked (" + pair + ")"
-	case ell == 1 && consuming >= rank:
+	case !ok:
+		return ""
+	case s.EllipsisCoversNone():
 		return "an ellipsis that covers no dimension: TFLite expands it over one, and the last entry falls off (" + pair + ")"
-	case consuming > rank && r.want.kind == engine.InvalidSpec:
+	case invalid && s.ExtraIndices():
 		return "more indices than dimensions: the extra entries are ignored (" + pair + ")"
-	case shrinkMasked && r.want.kind != engine.InvalidSpec:
+	case !invalid && s.ShrinkBeginMasked():
 		return "begin_mask applies to a shrink axis (TF ignores it there): the index becomes the first element (" + pair + ")"
-	case shrinkNonPos && r.want.kind == engine.InvalidSpec:
-		return "shrink with stride <= 0 not checked (" + pair + ")"
-	case zeroStride && r.want.kind == engine.OutOfRange && r.got.kind == engine.InvalidSpec:
+	case invalid && s.ShrinkNegativeStride():
+		return "shrink with a negative stride not checked (" + pair + ")"
+	case s.ZeroStride() && r.want.kind == engine.OutOfRange && r.got.kind == engine.InvalidSpec:
 		return "several faults: TFLite reports the zero stride first (" + pair + ")"
-	case shrinkOut && r.want.kind == engine.OutOfRange:
+	case s.ShrinkOutOfRange() && r.want.kind == engine.OutOfRange:
 		return "shrink index out of range clamped into the dimension, not checked (" + pair + ")"
-	case n > engine.MaxSpecLength && r.want.kind == engine.InvalidSpec:
+	case invalid && s.TooLong():
 		return "spec of 32 or more entries not checked (" + pair + ")"
-	case maskBitsPastSpec(r.m, n):
+	case s.MaskBitsPastSpec():
 		return "mask bits past the spec's entries are applied (TF ignores them) (" + pair + ")"
 	}
 	return ""
-}
-
-// maskBitsPastSpec reports whether a strided_slice case sets a mask bit at
-// a position from n to 31.
-func maskBitsPastSpec(m casefile.Memory, n int) bool {
-	c, err := m.Case()
-	if err != nil || c.Op != casefile.OpStridedSlice {
-		return false
-	}
-	s := c.Spec()
-	for _, mask := range []engine.Mask{s.BeginMask, s.EndMask, s.EllipsisMask, s.NewAxisMask, s.ShrinkAxisMask} {
-		for i := n; i < 32; i++ {
-			if mask.Has(i) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// flatIndicesInRange reports whether every row of an integer index tensor
-// (index depth k) starts a slice that lies inside params when flattened:
-// 0 <= sum(idx[j] * stride[j]) and that + slice size <= params size, the
-// only check GATHER_ND makes on the indices.
-func flatIndicesInRange(params, indices *engine.Tensor) bool {
-	if !indices.DType.IsInteger() || indices.Rank() == 0 || params.Rank() == 0 {
-		return false
-	}
-	k := indices.Shape[indices.Rank()-1]
-	if k == 0 || k > params.Rank() {
-		return false
-	}
-	slice := int64(engine.NumElements(params.Shape[k:]))
-	strides := make([]int64, k)
-	for j := range strides {
-		strides[j] = int64(engine.NumElements(params.Shape[j+1:k])) * slice
-	}
-	vals := intValues(indices)
-	for row := 0; row < len(vals)/k; row++ {
-		pos := int64(0)
-		for j := 0; j < k; j++ {
-			var v int64
-			if _, err := fmt.Sscan(vals[row*k+j], &v); err != nil {
-				return false
-			}
-			pos += v * strides[j]
-		}
-		if pos < 0 || pos+slice > int64(params.Len()) {
-			return false
-		}
-	}
-	return true
 }
 
 // arange32 is an int32 tensor holding 0, 1, ... in C order.

@@ -1,6 +1,8 @@
 package golden
 
 import (
+	"encoding/binary"
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -98,5 +100,107 @@ func TestCountPairs(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, s.Pairs); diff != "" {
 		t.Errorf("pair counts (-want +got):\n%s", diff)
+	}
+}
+
+// TestClassifyTFLite has one minimal case per TFLite class (the examples
+// oracle/tflite_test.go pins against the oracle), and the rule it shows.
+func TestClassifyTFLite(t *testing.T) {
+	i32 := engine.Int32Type
+	x := func(shape ...int) map[string]*engine.Tensor {
+		return map[string]*engine.Tensor{"x": tensor(t, i32, shape...)}
+	}
+	gi := func(index string, shape ...int) casefile.Memory {
+		return casefile.Memory{Spec: map[string]any{"op": "getitem", "index": index}, Inputs: x(shape...)}
+	}
+	ss := func(spec map[string]any, shape ...int) casefile.Memory {
+		spec["op"] = "strided_slice"
+		return casefile.Memory{Spec: spec, Inputs: x(shape...)}
+	}
+	sl := func(begin, size []int64, shape ...int) casefile.Memory {
+		return casefile.Memory{Spec: map[string]any{"op": "slice", "begin": begin, "size": size}, Inputs: x(shape...)}
+	}
+	gnd := func(params, indices *engine.Tensor) casefile.Memory {
+		return casefile.Memory{Spec: map[string]any{"op": "gather_nd"}, Inputs: map[string]*engine.Tensor{"params": params, "indices": indices}}
+	}
+	ints := func(shape []int, v ...int32) *engine.Tensor {
+		data := make([]byte, 4*len(v))
+		for i, n := range v {
+			binary.LittleEndian.PutUint32(data[4*i:], uint32(n))
+		}
+		x, err := engine.FromBytes(i32, shape, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	i := func(v ...int64) []int64 { return append([]int64{}, v...) }
+	out := func(shape ...int) Outcome { return Outcome{Output: npy.Encode(tensor(t, i32, shape...))} }
+	fail := func(kind engine.ErrorKind) Outcome { return Outcome{Kind: kind, Message: "TF's message"} }
+	crash := func(what string) Outcome {
+		return Outcome{Crash: "the child reported a crash: " + what + " (no error raised): ..."}
+	}
+	readOutside := crash("TFLite read outside its input")
+	tests := []struct {
+		rule     string
+		m        casefile.Memory
+		ref, got Outcome
+		want     string
+	}{
+		{"two ellipses in a subscript (which the parser refuses) are expanded",
+			gi("x[..., ...]", 3), fail(engine.InvalidSpec), out(3), "tflite-several-ellipses"},
+		{"an ellipsis_mask bit past the spec counts as a second ellipsis in TF only",
+			ss(map[string]any{"begin": i(0), "end": i(0), "ellipsis_mask": 5}, 4), fail(engine.InvalidSpec), out(4), "tflite-several-ellipses"},
+		{"an index past the last dimension is ignored",
+			gi("x[1, 0]", 3), fail(engine.InvalidSpec), out(), "tflite-extra-indices-ignored"},
+		{"a shrink axis with stride -1 is not refused, and its element never written",
+			ss(map[string]any{"begin": i(1), "end": i(2), "strides": i(-1), "shrink_axis_mask": 1}, 3), fail(engine.InvalidSpec), readOutside, "tflite-shrink-negative-stride"},
+		{"an out-of-range index before a zero stride: TFLite reports the stride",
+			gi("x[5, 0:2:0]", 3, 3), fail(engine.OutOfRange), fail(engine.InvalidSpec), "tflite-zero-stride-reported-first"},
+		{"begin_mask on a shrink axis takes the first element",
+			ss(map[string]any{"begin": i(2), "end": i(3), "begin_mask": 1, "shrink_axis_mask": 1}, 4), out(), out(), "tflite-begin-mask-on-shrink-axis"},
+		{"a shrink index past the dimension reads one past the end",
+			ss(map[string]any{"begin": i(9), "end": i(10), "shrink_axis_mask": 1}, 5), fail(engine.OutOfRange), readOutside, "tflite-shrink-index-read-past-end"},
+		{"a shrink index below -d is clamped to the first element",
+			gi("x[-9]", 5), fail(engine.OutOfRange), out(), "tflite-shrink-index-clamped"},
+		{"an ellipsis TF expands over no dimension covers one; the index after it falls off",
+			gi("x[..., 0]", 2), out(), out(2), "tflite-ellipsis-covers-one-dim"},
+		{"new_axis and shrink bits past an empty spec are applied",
+			ss(map[string]any{"begin": i(), "end": i(), "begin_mask": 1, "new_axis_mask": 1, "shrink_axis_mask": 1}, 0, 2), out(0, 2), out(1, 0), "tflite-mask-bits-past-spec"},
+		{"SLICE ignores begin/size entries past the rank",
+			sl(i(1, 0, 0), i(1, 1, 1), 2, 3), fail(engine.InvalidSpec), out(1, 1), "tflite-slice-extra-entries-ignored"},
+		{"SLICE truncates an int64 begin to 32 bits",
+			sl(i(1<<40), i(-1), 3), fail(engine.OutOfRange), out(3), "tflite-slice-int64-truncated"},
+		{"SLICE reads before its input for a negative begin",
+			sl(i(-1), i(2), 3), fail(engine.OutOfRange), readOutside, "tflite-slice-negative-begin"},
+		{"SLICE traps for a negative begin far below its input",
+			sl(i(-1<<29), i(1), 3), fail(engine.OutOfRange), crash("TFLite trapped (WebAssembly instance re-created): RuntimeError: memory access out of bounds"), "tflite-slice-negative-begin"},
+		{"SLICE's begin + size overflows int32 and passes the check",
+			sl(i(2), i(math.MaxInt32), 3), fail(engine.OutOfRange), out(1), "tflite-slice-begin-size-overflow"},
+		{"SLICE with size -1 and begin past the dimension makes a negative dimension",
+			sl(i(5, 0), i(-1, -1), 0, 0), fail(engine.OutOfRange), crash("TFLite returned an invalid tensor"), "tflite-slice-negative-dim"},
+		{"GATHER_ND with index depth 0 on params with no elements",
+			gnd(tensor(t, i32, 0, 1), tensor(t, i32, 3, 0)), fail(engine.OutOfRange), out(3, 0, 1), "tflite-gather-nd-empty-params-depth-0"},
+		{"GATHER_ND checks only the flattened position: [0, 4] on [2, 3] is element 4",
+			gnd(tensor(t, i32, 2, 3), ints([]int{1, 2}, 0, 4)), fail(engine.OutOfRange), out(1), "tflite-gather-nd-flat-bounds"},
+		{"an out-of-range shrink index refused with another kind is not a known TFLite behaviour",
+			ss(map[string]any{"begin": i(9), "end": i(10), "shrink_axis_mask": 1}, 5), fail(engine.OutOfRange), fail(engine.BadInput), "unexplained"},
+		{"a trap on a plain slice stays unexplained",
+			sl(i(1), i(1), 3), out(1), crash("TFLite trapped"), "unexplained"},
+	}
+	covered := map[string]bool{}
+	for _, tt := range tests {
+		covered[tt.want] = true
+		if got := Classify("tflite", tt.m, tt.ref, tt.got); got.ID != tt.want {
+			t.Errorf("%s: classified as %s, want %s", tt.rule, got.ID, tt.want)
+		}
+		if got := Classify("ort", tt.m, tt.ref, tt.got); got.ID != Unexplained.ID {
+			t.Errorf("%s: a TFLite class matched another oracle: %s", tt.rule, got.ID)
+		}
+	}
+	for _, d := range Divergences {
+		if d.Oracle == "tflite" && !covered[d.ID] {
+			t.Errorf("class %s has no case here", d.ID)
+		}
 	}
 }

@@ -1,0 +1,165 @@
+package golden
+
+import (
+	"strings"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/tfspec"
+)
+
+// The crashes the TFLite oracle reports (oracle/tflite/oracle.js), on
+// cases where TFLite raised no error but failed.
+const (
+	tfliteTrapped       = "TFLite trapped"                    // a WebAssembly trap: an out-of-bounds access
+	tfliteReadOutside   = "TFLite read outside its input"     // output elements that are not input elements
+	tfliteInvalidTensor = "TFLite returned an invalid tensor" // a negative dimension
+)
+
+func crashed(got Outcome, what string) bool { return strings.Contains(got.Crash, what) }
+
+// noError reports whether TFLite raised no error: it returned an output,
+// or failed without an error (a crash the oracle detected).
+func noError(got Outcome) bool { return got.Kind == "" && (got.Output != nil || got.Crash != "") }
+
+// strided reports whether m is a strided_slice or getitem case (read in
+// TF's encoding, as the oracle runs it) whose spec has feature f.
+func strided(m casefile.Memory, f func(tfspec.Strided) bool) bool {
+	s, ok := tfspec.ReadStrided(m)
+	return ok && f(s)
+}
+
+// slice reports whether m is a slice case whose begin/size have feature f.
+func slice(m casefile.Memory, f func(tfspec.Slice) bool) bool {
+	s, ok := tfspec.ReadSlice(m)
+	return ok && f(s)
+}
+
+// The TensorFlow Lite divergences from TF, on the STRIDED_SLICE
+// (strided_slice, and getitem through TF's encoding), SLICE and GATHER_ND
+// kernels of the WebAssembly build the oracle runs (oracle/README.md;
+// oracle/tflite_test.go pins an example of each). Where TF refuses a
+// spec, the classes follow the order of TF's checks, so a spec with
+// several faults is classed by the check TF fails first and TFLite
+// lacks; the differences in results come after.
+func init() {
+	Divergences = append(Divergences,
+		Divergence{
+			ID: "tflite-several-ellipses", Oracle: "tflite",
+			Explanation: "TFLite's STRIDED_SLICE does not refuse several ellipses as TF does (TF counts every bit of ellipsis_mask, past the spec's entries too): it expands the ones in the spec and returns a result.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return ref.Kind == engine.InvalidSpec && noError(got) && tfspec.SeveralEllipses(m)
+			},
+		},
+		Divergence{
+			ID: "tflite-extra-indices-ignored", Oracle: "tflite",
+			Explanation: "TFLite's STRIDED_SLICE ignores the entries that index past the input's last dimension where TF refuses more indices than dimensions.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return ref.Kind == engine.InvalidSpec && noError(got) && strided(m, tfspec.Strided.ExtraIndices)
+			},
+		},
+		Divergence{
+			ID: "tflite-shrink-negative-stride", Oracle: "tflite",
+			Explanation: "TFLite's STRIDED_SLICE does not refuse a shrink axis with a negative stride as TF does: it returns a result, or (stride -1) one whose element it never wrote.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return ref.Kind == engine.InvalidSpec && (got.Output != nil || crashed(got, tfliteReadOutside)) &&
+					strided(m, tfspec.Strided.ShrinkNegativeStride)
+			},
+		},
+		Divergence{
+			ID: "tflite-zero-stride-reported-first", Oracle: "tflite",
+			Explanation: "On a spec with an out-of-range shrink index and a zero stride TFLite's STRIDED_SLICE reports the zero stride (in Prepare) where TF, checking dimension by dimension, reports the index first.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return ref.Kind == engine.OutOfRange && got.Kind == engine.InvalidSpec &&
+					strided(m, tfspec.Strided.ZeroStride) && strided(m, tfspec.Strided.ShrinkOutOfRange)
+			},
+		},
+		Divergence{
+			ID: "tflite-begin-mask-on-shrink-axis", Oracle: "tflite",
+			Explanation: "TFLite's STRIDED_SLICE applies begin_mask to a shrink axis, taking its first element, where TF ignores begin_mask there and takes (or refuses) the index.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return ref.Kind != engine.InvalidSpec && got.Output != nil && strided(m, tfspec.Strided.ShrinkBeginMasked)
+			},
+		},
+		Divergence{
+			ID: "tflite-shrink-index-read-past-end", Oracle: "tflite",
+			Explanation: "TFLite's STRIDED_SLICE does not check a shrink index (TF: out of range): it clamps one at or past the dimension's size to the size and reads the element one past the end, with no error.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return ref.Kind == engine.OutOfRange && crashed(got, tfliteReadOutside) && strided(m, tfspec.Strided.ShrinkOutOfRange)
+			},
+		},
+		Divergence{
+			ID: "tflite-shrink-index-clamped", Oracle: "tflite",
+			Explanation: "TFLite's STRIDED_SLICE does not check a shrink index (TF: out of range): it clamps it into the dimension (one below -d to the first element) and returns that element.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return ref.Kind == engine.OutOfRange && got.Output != nil && strided(m, tfspec.Strided.ShrinkOutOfRange)
+			},
+		},
+		Divergence{
+			ID: "tflite-ellipsis-covers-one-dim", Oracle: "tflite",
+			Explanation: "TFLite's STRIDED_SLICE expands an ellipsis over at least one dimension, so where the other entries consume every dimension (TF: the ellipsis covers none) the entries after it shift by one dimension (an index can land past the end of its new one) and the last falls off.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return noError(got) && strided(m, tfspec.Strided.EllipsisCoversNone)
+			},
+		},
+		Divergence{
+			ID: "tflite-mask-bits-past-spec", Oracle: "tflite",
+			Explanation: "TFLite's STRIDED_SLICE applies mask bits at positions past the spec's entries (a new axis, a shrink, an ellipsis) where TF ignores them.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return noError(got) && strided(m, tfspec.Strided.MaskBitsPastSpec)
+			},
+		},
+		Divergence{
+			ID: "tflite-slice-extra-entries-ignored", Oracle: "tflite",
+			Explanation: "TFLite's SLICE reads one begin/size entry per dimension and ignores the rest where TF refuses begin/size longer than the rank.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return ref.Kind == engine.InvalidSpec && got.Kind != engine.InvalidSpec && slice(m, tfspec.Slice.ExtraEntries)
+			},
+		},
+		Divergence{
+			ID: "tflite-slice-int64-truncated", Oracle: "tflite",
+			Explanation: "TFLite's SLICE checks int64 begin/size in int64 arithmetic that overflows and then truncates them to 32 bits, so a value beyond int32 gives a wrong slice or a tensor with a negative dimension where TF reports out of range.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return ref.Kind == engine.OutOfRange && noError(got) && slice(m, tfspec.Slice.Int64Values)
+			},
+		},
+		Divergence{
+			ID: "tflite-slice-negative-begin", Oracle: "tflite",
+			Explanation: "TFLite's SLICE does not check for a negative begin (TF: out of range) and reads before its input: elements from outside it, a trap far below it, or an empty result.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return ref.Kind == engine.OutOfRange && (got.Output != nil || crashed(got, tfliteReadOutside) || crashed(got, tfliteTrapped)) &&
+					slice(m, tfspec.Slice.NegativeBegin)
+			},
+		},
+		Divergence{
+			ID: "tflite-slice-begin-size-overflow", Oracle: "tflite",
+			Explanation: "TFLite's SLICE checks begin + size <= dim in int32 arithmetic, so a sum that overflows passes the check where TF reports out of range.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return ref.Kind == engine.OutOfRange && noError(got) && slice(m, tfspec.Slice.BeginSizeOverflow)
+			},
+		},
+		Divergence{
+			ID: "tflite-slice-negative-dim", Oracle: "tflite",
+			Explanation: "TFLite's SLICE turns size -1 with a begin past the dimension into a negative dimension and, when the output still has no bytes to allocate, returns a tensor of that shape with no error where TF reports out of range.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return ref.Kind == engine.OutOfRange && crashed(got, tfliteInvalidTensor) && slice(m, tfspec.Slice.NegativeDim)
+			},
+		},
+		Divergence{
+			ID: "tflite-gather-nd-empty-params-depth-0", Oracle: "tflite",
+			Explanation: "TFLite's GATHER_ND with index depth 0 on params with no elements returns the requested rows (empty) where TF reports out of range: it checks that there are indices, not rows.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return m.Op() == casefile.OpGatherND && ref.Kind == engine.OutOfRange && got.Output != nil &&
+					tfspec.GatherNDEmptyParamsDepth0(m.Inputs["params"], m.Inputs["indices"])
+			},
+		},
+		Divergence{
+			ID: "tflite-gather-nd-flat-bounds", Oracle: "tflite",
+			Explanation: "TFLite's GATHER_ND bounds-checks only each row's flattened offset, so a row with a negative or too-large component that lands inside params is accepted where TF reports out of range.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return m.Op() == casefile.OpGatherND && ref.Kind == engine.OutOfRange && got.Output != nil &&
+					tfspec.GatherNDFlatInRange(m.Inputs["params"], m.Inputs["indices"])
+			},
+		},
+	)
+}

@@ -1,0 +1,393 @@
+// Package tfspec reads slicing cases the way TensorFlow encodes them and
+// names the features of a spec on which TensorFlow Lite's kernels
+// (strided_slice.cc, slice.cc, gather_nd.cc) depart from TF. The golden
+// corpus's divergence classes (internal/golden) and the TFLite oracle's
+// tests (oracle/tflite_test.go) both classify with these predicates.
+package tfspec
+
+import (
+	"math"
+	"math/bits"
+	"regexp"
+	"strconv"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/engine/expr"
+	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/compare"
+)
+
+// Entry kinds, by TF's priority on one position: ellipsis > new axis >
+// shrink > range.
+const (
+	Range    = 'r'
+	Shrink   = 's'
+	NewAxis  = 'n'
+	Ellipsis = 'e'
+)
+
+// Entry is one entry of a strided slice spec.
+type Entry struct {
+	Kind               byte
+	Begin, End, Stride int64
+	// BeginMasked is the entry's begin_mask bit (an omitted start in
+	// getitem).
+	BeginMasked bool
+}
+
+// Strided is a strided_slice case, or a getitem case in TF's encoding
+// (_slice_helper in tensorflow/python/ops/array_ops.py), in sparse form:
+// one entry per spec position.
+type Strided struct {
+	Op      string
+	Entries []Entry
+	Shape   []int // the input's
+	// NEnd and NStrides are the lengths of end and strides (strided_slice;
+	// NStrides is -1 when strides is absent). A getitem spec has them
+	// equal to len(Entries).
+	NEnd, NStrides int
+	// Masks are strided_slice's begin, end, ellipsis, new axis and shrink
+	// masks (none for getitem).
+	Masks []engine.Mask
+}
+
+// ReadStrided reads a strided_slice or getitem case; ok is false for
+// other ops and for cases that do not parse (a getitem subscript the
+// parser refuses).
+func ReadStrided(m casefile.Memory) (s Strided, ok bool) {
+	c, err := m.Case()
+	if err != nil {
+		return Strided{}, false
+	}
+	if c.Op != casefile.OpStridedSlice && c.Op != casefile.OpGetItem {
+		return Strided{}, false
+	}
+	s = Strided{Op: c.Op, Shape: c.Inputs["x"].Shape}
+	switch c.Op {
+	case casefile.OpStridedSlice:
+		sp := c.Spec()
+		s.NEnd, s.NStrides = len(sp.End), -1
+		if sp.Strides != nil {
+			s.NStrides = len(sp.Strides)
+		}
+		s.Masks = []engine.Mask{sp.BeginMask, sp.EndMask, sp.EllipsisMask, sp.NewAxisMask, sp.ShrinkAxisMask}
+		for i := range sp.Begin {
+			e := Entry{Kind: Range, Begin: sp.Begin[i], Stride: 1, BeginMasked: sp.BeginMask.Has(i)}
+			if i < len(sp.End) {
+				e.End = sp.End[i]
+			}
+			if i < len(sp.Strides) {
+				e.Stride = sp.Strides[i]
+			}
+			switch {
+			case sp.EllipsisMask.Has(i):
+				e.Kind = Ellipsis
+			case sp.NewAxisMask.Has(i):
+				e.Kind = NewAxis
+			case sp.ShrinkAxisMask.Has(i):
+				e.Kind = Shrink
+			}
+			s.Entries = append(s.Entries, e)
+		}
+	case casefile.OpGetItem:
+		items, err := expr.Parse(c.Index)
+		if err != nil {
+			return Strided{}, false
+		}
+		for _, it := range items {
+			e := Entry{Kind: Range, Stride: 1}
+			switch it.Kind {
+			case engine.IndexEllipsis:
+				e.Kind = Ellipsis
+			case engine.IndexNewAxis:
+				e.Kind = NewAxis
+			case engine.IndexInt:
+				e = Entry{Kind: Shrink, Begin: it.Index, End: it.Index + 1, Stride: 1}
+			default:
+				e.Begin, e.End, e.BeginMasked = it.Start, it.Stop, !it.HasStart
+				if it.HasStep {
+					e.Stride = it.Step
+				}
+			}
+			s.Entries = append(s.Entries, e)
+		}
+		s.NEnd, s.NStrides = len(s.Entries), len(s.Entries)
+	}
+	return s, true
+}
+
+// Rank is the input's rank.
+func (s Strided) Rank() int { return len(s.Shape) }
+
+// Ellipses counts the ellipsis entries.
+func (s Strided) Ellipses() int {
+	n := 0
+	for _, e := range s.Entries {
+		if e.Kind == Ellipsis {
+			n++
+		}
+	}
+	return n
+}
+
+// Consuming counts the entries that consume an input dimension (ranges
+// and shrinks).
+func (s Strided) Consuming() int {
+	n := 0
+	for _, e := range s.Entries {
+		if e.Kind == Range || e.Kind == Shrink {
+			n++
+		}
+	}
+	return n
+}
+
+// ZeroStride reports whether a range or shrink entry has stride 0.
+func (s Strided) ZeroStride() bool {
+	for _, e := range s.Entries {
+		if (e.Kind == Range || e.Kind == Shrink) && e.Stride == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// StridesLonger reports whether a strided_slice has more strides than
+// begin entries (TFLite reads only as many as begin has).
+func (s Strided) StridesLonger() bool {
+	return s.Op == casefile.OpStridedSlice && s.NStrides > len(s.Entries)
+}
+
+// EllipsisCoversNone reports whether the one ellipsis of the spec covers
+// no input dimension in TF: the other entries consume them all (TFLite
+// expands it over one).
+func (s Strided) EllipsisCoversNone() bool {
+	return s.Ellipses() == 1 && s.Consuming() == s.Rank()
+}
+
+// ExtraIndices reports whether more entries consume a dimension than the
+// input has.
+func (s Strided) ExtraIndices() bool { return s.Consuming() > s.Rank() }
+
+// TooLong reports whether the spec has more entries than TF allows.
+func (s Strided) TooLong() bool { return len(s.Entries) > engine.MaxSpecLength }
+
+// MaskBitsPastSpec reports whether a strided_slice sets a mask bit at a
+// position past its entries and below 32: TF ignores such bits, TFLite's
+// 32-bit masks apply them.
+func (s Strided) MaskBitsPastSpec() bool {
+	for _, mask := range s.Masks {
+		for i := len(s.Entries); i < 32; i++ {
+			if mask.Has(i) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ShrinkDim is a shrink entry with the input dimension it indexes in TF's
+// sparse-to-dense expansion.
+type ShrinkDim struct {
+	Entry
+	Dim int64 // the dimension's size
+}
+
+// Shrinks returns the shrink entries with their dimensions; ok is false
+// when TF does not expand the spec (lengths differ, several ellipses,
+// more consuming entries than dimensions). Entries before the ellipsis
+// (or all of them, without one) index the dimensions from the first on,
+// entries after it the last ones.
+func (s Strided) Shrinks() (shrinks []ShrinkDim, ok bool) {
+	n := len(s.Entries)
+	if s.NEnd != n || (s.NStrides >= 0 && s.NStrides != n) || s.Ellipses() > 1 || s.ExtraIndices() {
+		return nil, false
+	}
+	ell := n
+	for i, e := range s.Entries {
+		if e.Kind == Ellipsis {
+			ell = i
+		}
+	}
+	dim := 0
+	for i, e := range s.Entries {
+		if i == ell {
+			dim = s.Rank()
+			for _, after := range s.Entries[i+1:] {
+				if after.Kind == Range || after.Kind == Shrink {
+					dim--
+				}
+			}
+		}
+		if e.Kind != Range && e.Kind != Shrink {
+			continue
+		}
+		if e.Kind == Shrink {
+			shrinks = append(shrinks, ShrinkDim{Entry: e, Dim: int64(s.Shape[dim])})
+		}
+		dim++
+	}
+	return shrinks, true
+}
+
+// shrinkAny reports whether a shrink entry (in a spec TF expands) has
+// property f.
+func (s Strided) shrinkAny(f func(ShrinkDim) bool) bool {
+	shrinks, _ := s.Shrinks()
+	for _, d := range shrinks {
+		if f(d) {
+			return true
+		}
+	}
+	return false
+}
+
+// ShrinkNegativeStride reports whether a shrink entry has a negative
+// stride (TF refuses it; TFLite does not check).
+func (s Strided) ShrinkNegativeStride() bool {
+	return s.shrinkAny(func(d ShrinkDim) bool { return d.Stride < 0 })
+}
+
+// ShrinkOutOfRange reports whether a shrink entry with a positive stride
+// indexes outside its dimension, [-d, d).
+func (s Strided) ShrinkOutOfRange() bool {
+	return s.shrinkAny(func(d ShrinkDim) bool { return d.Stride > 0 && (d.Begin < -d.Dim || d.Begin >= d.Dim) })
+}
+
+// ShrinkBeginMasked reports whether a shrink entry has its begin_mask bit
+// set (TF ignores it there; TFLite starts the axis at its first element).
+func (s Strided) ShrinkBeginMasked() bool {
+	return s.shrinkAny(func(d ShrinkDim) bool { return d.BeginMasked })
+}
+
+var ellipsisRE = regexp.MustCompile(`\.\.\.|Ellipsis`)
+
+// SeveralEllipses reports whether a strided_slice or getitem spec has two
+// or more ellipses as TF counts them: every bit of a strided_slice's
+// ellipsis_mask, past the spec's entries too; a getitem subscript's
+// ellipses (by its text when the parser refuses it).
+func SeveralEllipses(m casefile.Memory) bool {
+	c, err := m.Case()
+	if err != nil {
+		return false
+	}
+	switch c.Op {
+	case casefile.OpStridedSlice:
+		return bits.OnesCount64(c.EllipsisMask.Bits)+c.EllipsisMask.Extra >= 2
+	case casefile.OpGetItem:
+		if s, ok := ReadStrided(m); ok {
+			return s.Ellipses() >= 2
+		}
+		return len(ellipsisRE.FindAllString(c.Index, -1)) >= 2
+	}
+	return false
+}
+
+// Slice is a slice case: begin, size and the input shape.
+type Slice struct {
+	Begin, Size []int64
+	Shape       []int
+}
+
+// ReadSlice reads a slice case; ok is false for other ops.
+func ReadSlice(m casefile.Memory) (s Slice, ok bool) {
+	c, err := m.Case()
+	if err != nil || c.Op != casefile.OpSlice {
+		return Slice{}, false
+	}
+	return Slice{Begin: c.Begin, Size: c.Size, Shape: c.Inputs["x"].Shape}, true
+}
+
+// Int64Values reports whether a begin or size value does not fit int32:
+// TFLite's SLICE takes them as int64, checks them in int64 arithmetic and
+// then truncates them to int.
+func (s Slice) Int64Values() bool {
+	for _, v := range append(append([]int64{}, s.Begin...), s.Size...) {
+		if v < math.MinInt32 || v > math.MaxInt32 {
+			return true
+		}
+	}
+	return false
+}
+
+// NegativeBegin reports whether a begin value is negative (SLICE does not
+// check begin).
+func (s Slice) NegativeBegin() bool {
+	for _, b := range s.Begin {
+		if b < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// ExtraEntries reports whether begin and size, of one length, are longer
+// than the rank (SLICE reads one entry per dimension).
+func (s Slice) ExtraEntries() bool {
+	return len(s.Begin) == len(s.Size) && len(s.Begin) > len(s.Shape)
+}
+
+// BeginSizeOverflow reports whether begin + size of one dimension, both
+// int32, overflows int32 (and so passes SLICE's check begin + size <= d).
+func (s Slice) BeginSizeOverflow() bool {
+	for i, b := range s.Begin {
+		if i < len(s.Size) && s.Size[i] >= 0 && b <= math.MaxInt32 && b+s.Size[i] > math.MaxInt32 {
+			return true
+		}
+	}
+	return false
+}
+
+// NegativeDim reports whether a dimension has size -1 and begin beyond
+// the dimension d: SLICE computes its size as d - begin < 0 and checks
+// only that the output's byte count is not negative.
+func (s Slice) NegativeDim() bool {
+	for i, b := range s.Begin {
+		if i < len(s.Size) && i < len(s.Shape) && s.Size[i] == -1 && b > int64(s.Shape[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// GatherNDEmptyParamsDepth0 reports whether params has no elements and
+// the index rows have depth 0: every row asks for all of params, which TF
+// refuses and GATHER_ND (which checks only the index count) does not.
+func GatherNDEmptyParamsDepth0(params, indices *engine.Tensor) bool {
+	return params.Len() == 0 && indices.Len() == 0 && indices.Rank() > 0 && indices.Shape[indices.Rank()-1] == 0
+}
+
+// GatherNDFlatInRange reports whether every row of an integer index
+// tensor (index depth k) starts a slice that lies inside params when
+// flattened, 0 <= sum(idx[j] * stride[j]) and that + slice size <= params
+// size: the only check GATHER_ND makes on the indices.
+func GatherNDFlatInRange(params, indices *engine.Tensor) bool {
+	if !indices.DType.IsInteger() || indices.Rank() == 0 || params.Rank() == 0 {
+		return false
+	}
+	k := indices.Shape[indices.Rank()-1]
+	if k == 0 || k > params.Rank() {
+		return false
+	}
+	slice := int64(engine.NumElements(params.Shape[k:]))
+	strides := make([]int64, k)
+	for j := range strides {
+		strides[j] = int64(engine.NumElements(params.Shape[j+1:k])) * slice
+	}
+	data, size := indices.Bytes(), indices.DType.Size
+	for row := 0; row < indices.Len()/k; row++ {
+		pos := int64(0)
+		for j := 0; j < k; j++ {
+			i := row*k + j
+			v, err := strconv.ParseInt(compare.Format(indices.DType, data[i*size:(i+1)*size]), 10, 64)
+			if err != nil {
+				return false
+			}
+			pos += v * strides[j]
+		}
+		if pos < 0 || pos+slice > int64(params.Len()) {
+			return false
+		}
+	}
+	return true
+}

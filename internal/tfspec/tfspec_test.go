@@ -1,0 +1,97 @@
+package tfspec
+
+import (
+	"testing"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
+)
+
+func input(t *testing.T, dt engine.DType, shape []int, data []byte) *engine.Tensor {
+	t.Helper()
+	if data == nil {
+		data = make([]byte, engine.NumElements(shape)*dt.Size)
+	}
+	x, err := engine.FromBytes(dt, shape, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// TestShrinks checks which dimension each shrink entry indexes in TF's
+// expansion: entries before the ellipsis from the first dimension on,
+// entries after it the last ones.
+func TestShrinks(t *testing.T) {
+	for _, tt := range []struct {
+		index string
+		shape []int
+		dims  []int64 // the sizes of the dimensions the shrinks index
+		ok    bool
+	}{
+		{"x[1]", []int{2, 3}, []int64{2}, true},
+		{"x[..., 1]", []int{2, 3}, []int64{3}, true},
+		{"x[1, ..., None, 0]", []int{2, 3, 4}, []int64{2, 4}, true},
+		{"x[None, :, 0]", []int{2, 3}, []int64{3}, true},
+		{"x[0, 0, 0]", []int{2, 3}, nil, false}, // more indices than dimensions
+	} {
+		m := casefile.Memory{Spec: map[string]any{"op": "getitem", "index": tt.index}, Inputs: map[string]*engine.Tensor{"x": input(t, engine.Int32Type, tt.shape, nil)}}
+		s, ok := ReadStrided(m)
+		if !ok {
+			t.Fatalf("%s: not read", tt.index)
+		}
+		shrinks, ok := s.Shrinks()
+		var dims []int64
+		for _, d := range shrinks {
+			dims = append(dims, d.Dim)
+		}
+		if ok != tt.ok || len(dims) != len(tt.dims) {
+			t.Errorf("%s on %v: dims %v, %v; want %v, %v", tt.index, tt.shape, dims, ok, tt.dims, tt.ok)
+			continue
+		}
+		for i := range dims {
+			if dims[i] != tt.dims[i] {
+				t.Errorf("%s on %v: dims %v, want %v", tt.index, tt.shape, dims, tt.dims)
+			}
+		}
+	}
+}
+
+// TestSeveralEllipses checks that ellipsis_mask bits count as TF counts
+// them, past the spec's entries too.
+func TestSeveralEllipses(t *testing.T) {
+	x := map[string]*engine.Tensor{"x": input(t, engine.Int32Type, []int{4}, nil)}
+	for _, tt := range []struct {
+		spec map[string]any
+		want bool
+	}{
+		{map[string]any{"op": "strided_slice", "begin": []int64{0}, "end": []int64{0}, "ellipsis_mask": 1}, false},
+		{map[string]any{"op": "strided_slice", "begin": []int64{0}, "end": []int64{0}, "ellipsis_mask": 5}, true},
+		{map[string]any{"op": "getitem", "index": "x[..., 0, ...]"}, true},
+		{map[string]any{"op": "getitem", "index": "x[..., 0]"}, false},
+	} {
+		if got := SeveralEllipses(casefile.Memory{Spec: tt.spec, Inputs: x}); got != tt.want {
+			t.Errorf("%v: %v, want %v", tt.spec, got, tt.want)
+		}
+	}
+}
+
+// TestGatherNDFlatInRange checks the flattened-position rule on
+// big-endian int16 indices.
+func TestGatherNDFlatInRange(t *testing.T) {
+	params := input(t, engine.Int32Type, []int{2, 3}, nil)
+	i2 := engine.DType{Kind: engine.Int, Size: 2, BigEndian: true}
+	for _, tt := range []struct {
+		row  []byte
+		want bool
+	}{
+		{[]byte{0, 0, 0, 4}, true},        // [0, 4]: element 4
+		{[]byte{0, 1, 0xff, 0xff}, true},  // [1, -1]: element 2
+		{[]byte{0, 1, 0, 3}, false},       // [1, 3]: element 6, past the end
+		{[]byte{0, 0, 0xff, 0xff}, false}, // [0, -1]: element -1
+	} {
+		if got := GatherNDFlatInRange(params, input(t, i2, []int{1, 2}, tt.row)); got != tt.want {
+			t.Errorf("row % x: %v, want %v", tt.row, got, tt.want)
+		}
+	}
+}
