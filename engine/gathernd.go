@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -111,18 +110,20 @@ func (g *gatherND) run(policy BadIndexPolicy) (*Tensor, error) {
 	params := g.params.Contiguous()
 	indices := g.indices.Contiguous()
 	blockBytes := g.block * params.DType.Size
-	if blockBytes >= joinMinBlock && g.rows*blockBytes < joinMaxBytes {
-		return g.join(params, indices, policy)
-	}
-	out, err := Zeros(g.params.DType, g.outShape)
-	if err != nil {
-		return nil, err
+	out := &Tensor{
+		DType:   g.params.DType,
+		Shape:   g.outShape,
+		Strides: ContiguousStrides(g.outShape, g.params.DType.Size),
+		Data:    newBytes(g.rows * blockBytes),
 	}
 	// Rows are gathered in parallel ranges; with BadIndexError each range
 	// stops at its first bad row, and the first of those is the error.
 	var mu sync.Mutex
 	bad := -1
-	parallelFor(g.rows, len(out.Data), func(lo, hi int) {
+	// Each row reads its index and at least a cache line of params, and
+	// writes its block.
+	traffic := g.rows * (g.depth*indices.DType.Size + max(blockBytes, cacheLine) + blockBytes)
+	parallelFor(g.rows, len(out.Data), traffic, func(lo, hi int) {
 		r := g.gatherRows(out.Data, params.Data, indices, lo, hi, policy)
 		if r >= 0 {
 			mu.Lock()
@@ -143,33 +144,6 @@ func (g *gatherND) badRow(indices *Tensor, r int) error {
 	row := make([]int64, g.depth)
 	readRow(row, indices, r)
 	return Errorf(OutOfRange, "indices%s = %v does not index into param shape %v", rowPosition(g.indices.Shape, r), row, g.params.Shape)
-}
-
-// join gathers blocks of at least joinMinBlock bytes into an output of
-// less than joinMaxBytes: it resolves every row to its block of params and
-// copies them all with bytes.Join, which allocates the output without
-// zeroing it first (see layout.materialise). A row outside params gets a
-// block of zeros under BadIndexZero.
-func (g *gatherND) join(params, indices *Tensor, policy BadIndexPolicy) (*Tensor, error) {
-	blockBytes := g.block * params.DType.Size
-	blocks := make([][]byte, g.rows)
-	var zeros []byte
-	c := g.newRowCursor(indices, 0)
-	for r := range blocks {
-		off := c.next()
-		switch {
-		case off >= 0:
-			blocks[r] = params.Data[off : off+blockBytes]
-		case policy == BadIndexError:
-			return nil, g.badRow(indices, r)
-		default:
-			if zeros == nil {
-				zeros = make([]byte, blockBytes)
-			}
-			blocks[r] = zeros
-		}
-	}
-	return FromBytes(params.DType, g.outShape, bytes.Join(blocks, nil))
 }
 
 // rowCursor walks index rows in order and resolves each to the byte offset
@@ -228,6 +202,48 @@ func (c *rowCursor) next() int {
 	return offset
 }
 
+// fill resolves the next len(offsets) rows into offsets, as next does,
+// and returns the position in offsets of the first row outside params, or
+// -1 if there is none.
+func (c *rowCursor) fill(offsets []int) int {
+	bad := -1
+	if c.indices.DType != Int64Type {
+		for k := range offsets {
+			offsets[k] = c.next()
+			if offsets[k] < 0 && bad < 0 {
+				bad = k
+			}
+		}
+		return bad
+	}
+	// Little-endian int64 indices, the common case: read them in place.
+	depth := len(c.row)
+	b := c.indices.Data[c.r*depth*8 : (c.r+len(offsets))*depth*8]
+	for k := range offsets {
+		if c.r == c.batchEnd {
+			c.batchOffset += c.batchBytes
+			c.batchEnd += c.rowsPerBatch
+		}
+		c.r++
+		offset := c.batchOffset
+		row := b[k*depth*8 : (k+1)*depth*8]
+		for j, dim := range c.dims {
+			// A negative index reads as 2^63 or more.
+			i := binary.LittleEndian.Uint64(row[8*j:])
+			if i >= uint64(dim) {
+				offset = -1
+				break
+			}
+			offset += int(i) * c.strides[j]
+		}
+		offsets[k] = offset
+		if offset < 0 && bad < 0 {
+			bad = k
+		}
+	}
+	return bad
+}
+
 // gatherBatch is how many index rows gatherRows resolves before it
 // copies their blocks: resolving reads the indices in order, and the copy
 // loop that follows is then short enough for the processor to overlap the
@@ -236,7 +252,7 @@ const gatherBatch = 256
 
 // gatherRows copies the blocks that index rows lo to hi-1 select from
 // params (the bytes of the contiguous params) into out, one block copy per
-// row. A row outside params leaves its block zero under BadIndexZero;
+// row. A row outside params gets a block of zeros under BadIndexZero;
 // under BadIndexError gatherRows stops there and returns the row. It
 // returns -1 if every row was in bounds.
 func (g *gatherND) gatherRows(out, params []byte, indices *Tensor, lo, hi int, policy BadIndexPolicy) int {
@@ -245,11 +261,8 @@ func (g *gatherND) gatherRows(out, params []byte, indices *Tensor, lo, hi int, p
 	var offsets [gatherBatch]int // byte offset in params of each row's block, or -1
 	for first := lo; first < hi; first += gatherBatch {
 		n := min(gatherBatch, hi-first)
-		for k := range offsets[:n] {
-			offsets[k] = c.next()
-			if offsets[k] < 0 && policy == BadIndexError {
-				return first + k
-			}
+		if bad := c.fill(offsets[:n]); bad >= 0 && policy == BadIndexError {
+			return first + bad
 		}
 		copyBlocks(out[first*blockBytes:(first+n)*blockBytes], params, offsets[:n], blockBytes)
 	}
@@ -257,8 +270,8 @@ func (g *gatherND) gatherRows(out, params []byte, indices *Tensor, lo, hi int, p
 }
 
 // copyBlocks copies the blocks of size bytes at the given offsets of src
-// into dst, one after the other; an offset of -1 leaves its block as it
-// is. Blocks of 1, 2, 4, 8 and 16 bytes (single elements) are moved as
+// into dst, one after the other; an offset of -1 gives a block of zeros.
+// Blocks of 1, 2, 4, 8 and 16 bytes (single elements) are moved as
 // integers.
 func copyBlocks(dst, src []byte, offsets []int, size int) {
 	switch size {
@@ -266,24 +279,32 @@ func copyBlocks(dst, src []byte, offsets []int, size int) {
 		for k, o := range offsets {
 			if o >= 0 {
 				dst[k] = src[o]
+			} else {
+				dst[k] = 0
 			}
 		}
 	case 2:
 		for k, o := range offsets {
 			if o >= 0 {
 				binary.LittleEndian.PutUint16(dst[2*k:2*k+2:2*k+2], binary.LittleEndian.Uint16(src[o:o+2:o+2]))
+			} else {
+				binary.LittleEndian.PutUint16(dst[2*k:2*k+2:2*k+2], 0)
 			}
 		}
 	case 4:
 		for k, o := range offsets {
 			if o >= 0 {
 				binary.LittleEndian.PutUint32(dst[4*k:4*k+4:4*k+4], binary.LittleEndian.Uint32(src[o:o+4:o+4]))
+			} else {
+				binary.LittleEndian.PutUint32(dst[4*k:4*k+4:4*k+4], 0)
 			}
 		}
 	case 8:
 		for k, o := range offsets {
 			if o >= 0 {
 				binary.LittleEndian.PutUint64(dst[8*k:8*k+8:8*k+8], binary.LittleEndian.Uint64(src[o:o+8:o+8]))
+			} else {
+				binary.LittleEndian.PutUint64(dst[8*k:8*k+8:8*k+8], 0)
 			}
 		}
 	case 16:
@@ -292,12 +313,16 @@ func copyBlocks(dst, src []byte, offsets []int, size int) {
 				d, s := dst[16*k:16*k+16:16*k+16], src[o:o+16:o+16]
 				binary.LittleEndian.PutUint64(d[:8], binary.LittleEndian.Uint64(s[:8]))
 				binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(s[8:]))
+			} else {
+				clear(dst[16*k : 16*k+16])
 			}
 		}
 	default:
 		for k, o := range offsets {
 			if o >= 0 {
 				copy(dst[k*size:(k+1)*size], src[o:o+size])
+			} else {
+				clear(dst[k*size : (k+1)*size])
 			}
 		}
 	}

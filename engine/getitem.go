@@ -79,7 +79,9 @@ func GetItemPlan(shape []int, items []IndexItem) (*Plan, error) {
 }
 
 // GetItem evaluates x[items] with NumPy basic-indexing semantics and
-// returns a new C-contiguous tensor.
+// returns a C-contiguous tensor. The result may share memory with x: when
+// its elements are one block of x's memory, it is a view of that block,
+// as np.ascontiguousarray(x[items]) is (see Plan.Apply).
 func GetItem(x *Tensor, items []IndexItem) (*Tensor, error) {
 	p, err := GetItemPlan(x.Shape, items)
 	if err != nil {

@@ -88,15 +88,17 @@ func TestContiguousMatchesElementLoop(t *testing.T) {
 	})
 }
 
-// TestKernelsLarge checks subscripts whose results are large enough to be
-// copied in parallel, or made of long blocks, for every element size, and
-// results of more than 32 MiB (copied in parallel also when contiguous or
-// made of long blocks).
+// TestKernelsLarge checks subscripts on inputs of 1024 rows of 1024
+// elements, for every element size (results made of long blocks, and from
+// 8-byte elements on split across goroutines), and on a 40 MiB input,
+// through GetItem and Plan.ApplyTo. A result must share the input's
+// memory exactly when its elements are one block of it.
 func TestKernelsLarge(t *testing.T) {
 	subscripts := []string{
 		"x[1:1000]", "x[1:]", "x[:, 3:900]", "x[::-1]", "x[:, ::-1]", "x[::-1, ::-1]", "x[:, ::3]",
 		"x[::2, ::-5]", "x[None, 5:, None, ::2]", "x[7]", "x[:, 7]", "x[::-3, 2:1000:2, None]",
 	}
+	views := map[string]bool{"x[1:1000]": true, "x[1:]": true, "x[7]": true}
 	for _, in := range []struct{ size, rows int }{
 		{1, 1024}, {2, 1024}, {3, 1024}, {4, 1024}, {8, 1024}, {12, 1024}, {16, 1024},
 		{16, 2560}, // 40 MiB
@@ -119,17 +121,27 @@ func TestKernelsLarge(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(got.Bytes(), byElement(p.View(x))) {
+			v := p.View(x)
+			want := byElement(v)
+			if !bytes.Equal(got.Bytes(), want) || !got.IsContiguous() {
 				t.Errorf("%s with %d-byte elements: wrong result", s, size)
+			}
+			// A view of one block starts where the strided view does.
+			if view := &got.Data[0] == &x.Data[v.Offset]; view != views[s] {
+				t.Errorf("%s with %d-byte elements: result is a view of the input: %v, want %v", s, size, view, views[s])
+			}
+			dst := make([]byte, len(want))
+			into := p.ApplyTo(dst, x)
+			if !bytes.Equal(into.Data, want) || !into.IsContiguous() || &into.Data[0] != &dst[0] {
+				t.Errorf("%s with %d-byte elements: wrong result from ApplyTo", s, size)
 			}
 		}
 	}
 }
 
 // TestGatherNDLarge checks gather_nd on outputs large enough to be
-// gathered in parallel, or made of long blocks (gathered with bytes.Join
-// below 32 MiB, in parallel above), with bad rows at both ends and in the
-// middle.
+// gathered in parallel, of single elements and of long blocks, with bad
+// rows at both ends and in the middle.
 func TestGatherNDLarge(t *testing.T) {
 	params := arange(64, 1024) // rows of 8 KiB
 	for i := 0; i < len(params.Data); i += 8 {
@@ -262,19 +274,29 @@ func mix(z uint64) uint64 {
 }
 
 // BenchmarkKernels measures each row as conform evaluates it (output
-// allocation included) as ROW/engine; a copy of as many bytes into a
-// buffer allocated once as ROW/memcpy; and bytes.Clone of as many bytes,
-// the cheapest way to put them in a new slice (an allocation that is not
-// zeroed, and one copy), as ROW/clone. All report the output size as the
-// metric out-bytes.
+// allocation included) as ROW/engine; for the slicing rows, the same plan
+// written into a buffer allocated once (Plan.ApplyTo) as ROW/into;
+// a copy of as many bytes into a buffer allocated once as ROW/memcpy; and
+// bytes.Clone of as many bytes, the cheapest way to put them in a new
+// slice on one goroutine (an allocation that is not zeroed, and one
+// copy), as ROW/clone. All report the output size as the metric
+// out-bytes.
 func BenchmarkKernels(b *testing.B) {
+	defer func(p bool) { *engine.PoisonNewBytes = p }(*engine.PoisonNewBytes)
+	*engine.PoisonNewBytes = false
 	for _, row := range benchSlices {
 		items, err := expr.Parse(row.index)
 		if err != nil {
 			b.Fatal(err)
 		}
-		run := func() (*engine.Tensor, error) { return engine.GetItem(benchInput(row.shape), items) }
-		benchRow(b, row.name, run, benchInput(row.shape).Data)
+		x := benchInput(row.shape)
+		p, err := engine.GetItemPlan(x.Shape, items)
+		if err != nil {
+			b.Fatal(err)
+		}
+		run := func() (*engine.Tensor, error) { return engine.GetItem(x, items) }
+		into := func(dst []byte) { p.ApplyTo(dst, x) }
+		benchRow(b, row.name, run, into, x.Data, p.View(x).Offset)
 	}
 	for _, row := range benchGathers {
 		var indices *engine.Tensor
@@ -284,13 +306,17 @@ func BenchmarkKernels(b *testing.B) {
 			}
 			return engine.GatherND(benchInput([]int{4096, 4096}), indices, 0, engine.BadIndexError)
 		}
-		benchRow(b, row.name, run, benchInput([]int{4096, 4096}).Data)
+		benchRow(b, row.name, run, nil, benchInput([]int{4096, 4096}).Data, -1)
 	}
 }
 
-// benchRow runs the sub-benchmarks of one row: the op, and copying as many
-// bytes as it outputs from src, into a buffer and into a new slice.
-func benchRow(b *testing.B, name string, run func() (*engine.Tensor, error), src []byte) {
+// benchRow runs the sub-benchmarks of one row: the op; the op into a
+// buffer, if into is not nil; and copying as many bytes as the op outputs
+// from src (the op's input), into a buffer and into a new slice. The
+// buffers are allocated and written once before the timing starts. The op
+// also reports the metric view: 1 if its result is a view of src starting
+// at byte viewOffset (-1 for none), 0 if not.
+func benchRow(b *testing.B, name string, run func() (*engine.Tensor, error), into func(dst []byte), src []byte, viewOffset int) {
 	var n int
 	b.Run(name+"/engine", func(b *testing.B) {
 		out, err := run()
@@ -298,6 +324,10 @@ func benchRow(b *testing.B, name string, run func() (*engine.Tensor, error), src
 			b.Fatal(err)
 		}
 		n = len(out.Data)
+		view := 0.0
+		if n > 0 && viewOffset >= 0 && &out.Data[0] == &src[viewOffset] {
+			view = 1
+		}
 		b.SetBytes(int64(n))
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
@@ -306,7 +336,23 @@ func benchRow(b *testing.B, name string, run func() (*engine.Tensor, error), src
 			}
 		}
 		b.ReportMetric(float64(n), "out-bytes")
+		b.ReportMetric(view, "view")
 	})
+	if into != nil {
+		b.Run(name+"/into", func(b *testing.B) {
+			if n == 0 {
+				b.Skip("the engine benchmark of this row did not run")
+			}
+			dst := make([]byte, n)
+			into(dst) // fault the pages in
+			b.SetBytes(int64(n))
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				into(dst)
+			}
+			b.ReportMetric(float64(n), "out-bytes")
+		})
+	}
 	b.Run(name+"/memcpy", func(b *testing.B) {
 		if n == 0 {
 			b.Skip("the engine benchmark of this row did not run")

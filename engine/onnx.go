@@ -148,8 +148,8 @@ func onnxRange(d, start, end, step int64) (first, count int64) {
 	return start, count
 }
 
-// ONNXSlice evaluates ONNX's Slice-13 on data and returns a new
-// C-contiguous tensor.
+// ONNXSlice evaluates ONNX's Slice-13 on data and returns a C-contiguous
+// tensor, which may share memory with data (see Plan.Apply).
 func ONNXSlice(data *Tensor, spec ONNXSliceSpec) (*Tensor, error) {
 	p, err := ONNXSlicePlan(data.Shape, spec)
 	if err != nil {

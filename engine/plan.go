@@ -1,5 +1,7 @@
 package engine
 
+import "fmt"
+
 // NewAxis is the PlanAxis.Input of an output axis that does not come from
 // the input (an inserted size-1 axis).
 const NewAxis = -1
@@ -73,9 +75,34 @@ func (p *Plan) View(x *Tensor) *Tensor {
 	return v
 }
 
-// Apply returns the plan applied to x as a new C-contiguous tensor.
+// Apply returns the plan applied to x as a C-contiguous tensor. When the
+// elements it selects are one block of x's memory in row-major order (a
+// range of rows, say), the result shares that memory with x, as NumPy's
+// np.ascontiguousarray(x[...]) does; otherwise it is a copy in a new
+// allocation. Callers must not modify a result, nor its input while they
+// use the result.
 func (p *Plan) Apply(x *Tensor) *Tensor {
 	return p.View(x).Contiguous()
+}
+
+// ApplyTo writes the plan applied to x, in row-major order, into dst and
+// returns the result as a C-contiguous tensor over dst. dst must hold
+// exactly the result (the product of OutputShape times x.DType.Size
+// bytes), and must not overlap x.Data. Unlike Apply, ApplyTo always
+// copies and allocates nothing for the elements, so that a caller can
+// reuse one buffer across calls. The plan must have been built for x's
+// shape. ApplyTo panics if dst has the wrong length.
+func (p *Plan) ApplyTo(dst []byte, x *Tensor) *Tensor {
+	v := p.View(x)
+	n := v.Len() * x.DType.Size
+	if len(dst) != n {
+		panic(fmt.Sprintf("engine: Plan.ApplyTo: dst holds %d bytes, the result %d", len(dst), n))
+	}
+	if n > 0 {
+		l := newLayout(v)
+		l.copyTo(dst)
+	}
+	return &Tensor{DType: x.DType, Shape: v.Shape, Strides: ContiguousStrides(v.Shape, x.DType.Size), Data: dst}
 }
 
 // checkOutputRank rejects outputs of more than MaxRank axes, which no

@@ -32,7 +32,8 @@ func SlicePlan(shape []int, begin, size []int64) (*Plan, error) {
 	return plan, nil
 }
 
-// Slice evaluates tf.slice on x and returns a new C-contiguous tensor.
+// Slice evaluates tf.slice on x and returns a C-contiguous tensor, which
+// may share memory with x (see Plan.Apply).
 func Slice(x *Tensor, begin, size []int64) (*Tensor, error) {
 	p, err := SlicePlan(x.Shape, begin, size)
 	if err != nil {

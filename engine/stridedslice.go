@@ -194,8 +194,8 @@ func StridedSlicePlan(shape []int, spec StridedSliceSpec) (*Plan, error) {
 	return plan, nil
 }
 
-// StridedSlice evaluates TF's StridedSlice on x and returns a new
-// C-contiguous tensor.
+// StridedSlice evaluates TF's StridedSlice on x and returns a
+// C-contiguous tensor, which may share memory with x (see Plan.Apply).
 func StridedSlice(x *Tensor, spec StridedSliceSpec) (*Tensor, error) {
 	p, err := StridedSlicePlan(x.Shape, spec)
 	if err != nil {

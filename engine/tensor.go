@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math"
 	"math/bits"
@@ -108,8 +107,10 @@ func (t *Tensor) IsContiguous() bool {
 	return true
 }
 
-// Contiguous returns t itself if it is C-contiguous, otherwise a new
-// C-contiguous copy of its elements.
+// Contiguous returns t's elements as a C-contiguous tensor: t itself if
+// it is C-contiguous; a tensor over the same memory if its elements are
+// one block of t.Data in row-major order, as NumPy's ascontiguousarray
+// returns such a view itself; otherwise a new tensor holding a copy.
 func (t *Tensor) Contiguous() *Tensor {
 	if t.IsContiguous() {
 		return t
@@ -125,12 +126,17 @@ func (t *Tensor) Contiguous() *Tensor {
 		return out
 	}
 	l := newLayout(t)
-	out.Data = l.materialise(n)
+	if len(l.shape) == 0 {
+		out.Data = l.data[l.offset : l.offset+n : l.offset+n]
+		return out
+	}
+	out.Data = newBytes(n)
+	l.copyTo(out.Data)
 	return out
 }
 
-// Bytes returns the elements of t in row-major order. It aliases t.Data
-// when t is contiguous.
+// Bytes returns the elements of t in row-major order. It shares t's memory
+// when they are one block of t.Data (see Contiguous).
 func (t *Tensor) Bytes() []byte { return t.Contiguous().Data }
 
 // layout is a non-empty view reduced to the loops that copy it: axes of
@@ -170,83 +176,39 @@ func newLayout(t *Tensor) layout {
 	return l
 }
 
-// joinMinBlock is the block size from which materialise gathers the
-// blocks with bytes.Join: the list of blocks it needs then costs at most
-// 24 bytes per 4 KiB of output.
-const joinMinBlock = 4 << 10
-
-// joinMaxBytes is the output size from which materialise always copies
-// into a slice from make, in parallel.
-const joinMaxBytes = 32 << 20
-
-// materialise returns the n bytes of the blocks of l in row-major order,
-// in a new slice.
-//
-// Where make zeroes a new slice, bytes.Clone and bytes.Join (in Go's
-// runtime) allocate their result without zeroing it, so when the view is
-// one block, or a list of long blocks, they write each output byte once.
-// They copy on one goroutine, though, and for large outputs a parallel
-// copy into a slice from make measured faster (it also takes the page
-// faults of new memory on all cores): on the benchmarks of
-// kernels_bench_test.go (2 cores), a contiguous copy was fastest with
-// bytes.Clone up to 16 MiB and in parallel from 32 MiB, and 64 MiB of
-// 16 KiB blocks took 13 ms with bytes.Join and 8 ms in parallel. Shorter
-// blocks always go through copyTo.
-func (l *layout) materialise(n int) []byte {
-	if n < joinMaxBytes {
-		if len(l.shape) == 0 {
-			return bytes.Clone(l.data[l.offset : l.offset+n])
-		}
-		if l.block >= joinMinBlock {
-			return bytes.Join(l.blocks(), nil)
-		}
-	}
-	out := make([]byte, n)
-	l.copyTo(out)
-	return out
-}
-
-// blocks returns the blocks of l in row-major order, as slices of l.data.
-func (l *layout) blocks() [][]byte {
-	count := 1
-	for _, d := range l.shape {
-		count *= d
-	}
-	blocks := make([][]byte, 0, count)
-	idx := make([]int, len(l.shape))
-	off := l.offset
-	for {
-		blocks = append(blocks, l.data[off:off+l.block])
-		// Advance the odometer.
-		a := len(idx) - 1
-		for ; a >= 0; a-- {
-			idx[a]++
-			off += l.strides[a]
-			if idx[a] < l.shape[a] {
-				break
-			}
-			off -= idx[a] * l.strides[a]
-			idx[a] = 0
-		}
-		if a < 0 {
-			return blocks
-		}
-	}
-}
-
 // copyTo copies the blocks of l, in row-major order, into dst, which holds
 // exactly all of them, splitting large copies across goroutines.
 func (l *layout) copyTo(dst []byte) {
 	if len(l.shape) == 0 {
 		src := l.data[l.offset : l.offset+len(dst)]
-		parallelFor(len(dst), len(dst), func(lo, hi int) {
+		parallelFor(len(dst), len(dst), 2*len(dst), func(lo, hi int) {
 			copy(dst[lo:hi], src[lo:hi])
 		})
 		return
 	}
-	parallelFor(len(dst)/l.block, len(dst), func(lo, hi int) {
+	parallelFor(len(dst)/l.block, len(dst), l.traffic(len(dst)), func(lo, hi int) {
 		l.copyBlocks(dst[lo*l.block:hi*l.block], lo)
 	})
+}
+
+// cacheLine is the unit in which memory is read, in bytes.
+const cacheLine = 64
+
+// traffic returns about how many bytes of memory copying n bytes of the
+// blocks of l reads and writes: each output byte is written once, and the
+// input is read in cache lines, so that blocks shorter than a line and
+// further apart than their length read more than they copy (x[:, ::3] of
+// 4-byte elements reads three times its output).
+func (l *layout) traffic(n int) int {
+	read := n
+	if len(l.shape) > 0 && l.block < cacheLine {
+		stride := l.strides[len(l.strides)-1]
+		if stride < 0 {
+			stride = -stride
+		}
+		read = n / l.block * max(l.block, min(stride, cacheLine))
+	}
+	return n + read
 }
 
 // copyBlocks copies len(dst)/l.block consecutive blocks of l, starting
@@ -361,23 +323,32 @@ func reverseElements(dst, src []byte, size int) {
 	}
 }
 
-// parallelMinBytes is the output size from which a copy is split across
-// goroutines; below it, starting them costs more than they save.
-const parallelMinBytes = 1 << 20
+// parallelMinBytes is the memory traffic (bytes read and written) from
+// which work is split across goroutines. Below it, waking another thread
+// costs about as much as it saves: on 2 cores, copying 16 blocks of
+// 256 KiB (4 MiB read, 4 MiB written) was as fast or faster on one
+// goroutine.
+const parallelMinBytes = 16 << 20
 
-// parallelChunkBytes is about how much output each range of a split copy
-// writes.
-const parallelChunkBytes = 256 << 10
+// parallelChunkBytes is about how much output each range of split work
+// writes. It is at least 1 MiB, so that a range of contiguous output is
+// one copy of 1 MiB or more, which Go's memmove on amd64 does with
+// non-temporal stores (past the cache, without first reading the lines it
+// overwrites): copying 64 MiB into a buffer in pieces of 1 MiB took 4.5
+// to 5.2 ms, in pieces of 256 KiB 6.8 to 7.0 ms.
+const parallelChunkBytes = 1 << 20
 
 // parallelFor splits [0, n) into consecutive ranges and calls f(lo, hi)
-// for each. When the work writes at least parallelMinBytes bytes
-// (outBytes), one goroutine per core (runtime.GOMAXPROCS) takes ranges in
-// order until none is left, so that a core slowed down by other work does
-// not hold up the rest; otherwise parallelFor calls f(0, n) directly. It
-// returns when every call has returned.
-func parallelFor(n, outBytes int, f func(lo, hi int)) {
+// for each. outBytes is the output the whole work writes, traffic about
+// how many bytes of memory it reads and writes. When traffic is at least
+// parallelMinBytes, one goroutine per core (runtime.GOMAXPROCS) takes
+// ranges of about parallelChunkBytes of output in order until none is
+// left, so that a core slowed down by other work does not hold up the
+// rest; otherwise parallelFor calls f(0, n) directly. It returns when
+// every call has returned.
+func parallelFor(n, outBytes, traffic int, f func(lo, hi int)) {
 	workers := 1
-	if outBytes >= parallelMinBytes {
+	if traffic >= parallelMinBytes {
 		workers = min(runtime.GOMAXPROCS(0), n)
 	}
 	if workers <= 1 {

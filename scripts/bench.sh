@@ -4,13 +4,17 @@
 #   sh scripts/bench.sh            (after sh oracle/setup.sh)
 #
 # Runs BenchmarkKernels of engine/kernels_bench_test.go (each row: the op
-# on a 64 MiB input as conform evaluates it, output allocation included; a
-# Go copy of as many bytes into a buffer allocated once; bytes.Clone of
-# them) and the same operations in NumPy
+# on a 64 MiB input as conform evaluates it, output allocation included;
+# for the slicing rows, the same kernel writing into a buffer allocated
+# once, Plan.ApplyTo; a Go copy of as many bytes into a buffer allocated
+# once; bytes.Clone of them) and the same operations in NumPy
 # (np.ascontiguousarray(x[...]) and x[tuple(idx.T)], and np.copyto of as
-# many bytes), in ROUNDS interleaved rounds (default 3), and prints the
+# many bytes; and the ops again on inputs made with NumPy's huge page
+# advice off, in 4 KiB pages as the engine's are), in ROUNDS
+# interleaved rounds (default 3), and prints the
 # median time of each over the rounds, their spread, the ratios, and the
-# last line "worst ratio engine/NumPy: R". Then it runs the gate
+# last line "worst ratio engine/NumPy: R" (the op as conform evaluates it
+# against NumPy's, over every row). Then it runs the gate
 # (cases.BenchmarkCheck: conform check on the whole embedded corpus) and
 # internal/fuzz.BenchmarkFuzzEngineVsNumPy (conform fuzz --impl engine
 # --oracle numpy) and prints their numbers. BENCHTIME (default 3s) is the
@@ -65,13 +69,15 @@ def mix(z):
     z ^= z >> np.uint64(32)
     return z
 
-inputs = {}
-def make_input(shape):
-    key = tuple(shape)
-    if key not in inputs:
-        n = int(np.prod(shape))
-        inputs[key] = np.arange(n, dtype=np.uint32).view(np.float32).reshape(shape)
-    return inputs[key]
+def input_maker():
+    inputs = {}
+    def make_input(shape):
+        key = tuple(shape)
+        if key not in inputs:
+            n = int(np.prod(shape))
+            inputs[key] = np.arange(n, dtype=np.uint32).view(np.float32).reshape(shape)
+        return inputs[key]
+    return make_input
 
 def timed(f):
     """Mean seconds per call over calls filling benchtime (like go test)."""
@@ -84,24 +90,33 @@ def timed(f):
         if elapsed >= benchtime:
             return elapsed / n
 
-rows = []
-for name, shape, index in [
-    ("row-slice", (4096, 4096), "x[1024:3072]"),
-    ("column-slice", (4096, 4096), "x[:, 1024:3072]"),
-    ("reversed-rows", (4096, 4096), "x[::-1]"),
-    ("reversed-axis", (4096, 4096), "x[:, ::-1]"),
-    ("step-3", (4096, 4096), "x[:, ::3]"),
-    ("newaxis-shrink", (16, 16, 256, 256), "x[:, 3, None, :, None, :]"),
-]:
-    x = make_input(shape)
-    view = lambda x=x, index=index: eval(index, {"x": x})
-    rows.append((name, x, lambda view=view: np.ascontiguousarray(view()), lambda view=view: view().copy()))
-for name, nrows, depth in [("gather-rows", 4096, 1), ("gather-scalars", 1 << 20, 2)]:
-    x = make_input((4096, 4096))
-    idx = (mix(np.arange(nrows * depth, dtype=np.uint64)) % np.uint64(4096)).astype(np.int64).reshape(nrows, depth)
-    rows.append((name, x, lambda x=x, idx=idx: x[tuple(idx.T)], None))
+def build_rows(make_input):
+    """(name, input, op, copy op or None) for every row."""
+    rows = []
+    for name, shape, index in [
+        ("row-slice", (4096, 4096), "x[1024:3072]"),
+        ("column-slice", (4096, 4096), "x[:, 1024:3072]"),
+        ("reversed-rows", (4096, 4096), "x[::-1]"),
+        ("reversed-axis", (4096, 4096), "x[:, ::-1]"),
+        ("step-3", (4096, 4096), "x[:, ::3]"),
+        ("newaxis-shrink", (16, 16, 256, 256), "x[:, 3, None, :, None, :]"),
+    ]:
+        x = make_input(shape)
+        view = lambda x=x, index=index: eval(index, {"x": x})
+        rows.append((name, x, lambda view=view: np.ascontiguousarray(view()), lambda view=view: view().copy()))
+    for name, nrows, depth in [("gather-rows", 4096, 1), ("gather-scalars", 1 << 20, 2)]:
+        x = make_input((4096, 4096))
+        idx = (mix(np.arange(nrows * depth, dtype=np.uint64)) % np.uint64(4096)).astype(np.int64).reshape(nrows, depth)
+        rows.append((name, x, lambda x=x, idx=idx: x[tuple(idx.T)], None))
+    return rows
 
-for name, x, op, copy_op in rows:
+def anon_huge_kib():
+    for line in open("/proc/self/smaps_rollup"):
+        if line.startswith("AnonHugePages:"):
+            return int(line.split()[1])
+    return 0
+
+for name, x, op, copy_op in build_rows(input_maker()):
     out = op()
     src = x.reshape(-1).view(np.uint8)[: out.nbytes]
     dst = np.empty_like(src)
@@ -113,6 +128,25 @@ for name, x, op, copy_op in rows:
     if copy_op is not None and np.shares_memory(out, x):
         print(name, "copy", timed(copy_op))
     del out, dst
+    sys.stdout.flush()
+
+# The same ops on inputs in 4 KiB pages: NumPy asks the kernel for
+# transparent huge pages (madvise MADV_HUGEPAGE) on every array of 4 MiB
+# or more, so its inputs above sit in 2 MiB pages, while Go's heap, and so
+# the engine's input, uses 4 KiB pages. New inputs, made with the advice
+# off, put NumPy's reads in the engine's conditions; the advice is back on
+# for the outputs, as for the engine's.
+np.core.multiarray._set_madvise_hugepage(False)
+before = anon_huge_kib()
+rows4k = build_rows(input_maker())
+if anon_huge_kib() > before:
+    # Transparent huge pages are on for every allocation here ("always"):
+    # Go's heap gets them too, and there is nothing to compare.
+    print("bench: the inputs made without huge page advice got huge pages; no 4 KiB page rows", file=sys.stderr)
+    rows4k = []
+np.core.multiarray._set_madvise_hugepage(True)
+for name, x, op, copy_op in rows4k:
+    print(name, "numpy4k", timed(op))
     sys.stdout.flush()
 EOF
 
@@ -133,13 +167,15 @@ $PYTHON - "$tmp" <<'EOF'
 import re, statistics, sys
 tmp = sys.argv[1]
 
-go = {}  # (row, engine|memcpy|clone) -> [seconds per op]
-go_bytes = {}
+go = {}  # (row, engine|into|memcpy|clone) -> [seconds per op]
+go_bytes, go_view = {}, {}
 for line in open(f"{tmp}/go.txt"):
-    m = re.match(r"BenchmarkKernels/([\w-]+)/(engine|memcpy|clone)-\d+\s+\d+\s+([\d.]+) ns/op.*?([\d.]+) out-bytes", line)
+    m = re.match(r"BenchmarkKernels/([\w-]+)/(engine|into|memcpy|clone)-\d+\s+\d+\s+([\d.]+) ns/op.*?([\d.]+) out-bytes(?:\s+([\d.]+) view)?", line)
     if m:
         go.setdefault((m[1], m[2]), []).append(float(m[3]) * 1e-9)
         go_bytes[m[1]] = int(float(m[4]))
+        if m[5] is not None:
+            go_view[m[1]] = float(m[5]) == 1
 np_t, np_info = {}, {}
 for line in open(f"{tmp}/numpy.txt"):
     row, what, value = line.split()
@@ -150,7 +186,8 @@ for line in open(f"{tmp}/numpy.txt"):
 
 rows = [r for r, w in go if w == "engine"]
 med = lambda xs: statistics.median(xs)
-ms = lambda s: f"{s * 1e3:.3f}"
+def ms(s):
+    return f"{s * 1e3:.3f}" if s >= 1e-5 else f"{s * 1e3:.6f}"
 for r in rows:
     if go_bytes[r] != np_info[(r, "bytes")]:
         sys.exit(f"bench: row {r}: the engine outputs {go_bytes[r]} bytes, NumPy {np_info[(r, 'bytes')]}")
@@ -159,43 +196,75 @@ for r in rows:
 # of memcpy bar of the performance issue applies to these).
 contiguous_runs = ["row-slice", "column-slice", "reversed-rows", "newaxis-shrink"]
 
+def note(r):
+    # Marks a result that is a view of the input (no bytes moved).
+    return " (view)" if go_view.get(r) else ""
+
+def pct(copy_time, t, r=None):
+    if r is not None and go_view.get(r):
+        return "view"
+    return f"{100 * copy_time / t:.0f}%"
+
 print()
-print("Median of %d rounds; times in ms; %% of X = X's time / the engine's time (the engine's rate as a share of X's)." % len(go[(rows[0], "engine")]))
+print("Median of %d rounds; times in ms." % len(go[(rows[0], "engine")]))
 print()
-print("| row | output MiB | engine | NumPy | engine/NumPy | Go copy | % of Go copy | Go clone | % of Go clone | np.copyto | % of np.copyto |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("The ops as conform evaluates them (engine: a new output per call, or a view of the input) and in NumPy; NumPy, 4 KiB pages:")
+print("NumPy on an input in 4 KiB pages, as the engine's is (NumPy's own arrays of 4 MiB or more get huge pages).")
+print()
+print("| row | output MiB | engine | NumPy | engine/NumPy | NumPy, 4 KiB pages | engine/NumPy, 4 KiB pages |")
+print("|---|---:|---:|---:|---:|---:|---:|")
 worst = 0.0
-views, below = [], []
+views, below_op, below_into = [], [], []
 for r in rows:
     e = med(go[(r, "engine")])
     n = med(np_t[(r, "numpy")])
+    n4 = med(np_t[(r, "numpy4k")]) if (r, "numpy4k") in np_t else None
+    worst = max(worst, e / n)
+    np_note = ""
+    if np_info[(r, "view")]:
+        np_note = " (view)"
+        views.append(r)
+    print(f"| {r} | {go_bytes[r] / 2**20:.1f} | {ms(e)}{note(r)} | {ms(n)}{np_note} | {e / n:.2f} | "
+          f"{ms(n4) + np_note if n4 else '-'} | {f'{e / n4:.2f}' if n4 else '-'} |")
+print()
+print("Copy rates: into: the engine's kernel writing into a buffer allocated once (Plan.ApplyTo), the condition of the Go copy;")
+print("Go copy: copy() of as many bytes into a buffer allocated once; % of Go copy: the Go copy's time / the engine's (its rate as a share of")
+print("the copy's); Go clone: bytes.Clone, a new slice per call; np.copyto: into an array allocated once.")
+print()
+print("| row | engine | into | Go copy | engine % of Go copy | into % of Go copy | Go clone | np.copyto |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+for r in rows:
+    e = med(go[(r, "engine")])
     gc = med(go[(r, "memcpy")])
     gk = med(go[(r, "clone")])
     nc = med(np_t[(r, "copyto")])
-    worst = max(worst, e / n)
-    note = ""
-    if np_info[(r, "view")]:
-        note = " (view)"
-        views.append(r)
-    if r in contiguous_runs and gc / e < 0.7:
-        below.append(f"{r} ({100 * gc / e:.0f}%)")
-    print(f"| {r} | {go_bytes[r] / 2**20:.1f} | {ms(e)} | {ms(n)}{note} | {e / n:.2f} | {ms(gc)} | {100 * gc / e:.0f}% | "
-          f"{ms(gk)} | {100 * gk / e:.0f}% | {ms(nc)} | {100 * nc / e:.0f}% |")
+    into = med(go[(r, "into")]) if (r, "into") in go else None
+    if r in contiguous_runs:
+        if not go_view.get(r) and gc / e < 0.7:
+            below_op.append(f"{r} ({100 * gc / e:.0f}%)")
+        if into is not None and gc / into < 0.7:
+            below_into.append(f"{r} ({100 * gc / into:.0f}%)")
+    print(f"| {r} | {ms(e)}{note(r)} | {ms(into) if into is not None else '-'} | {ms(gc)} | {pct(gc, e, r)} | "
+          f"{pct(gc, into) if into is not None else '-'} | {ms(gk)} | {ms(nc)} |")
 print()
 print("Spread over the rounds (min to max, ms):")
 print()
-print("| row | engine | NumPy | Go copy | Go clone |")
-print("|---|---:|---:|---:|---:|")
-spread = lambda xs: f"{min(xs) * 1e3:.3f} to {max(xs) * 1e3:.3f}"
+print("| row | engine | NumPy | NumPy, 4 KiB pages | into | Go copy | Go clone |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+spread = lambda xs: f"{ms(min(xs))} to {ms(max(xs))}"
 for r in rows:
-    print(f"| {r} | {spread(go[(r, 'engine')])} | {spread(np_t[(r, 'numpy')])} | {spread(go[(r, 'memcpy')])} | {spread(go[(r, 'clone')])} |")
+    into = spread(go[(r, "into")]) if (r, "into") in go else "-"
+    n4 = spread(np_t[(r, "numpy4k")]) if (r, "numpy4k") in np_t else "-"
+    print(f"| {r} | {spread(go[(r, 'engine')])} | {spread(np_t[(r, 'numpy')])} | {n4} | {into} | {spread(go[(r, 'memcpy')])} | {spread(go[(r, 'clone')])} |")
 print()
 for r in views:
     c = med(np_t[(r, "copy")])
-    e = med(go[(r, "engine")])
-    print(f"{r}: np.ascontiguousarray returns the view itself (no bytes move); "
-          f"NumPy's copy x[...].copy() takes {ms(c)} ms, engine/NumPy copy {e / c:.2f}")
-print("contiguous-run rows below 70% of the Go copy rate: " + (", ".join(below) if below else "none"))
+    line = f"{r}: np.ascontiguousarray returns the view itself (no bytes move); NumPy's copy x[...].copy() takes {ms(c)} ms"
+    if (r, "into") in go:
+        line += f", the engine's copy into a buffer (into) {ms(med(go[(r, 'into')]))} ms"
+    print(line)
+print("contiguous-run rows below 70% of the Go copy rate, into a buffer allocated once (into): " + (", ".join(below_into) if below_into else "none"))
+print("contiguous-run rows below 70% of the Go copy rate, the op with a new output per call (engine): " + (", ".join(below_op) if below_op else "none"))
 
 def bench_lines(path, name):
     return [l for l in open(path) if l.startswith(name)]

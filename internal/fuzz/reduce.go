@@ -93,8 +93,9 @@ func with(m casefile.Memory, inputs map[string]*engine.Tensor) casefile.Memory {
 	return c
 }
 
-// prefix returns the first n positions of t along axis, as a new
-// contiguous tensor.
+// prefix returns the first n positions of t along axis, as a
+// C-contiguous tensor (a view of t when those positions are one block of
+// it; nothing writes to either).
 func prefix(t *engine.Tensor, axis, n int) *engine.Tensor {
 	plan := &engine.Plan{Fixed: make([]int, t.Rank())}
 	for a, d := range t.Shape {
