@@ -226,6 +226,9 @@ func tfliteDivergence(r tfliteResult) string {
 			{"TFLite read outside its input", "crash: TFLite read outside its input (out-of-bounds read or unwritten output, no error)"},
 			{"TFLite returned an invalid tensor", "crash: TFLite made a tensor with a negative dimension (no error)"},
 			{"TFLite's answer is chance", "crash: the same spec gave two shapes (uninitialised memory, no error)"},
+			{"int32 index arithmetic overflows", "crash (not run): a stride whose product with the input size overflows int32 (TFLite traps or loops ~2^32 steps)"},
+			{"it reads past its operands", "crash (not run): STRIDED_SLICE's spec expansion reads past the input shape or the spec (uninitialised memory)"},
+			{"TFLite does not check their length against the rank", "crash (not run): SLICE begin/size shorter than the rank (TFLite reads past them)"},
 		} {
 			if strings.Contains(r.crash, c.text) {
 				return op + ": " + c.class
@@ -451,7 +454,7 @@ func TestTFLiteCases(t *testing.T) {
 		{"gather_nd: only the flattened position of a row is checked: [0, 4] on a [2, 3] matrix is element 4",
 			gnd(arange32(2, 3), int64Tensor([]int{1, 2}, 0, 4)), out([]int{1}, 4)},
 		{"a stride whose product with the input size overflows int32: not run (TFLite traps or loops for seconds)",
-			gi("x[::2147483647]", arange32(3)), skip("int32 index arithmetic overflows")},
+			gi("x[::2147483647]", arange32(3)), crash("int32 index arithmetic overflows")},
 		{"gather_nd: params with no elements and index depth 0: no rows are checked",
 			gnd(arange32(0, 1), int64Tensor([]int{3, 0})), out([]int{3, 0, 1})},
 		{"gather_nd with batch_dims: GATHER_ND has none",

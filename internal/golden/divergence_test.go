@@ -147,6 +147,18 @@ func TestClassifyTFLite(t *testing.T) {
 		ref, got Outcome
 		want     string
 	}{
+		{"a stride whose product with the input size overflows int32 (not run)",
+			ss(map[string]any{"begin": i(0), "end": i(3), "strides": i(2147483647)}, 3), out(1),
+			Outcome{Crash: "the child reported a crash: " + tfliteNotRun + ": strides[0] = 2147483647 on an input of 3 elements: TFLite's " + tfliteStrideOverflow + " (...)"},
+			"tflite-stride-overflow"},
+		{"a spec whose expansion reads past TFLite's operands (not run)",
+			gi("x[..., None]"), out(1),
+			Outcome{Crash: "the child reported a crash: " + tfliteNotRun + ": " + tfliteReadsOperands + " (dimension 0 of an input of rank 0): ..."},
+			"tflite-spec-expansion-reads-past"},
+		{"SLICE begin/size shorter than the rank (not run)",
+			sl(i(0), i(1), 2, 2), fail(engine.InvalidSpec),
+			Outcome{Crash: "the child reported a crash: " + tfliteNotRun + ": begin and size have 1 entries for an input of rank 2: " + tfliteSliceShortSpec + " and would read past them"},
+			"tflite-slice-short-spec"},
 		{"two ellipses in a subscript (which the parser refuses) are expanded",
 			gi("x[..., ...]", 3), fail(engine.InvalidSpec), out(3), "tflite-several-ellipses"},
 		{"an ellipsis_mask bit past the spec counts as a second ellipsis in TF only",

@@ -14,6 +14,13 @@ const (
 	tfliteTrapped       = "TFLite trapped"                    // a WebAssembly trap: an out-of-bounds access
 	tfliteReadOutside   = "TFLite read outside its input"     // output elements that are not input elements
 	tfliteInvalidTensor = "TFLite returned an invalid tensor" // a negative dimension
+	// The oracle does not run specs TFLite would get wrong in a way that
+	// makes its answer chance or hangs it; it reports them as crashes
+	// that say so.
+	tfliteNotRun         = "TFLite fails on this spec without an error (not run)"
+	tfliteStrideOverflow = "int32 index arithmetic overflows"
+	tfliteReadsOperands  = "it reads past its operands"
+	tfliteSliceShortSpec = "TFLite does not check their length against the rank"
 )
 
 func crashed(got Outcome, what string) bool { return strings.Contains(got.Crash, what) }
@@ -44,6 +51,27 @@ func slice(m casefile.Memory, f func(tfspec.Slice) bool) bool {
 // lacks; the differences in results come after.
 func init() {
 	Divergences = append(Divergences,
+		Divergence{
+			ID: "tflite-stride-overflow", Oracle: "tflite",
+			Explanation: "TFLite's STRIDED_SLICE computes indices in int32, so a stride whose product with the input size reaches 2^31 wraps: out-of-bounds reads (traps) or loops of about 2^32 steps, where TF computes in int64. The oracle reports such specs as crashes without running them.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return crashed(got, tfliteNotRun) && crashed(got, tfliteStrideOverflow)
+			},
+		},
+		Divergence{
+			ID: "tflite-spec-expansion-reads-past", Oracle: "tflite",
+			Explanation: "TFLite's STRIDED_SLICE expands a spec whose entries (with an ellipsis or new axes) reach past the input's dimensions or past the spec itself by reading beyond its operands, so its answer depends on uninitialised memory, where TF answers from the spec alone. The oracle reports such specs as crashes without running them.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return crashed(got, tfliteNotRun) && crashed(got, tfliteReadsOperands)
+			},
+		},
+		Divergence{
+			ID: "tflite-slice-short-spec", Oracle: "tflite",
+			Explanation: "TFLite's SLICE does not check that begin and size have one entry per dimension and reads past them when they are shorter, where TF refuses the spec. The oracle reports such specs as crashes without running them.",
+			Match: func(m casefile.Memory, ref, got Outcome) bool {
+				return m.Op() == casefile.OpSlice && crashed(got, tfliteNotRun) && crashed(got, tfliteSliceShortSpec)
+			},
+		},
 		Divergence{
 			ID: "tflite-several-ellipses", Oracle: "tflite",
 			Explanation: "TFLite's STRIDED_SLICE does not refuse several ellipses as TF does (TF counts every bit of ellipsis_mask, past the spec's entries too): it expands the ones in the spec and returns a result.",

@@ -49,13 +49,18 @@
 // dimensions, counting added axes, as TFLite itself reports; begin, end
 // or strides beyond int32 for STRIDED_SLICE, which takes int32 only; a
 // mask bit at position 32 or above that TF would not ignore; index values
-// beyond int32; gather_nd with batch_dims != 0 or bad_indices "zero"), and
-// what would make TFLite's answer chance or hang the oracle: specs whose
+// beyond int32; gather_nd with batch_dims != 0 or bad_indices "zero"),
+// and gather_nd outputs beyond MAX_OUTPUT_ELEMENTS.
+//
+// Answered as a crash without running (the message says "not run"):
+// specs TFLite accepts and then gets wrong in a way that would make its
+// answer chance or hang the oracle, as runs of them did: specs whose
 // expansion makes STRIDED_SLICE read past the input shape or the spec
 // (replayed in stridedSliceReads), SLICE begin/size shorter than the rank
-// (not checked, read past), strides whose product with the input size
-// overflows int32 (TFLite's index arithmetic wraps: traps, or loops of
-// about 2^32 steps), and gather_nd outputs beyond MAX_OUTPUT_ELEMENTS.
+// (not checked, read past), and strides whose product with the input
+// size overflows int32 (TFLite's index arithmetic wraps: traps, or loops
+// of about 2^32 steps). Where TFLite would refuse the spec first (more
+// than 5 dimensions), they are skips.
 //
 // A trap inside the WebAssembly module (an out-of-bounds memory access or
 // an abort) makes the instance unusable: a fresh one is made from the
@@ -516,22 +521,30 @@ function stridedSlice(s, x) {
   const m = {};
   for (const k of MASKS) m[k] = mask32(s[k], k, n);
   const rank = x.shape.length;
+  // Prepare refuses a rank above 5, more than 5 output dimensions and
+  // begin and end of different lengths before it looks further; a spec
+  // that passes those checks and that TFLite then gets wrong without an
+  // error is answered as a crash without running it (its answer would be
+  // chance, or take minutes).
+  let added = 0;
+  for (let i = 0; i < Math.min(n, 32); i++) if ((m.new_axis_mask >>> i) & 1) added++;
+  const prepared = rank <= 5 && rank + added <= 5 && end.length === n;
   strides.forEach((st, i) => {
     if (Math.abs(st) * Math.max(1, x.count) >= 2 ** 31) {
       // Seen: traps (out-of-bounds reads) and loops of about 2^32 steps
       // that take seconds to minutes, with strides such as 2^30 or 2^31-1
       // on inputs of a few elements.
-      throw new Skip(`strides[${i}] = ${st} on an input of ${x.count} elements: TFLite's int32 index arithmetic ` +
-        'overflows (out-of-bounds reads, or loops of about 2^32 steps)');
+      const msg = `strides[${i}] = ${st} on an input of ${x.count} elements: TFLite's int32 index arithmetic ` +
+        'overflows (out-of-bounds reads, or loops of about 2^32 steps)';
+      if (prepared) throw new Crash(`TFLite fails on this spec without an error (not run): ${msg}`);
+      throw new Skip(msg);
     }
   });
-  if (rank <= 5 && end.length === n) {
-    // (Prepare refuses a rank above 5, and begin and end of different
-    // lengths, before the spec is expanded.)
+  if (prepared) {
     const read = stridedSliceReads(rank, n, strides.length, m);
     if (read !== null) {
-      throw new Skip(`TFLite reads past its operands for this spec (${read}): STRIDED_SLICE's expansion of the ` +
-        'spec reads uninitialised memory, so its answer is chance');
+      throw new Crash(`TFLite fails on this spec without an error (not run): it reads past its operands (${read}): ` +
+        'STRIDED_SLICE\'s expansion of the spec reads uninitialised memory, so its answer would be chance');
     }
   }
   const d = dataOperand(x, false);
@@ -601,8 +614,10 @@ function slice(s, x) {
   if (s.begin.length === s.size.length && s.begin.length < rank) {
     // SLICE checks begin against size, and reads both for every input
     // dimension.
-    throw new Skip(`begin and size have ${s.begin.length} entries for an input of rank ${rank}: TFLite does not check ` +
-      'their length against the rank and would read past them');
+    const msg = `begin and size have ${s.begin.length} entries for an input of rank ${rank}: TFLite does not check ` +
+      'their length against the rank and would read past them';
+    if (rank <= 5) throw new Crash(`TFLite fails on this spec without an error (not run): ${msg}`);
+    throw new Skip(msg);
   }
   const fits = (v) => v >= INT32_MIN && v <= INT32_MAX;
   const wide = !(s.begin.every(fits) && s.size.every(fits));
