@@ -101,10 +101,11 @@ func runGolden(args []string, stdout, stderr io.Writer) int {
 	sort.Strings(ops)
 	fmt.Fprintf(stdout, "wrote %s: %d cases (%s): %d outputs, %d errors, %d without a reference result\n",
 		*out, summary.Cases, strings.Join(ops, ", "), summary.Outputs, summary.Errors, summary.NoReference)
-	disagreements := 0
+	disagreements, crashes := 0, 0
 	for _, o := range started[1:] {
 		c := summary.Agreement[o.Name]
 		disagreements += c["disagree"]
+		crashes += c["crash"]
 		fmt.Fprintf(stdout, "%s/%s: %d agree, %d disagree, %d skipped, %d crashed\n", golden.Reference, o.Name, c["agree"], c["disagree"], c["skip"], c["crash"])
 		byClass := summary.Disagreements[o.Name]
 		classes := make([]string, 0, len(byClass))
@@ -120,10 +121,14 @@ func runGolden(args []string, stdout, stderr io.Writer) int {
 	for i, a := range started {
 		for _, b := range started[i+1:] {
 			c := summary.Pairs[a.Name+"/"+b.Name]
+			if c["agree"]+c["disagree"] == 0 {
+				fmt.Fprintf(stdout, "  %s/%s: no case both ran\n", a.Name, b.Name)
+				continue
+			}
 			fmt.Fprintf(stdout, "  %s/%s: %d agree, %d disagree\n", a.Name, b.Name, c["agree"], c["disagree"])
 		}
 	}
-	fmt.Fprintf(stdout, "disagreements: %d (listed in %s/DISAGREEMENTS.md)\n", disagreements, *out)
+	fmt.Fprintf(stdout, "disagreements: %d, crashes: %d (listed in %s/DISAGREEMENTS.md)\n", disagreements, crashes, *out)
 	fmt.Fprintln(stdout, "checking the engine against the new corpus:")
 	result, err := check.Run(ctx, os.DirFS(*out), impl.Engine{}, check.Options{})
 	if err != nil {
