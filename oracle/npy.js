@@ -115,4 +115,13 @@ function encode(descr, shape, data) {
   return Buffer.concat([head, Buffer.from(dict + ' '.repeat(pad) + '\n', 'latin1'), data]);
 }
 
-module.exports = { decode, encode, NpyError };
+// swapped returns a copy of b with each element of size bytes reversed.
+function swapped(b, size) {
+  const out = Buffer.from(b);
+  if (size === 2) out.swap16();
+  else if (size === 4) out.swap32();
+  else if (size === 8) out.swap64();
+  return out;
+}
+
+module.exports = { decode, encode, swapped, NpyError };

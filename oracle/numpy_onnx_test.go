@@ -3,11 +3,9 @@ package oracle
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"math"
 	"math/rand"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/conformsuite/conform/engine"
@@ -21,25 +19,8 @@ import (
 func startNumPy(t *testing.T) *Client {
 	t.Helper()
 	requireOracle(t, "CONFORM_REQUIRE_NUMPY", haveNumPy(), "/usr/bin/python3 has no NumPy (apt-get install python3-numpy)")
-	argv, err := Command("numpy")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Start(argv, Options{Stderr: testWriter{t}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	h := c.Hello()
-	for _, op := range casefile.ONNXOps {
-		found := false
-		for _, o := range h.Ops {
-			found = found || o == op
-		}
-		if !found {
-			t.Errorf("hello lists ops %v, without %s", h.Ops, op)
-		}
-	}
+	c := startOracle(t, "numpy")
+	checkHelloOps(t, c.Hello(), casefile.ONNXOps)
 	return c
 }
 
@@ -221,34 +202,18 @@ func TestNumPyOracleONNXMalformed(t *testing.T) {
 		{"op": "slice", "begin": []int{0, 1}, "size": []int{1, 1}, "steps": 0, "ends": nil, "inputs": x},
 		{"op": "gather_nd", "starts": []int{0}, "inputs": map[string]any{"params": gnd["data"], "indices": gnd["indices"]}},
 	}
-	for _, r := range []string{
-		`{"op":"onnx_slice","starts":[9223372036854775808],"ends":[1],"inputs":{"data":"` + data["data"].(string) + `"}}`,
-		`{"op":"onnx_slice","starts":[0],"ends":[1e3],"inputs":{"data":"` + data["data"].(string) + `"}}`,
-		`{"op":"onnx_slice","starts":[0],"ends":[1.0],"inputs":{"data":"` + data["data"].(string) + `"}}`,
-		`{"op":"onnx_slice","starts":[0],"ends":[-0],"steps":[-9223372036854775808],"inputs":{"data":"` + data["data"].(string) + `"}}`,
-		`{"op":"onnx_slice","starts":[-9223372036854775808],"ends":[9223372036854775807],"inputs":{"data":"` + data["data"].(string) + `"}}`,
-		`{"op":"onnx_gather_nd","batch_dims":2147483648,"inputs":{"data":"` + gnd["data"].(string) + `","indices":"` + gnd["indices"].(string) + `"}}`,
-		`{"op":"onnx_gather_nd","batch_dims":-2147483649,"inputs":{"data":"` + gnd["data"].(string) + `","indices":"` + gnd["indices"].(string) + `"}}`,
-		`{"op":"onnx_gather_nd","batch_dims":9223372036854775808,"inputs":{"data":"` + gnd["data"].(string) + `","indices":"` + gnd["indices"].(string) + `"}}`,
-	} {
-		dec := json.NewDecoder(strings.NewReader(r))
-		dec.UseNumber()
-		var m map[string]any
-		if err := dec.Decode(&m); err != nil {
-			t.Fatal(err)
-		}
-		reqs = append(reqs, m)
-	}
+	reqs = append(reqs, literalRequests(t,
+		`{"op":"onnx_slice","starts":[9223372036854775808],"ends":[1],"inputs":{"data":"`+data["data"].(string)+`"}}`,
+		`{"op":"onnx_slice","starts":[0],"ends":[1e3],"inputs":{"data":"`+data["data"].(string)+`"}}`,
+		`{"op":"onnx_slice","starts":[0],"ends":[1.0],"inputs":{"data":"`+data["data"].(string)+`"}}`,
+		`{"op":"onnx_slice","starts":[0],"ends":[-0],"steps":[-9223372036854775808],"inputs":{"data":"`+data["data"].(string)+`"}}`,
+		`{"op":"onnx_slice","starts":[-9223372036854775808],"ends":[9223372036854775807],"inputs":{"data":"`+data["data"].(string)+`"}}`,
+		`{"op":"onnx_gather_nd","batch_dims":2147483648,"inputs":{"data":"`+gnd["data"].(string)+`","indices":"`+gnd["indices"].(string)+`"}}`,
+		`{"op":"onnx_gather_nd","batch_dims":-2147483649,"inputs":{"data":"`+gnd["data"].(string)+`","indices":"`+gnd["indices"].(string)+`"}}`,
+		`{"op":"onnx_gather_nd","batch_dims":9223372036854775808,"inputs":{"data":"`+gnd["data"].(string)+`","indices":"`+gnd["indices"].(string)+`"}}`,
+	)...)
 	for _, req := range reqs {
-		doc, _ := json.Marshal(req)
-		var want outcome
-		if cs, err := casefile.Parse(doc, casefile.Base64Inputs); err != nil {
-			want.kind = engine.KindOf(err)
-		} else if out, err := cs.Eval(); err != nil {
-			want.kind = engine.KindOf(err)
-		} else {
-			want.tensor = out
-		}
+		doc, want := engineAnswer(req)
 		got, err := oracleOutcome(c.Do(context.Background(), req))
 		if err != nil {
 			t.Errorf("%s: %v", doc, err)
@@ -258,7 +223,5 @@ func TestNumPyOracleONNXMalformed(t *testing.T) {
 			t.Errorf("%s: %s", doc, why)
 		}
 	}
-	if n := c.Restarts(); n != 0 {
-		t.Errorf("%d restarts", n)
-	}
+	checkNoRestarts(t, c)
 }

@@ -3,7 +3,6 @@ package oracle
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"math/rand"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -212,28 +210,8 @@ func intValues(t *engine.Tensor) []string {
 // engine, and returns the disagreements and protocol failures.
 func runOracle(t *testing.T, c *Client, cases []casefile.Memory) (disagree []disagreement, failures []disagreement, skips map[string]int, elapsed time.Duration) {
 	t.Helper()
-	type result struct {
-		i int
-		r Response
-	}
-	results := make([]Response, len(cases))
-	var wg sync.WaitGroup
-	next := make(chan int)
 	start := time.Now()
-	for w := 0; w < 64; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = c.Do(context.Background(), cases[i].Request(0))
-			}
-		}()
-	}
-	for i := range cases {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	results := doCases(c, cases)
 	elapsed = time.Since(start)
 	skips = map[string]int{}
 	kinds := map[string]int{}
@@ -377,15 +355,7 @@ func haveTFJS() bool {
 // crashes, garbage and protocol errors fail the test.
 func TestTFJSOracle(t *testing.T) {
 	requireOracle(t, "CONFORM_REQUIRE_TFJS", haveTFJS(), "oracle/node_modules is missing (run oracle/setup.sh) or node is not installed")
-	argv, err := Command("tfjs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Start(argv, Options{Stderr: testWriter{t}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := startOracle(t, "tfjs")
 	if h := c.Hello(); h.Name != "tfjs" || h.Version != "4.22.0" {
 		t.Errorf("hello = %+v", h)
 	}
@@ -453,33 +423,8 @@ func benchOracle(b *testing.B, impl string, op string) {
 		}
 		reqs = append(reqs, m.Request(0))
 	}
-	b.ResetTimer()
-	var wg sync.WaitGroup
-	next := make(chan int, 256)
-	failed := 0
-	var mu sync.Mutex
-	for w := 0; w < 256; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if r := c.Do(context.Background(), reqs[i%len(reqs)]); r.Crash != "" || r.Skip != "" {
-					mu.Lock()
-					failed++
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	for i := 0; i < b.N; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cases/s")
-	if failed > 0 {
-		b.Errorf("%d of %d cases crashed or were skipped", failed, b.N)
-	}
+	benchRequests(b, c, func(i int) map[string]any { return reqs[i%len(reqs)] },
+		func(r Response) bool { return r.Crash != "" || r.Skip != "" }, "crashed or were skipped")
 }
 
 func BenchmarkNumPyStridedSlice(b *testing.B) { benchOracle(b, "numpy", "strided_slice") }
@@ -537,24 +482,11 @@ func TestMalformedRequests(t *testing.T) {
 			case "tfjs":
 				requireOracle(t, "CONFORM_REQUIRE_TFJS", haveTFJS(), "oracle/node_modules is missing")
 			}
-			argv, err := Command(impl)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := Start(argv, Options{Stderr: testWriter{t}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
+			c := startOracle(t, impl)
 			for _, req := range malformedRequests() {
 				r := c.Do(context.Background(), req)
-				data, _ := json.Marshal(req)
-				var want engine.ErrorKind
-				if cs, err := casefile.Parse(data, casefile.Base64Inputs); err != nil {
-					want = engine.KindOf(err)
-				} else if _, err := cs.Eval(); err != nil {
-					want = engine.KindOf(err)
-				}
+				data, w := engineAnswer(req)
+				want := w.kind
 				switch {
 				case r.Crash != "":
 					t.Errorf("%s: crash %s", data, r.Crash)
@@ -564,9 +496,7 @@ func TestMalformedRequests(t *testing.T) {
 					t.Errorf("%s: got an output, want an error (engine: %q)", data, want)
 				}
 			}
-			if n := c.Restarts(); n != 0 {
-				t.Errorf("%d restarts", n)
-			}
+			checkNoRestarts(t, c)
 		})
 	}
 }

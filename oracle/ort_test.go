@@ -40,28 +40,12 @@ const ortVersion = "1.30.0"
 func startORT(t *testing.T) *Client {
 	t.Helper()
 	requireOracle(t, "CONFORM_REQUIRE_ORT", haveORT(), "oracle/node_modules lacks onnxruntime-node (run oracle/setup.sh) or node is not installed")
-	argv, err := Command("ort")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Start(argv, Options{Stderr: testWriter{t}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
+	c := startOracle(t, "ort")
 	h := c.Hello()
 	if h.Name != "ort" || h.Version != ortVersion {
 		t.Errorf("hello = %+v", h)
 	}
-	for _, op := range []string{casefile.OpONNXSlice, casefile.OpONNXGatherND} {
-		found := false
-		for _, o := range h.Ops {
-			found = found || o == op
-		}
-		if !found {
-			t.Errorf("hello lists ops %v, without %s", h.Ops, op)
-		}
-	}
+	checkHelloOps(t, h, []string{casefile.OpONNXSlice, casefile.OpONNXGatherND})
 	return c
 }
 
@@ -93,26 +77,7 @@ type ortResult struct {
 // errors of the oracle and error messages the oracle does not recognise.
 func runORT(t *testing.T, c *Client, cases []casefile.Memory) []ortResult {
 	t.Helper()
-	results := make([]Response, len(cases))
-	done := make(chan int)
-	next := make(chan int)
-	for w := 0; w < 64; w++ {
-		go func() {
-			for i := range next {
-				results[i] = c.Do(context.Background(), cases[i].Request(0))
-				done <- i
-			}
-		}()
-	}
-	go func() {
-		for i := range cases {
-			next <- i
-		}
-		close(next)
-	}()
-	for range cases {
-		<-done
-	}
+	results := doCases(c, cases)
 	out := make([]ortResult, len(cases))
 	for i, m := range cases {
 		r := ortResult{m: m, want: engineOutcome(m), message: results[i].ErrMessage}
@@ -699,41 +664,13 @@ func TestORTMalformedRequests(t *testing.T) {
 	)
 	// Integers beyond int64 and non-integers, written literally (a
 	// json.Number is sent as written).
-	for _, r := range []string{
-		`{"op":"onnx_slice","starts":[9223372036854775808],"ends":[1],"inputs":{"data":"` + b64(arangeTensor(3)) + `"}}`,
-		`{"op":"onnx_slice","starts":[0],"ends":[1e3],"inputs":{"data":"` + b64(arangeTensor(3)) + `"}}`,
-		`{"op":"onnx_slice","starts":[0],"ends":[1.0],"inputs":{"data":"` + b64(arangeTensor(3)) + `"}}`,
-		`{"op":"onnx_slice","starts":[-9223372036854775808],"ends":[9223372036854775807],"inputs":{"data":"` + b64(arangeTensor(3)) + `"}}`,
-	} {
-		dec := json.NewDecoder(strings.NewReader(r))
-		dec.UseNumber()
-		var m map[string]any
-		if err := dec.Decode(&m); err != nil {
-			t.Fatal(err)
-		}
-		reqs = append(reqs, m)
-	}
-	for _, req := range reqs {
-		data, _ := json.Marshal(req)
-		var want engine.ErrorKind
-		if cs, err := casefile.Parse(data, casefile.Base64Inputs); err != nil {
-			want = engine.KindOf(err)
-		} else if _, err := cs.Eval(); err != nil {
-			want = engine.KindOf(err)
-		}
-		r := c.Do(context.Background(), req)
-		switch {
-		case r.Crash != "":
-			t.Errorf("%s: crash %s", data, r.Crash)
-		case want == "" && r.ErrKind != "":
-			t.Errorf("%s: got %s (%s), want an output", data, r.ErrKind, r.ErrMessage)
-		case want != "" && r.ErrKind != want && r.Skip == "":
-			t.Errorf("%s: got %+v, want error kind %q", data, r, want)
-		}
-	}
-	if n := c.Restarts(); n != 0 {
-		t.Errorf("%d restarts", n)
-	}
+	reqs = append(reqs, literalRequests(t,
+		`{"op":"onnx_slice","starts":[9223372036854775808],"ends":[1],"inputs":{"data":"`+b64(arangeTensor(3))+`"}}`,
+		`{"op":"onnx_slice","starts":[0],"ends":[1e3],"inputs":{"data":"`+b64(arangeTensor(3))+`"}}`,
+		`{"op":"onnx_slice","starts":[0],"ends":[1.0],"inputs":{"data":"`+b64(arangeTensor(3))+`"}}`,
+		`{"op":"onnx_slice","starts":[-9223372036854775808],"ends":[9223372036854775807],"inputs":{"data":"`+b64(arangeTensor(3))+`"}}`,
+	)...)
+	checkMalformed(t, c, reqs)
 }
 
 func BenchmarkORTStridedSlice(b *testing.B) { benchOracle(b, "ort", "strided_slice") }

@@ -1,11 +1,9 @@
 package oracle
 
 import (
-	"context"
 	"math/rand"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/conformsuite/conform/engine"
@@ -60,15 +58,7 @@ var getitemFragments = []string{
 // it.
 func TestTFJSGetItemParse(t *testing.T) {
 	requireOracle(t, "CONFORM_REQUIRE_TFJS", haveTFJS(), "oracle/node_modules is missing (run oracle/setup.sh) or node is not installed")
-	argv, err := Command("tfjs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Start(argv, Options{Stderr: testWriter{t}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := startOracle(t, "tfjs")
 
 	srcs := append([]string{}, getitemSeeds...)
 	r := rand.New(rand.NewSource(oracleSeed()))
@@ -88,24 +78,10 @@ func TestTFJSGetItemParse(t *testing.T) {
 
 	g := gen{r: rand.New(rand.NewSource(1))}
 	x := g.tensor(mustDType("<i8"), []int{3, 3, 3, 3})
-	results := make([]Response, len(srcs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < 16; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				m := casefile.Memory{Spec: map[string]any{"op": "getitem", "index": srcs[i]}, Inputs: map[string]*engine.Tensor{"x": x}}
-				results[i] = c.Do(context.Background(), m.Request(0))
-			}
-		}()
-	}
-	for i := range srcs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	results := doAll(c, len(srcs), 16, func(i int) map[string]any {
+		m := casefile.Memory{Spec: map[string]any{"op": "getitem", "index": srcs[i]}, Inputs: map[string]*engine.Tensor{"x": x}}
+		return m.Request(0)
+	})
 
 	// Messages of the oracle's own parser (TF.js's messages never start so).
 	parseMsg := regexp.MustCompile(`^(syntax error|index |item \d+|too many indices)`)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"math/rand"
 	"os"
@@ -12,7 +11,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/conformsuite/conform/engine"
@@ -45,28 +43,12 @@ const tfliteMissing = "oracle/node_modules lacks @tensorflow/tfjs-tflite (run or
 func startTFLite(t *testing.T) *Client {
 	t.Helper()
 	requireOracle(t, "CONFORM_REQUIRE_TFLITE", haveTFLite(), tfliteMissing)
-	argv, err := Command("tflite")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Start(argv, Options{Stderr: testWriter{t}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
+	c := startOracle(t, "tflite")
 	h := c.Hello()
 	if h.Name != "tflite" || h.Version != tfliteVersion {
 		t.Errorf("hello = %+v, want name tflite, version %s", h, tfliteVersion)
 	}
-	ops := map[string]bool{}
-	for _, op := range h.Ops {
-		ops[op] = true
-	}
-	for _, op := range casefile.Ops {
-		if !ops[op] {
-			t.Errorf("hello lists ops %v, without %s", h.Ops, op)
-		}
-	}
+	checkHelloOps(t, h, casefile.Ops)
 	return c
 }
 
@@ -82,23 +64,7 @@ type tfliteResult struct {
 // runTFLite runs cases through c (64 at a time) and compares each with
 // the engine. A crash is kept in crash (got is then a skip).
 func runTFLite(c *Client, cases []casefile.Memory) []tfliteResult {
-	results := make([]Response, len(cases))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < 64; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = c.Do(context.Background(), cases[i].Request(0))
-			}
-		}()
-	}
-	for i := range cases {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	results := doCases(c, cases)
 	out := make([]tfliteResult, len(cases))
 	for i, m := range cases {
 		r := tfliteResult{m: m, want: engineOutcome(m), message: results[i].ErrMessage, crash: results[i].Crash}
@@ -539,43 +505,14 @@ func TestTFLiteTrap(t *testing.T) {
 // skip), never crashes, and keeps running.
 func TestTFLiteMalformedRequests(t *testing.T) {
 	c := startTFLite(t)
-	reqs := malformedRequests()
 	b64 := func(x *engine.Tensor) string { return base64.StdEncoding.EncodeToString(npy.Encode(x)) }
-	for _, r := range []string{
-		`{"op":"slice","begin":[9223372036854775808],"size":[1],"inputs":{"x":"` + b64(arange32(3)) + `"}}`,
-		`{"op":"slice","begin":[0],"size":[1e3],"inputs":{"x":"` + b64(arange32(3)) + `"}}`,
-		`{"op":"strided_slice","begin":[0],"end":[1.0],"inputs":{"x":"` + b64(arange32(3)) + `"}}`,
-		`{"op":"onnx_slice","starts":[0],"ends":[1],"inputs":{"data":"` + b64(arange32(3)) + `"}}`,
-	} {
-		dec := json.NewDecoder(strings.NewReader(r))
-		dec.UseNumber()
-		var m map[string]any
-		if err := dec.Decode(&m); err != nil {
-			t.Fatal(err)
-		}
-		reqs = append(reqs, m)
-	}
-	for _, req := range reqs {
-		data, _ := json.Marshal(req)
-		var want engine.ErrorKind
-		if cs, err := casefile.Parse(data, casefile.Base64Inputs); err != nil {
-			want = engine.KindOf(err)
-		} else if _, err := cs.Eval(); err != nil {
-			want = engine.KindOf(err)
-		}
-		r := c.Do(context.Background(), req)
-		switch {
-		case r.Crash != "":
-			t.Errorf("%s: crash %s", data, r.Crash)
-		case want == "" && r.ErrKind != "":
-			t.Errorf("%s: got %s (%s), want an output", data, r.ErrKind, r.ErrMessage)
-		case want != "" && r.ErrKind != want && r.Skip == "":
-			t.Errorf("%s: got %+v, want error kind %q", data, r, want)
-		}
-	}
-	if n := c.Restarts(); n != 0 {
-		t.Errorf("%d restarts", n)
-	}
+	reqs := append(malformedRequests(), literalRequests(t,
+		`{"op":"slice","begin":[9223372036854775808],"size":[1],"inputs":{"x":"`+b64(arange32(3))+`"}}`,
+		`{"op":"slice","begin":[0],"size":[1e3],"inputs":{"x":"`+b64(arange32(3))+`"}}`,
+		`{"op":"strided_slice","begin":[0],"end":[1.0],"inputs":{"x":"`+b64(arange32(3))+`"}}`,
+		`{"op":"onnx_slice","starts":[0],"ends":[1],"inputs":{"data":"`+b64(arange32(3))+`"}}`,
+	)...)
+	checkMalformed(t, c, reqs)
 }
 
 // BenchmarkTFLiteOracle measures pipelined throughput through the client
@@ -612,32 +549,7 @@ func BenchmarkTFLiteOracle(b *testing.B) {
 				Inputs: map[string]*engine.Tensor{"x": x}}
 			return m.Request(0)
 		}
-		b.ResetTimer()
-		var wg sync.WaitGroup
-		next := make(chan int, 256)
-		var mu sync.Mutex
-		failed := 0
-		for w := 0; w < 256; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range next {
-					if r := c.Do(context.Background(), req(i)); r.Crash != "" || r.Skip != "" || r.ErrKind != "" {
-						mu.Lock()
-						failed++
-						mu.Unlock()
-					}
-				}
-			}()
-		}
-		for i := 0; i < b.N; i++ {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
-		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cases/s")
-		if failed > 0 {
-			b.Errorf("%d of %d cases failed or were skipped", failed, b.N)
-		}
+		benchRequests(b, c, req, func(r Response) bool { return r.Crash != "" || r.Skip != "" || r.ErrKind != "" },
+			"failed or were skipped")
 	})
 }

@@ -28,15 +28,10 @@
 // conform's kinds by message (table in ../README.md).
 'use strict';
 
-const util = require('util');
+const req = require('../request');
 
-// Keep stdout for the protocol.
-for (const name of ['log', 'info', 'warn', 'debug', 'error']) {
-  console[name] = (...args) => process.stderr.write(util.format(...args) + '\n');
-}
+req.quietConsole(); // keep stdout for the protocol
 
-const fs = require('fs');
-const path = require('path');
 const ort = require('onnxruntime-node');
 const json = require('./json');
 const npy = require('../npy');
@@ -45,10 +40,8 @@ const { DT, model, node } = require('./onnx');
 const ORT_VERSION = require('onnxruntime-node/package.json').version;
 ort.env.logLevel = 'fatal';
 
-const INT64_MAX = (1n << 63n) - 1n;
-const INT64_MIN = -(1n << 63n);
-const INT32_MIN = -(1n << 31n);
-const INT32_MAX = (1n << 31n) - 1n;
+const { INT64_MAX, INT64_MIN, CaseError, Skip, invalid, bad, ints } = req;
+const { swapped } = npy;
 const MAX_SPEC_LENGTH = 31; // TF StridedSlice: n < 32
 
 const CLASSIC_OPS = ['getitem', 'strided_slice', 'slice', 'gather_nd'];
@@ -70,81 +63,27 @@ const OP_FIELDS = {
   onnx_gather_nd: ['batch_dims'],
 };
 
-class CaseError extends Error {
-  constructor(kind, message) {
-    super(message);
-    this.kind = kind;
-  }
-}
-class Skip extends Error {}
-
-const invalid = (msg) => new CaseError('invalid_spec', msg);
-const bad = (msg) => new CaseError('bad_input', msg);
-
-// ------------------------------------------------------------ getitem parser
-
-// getitem subscripts are parsed by the TF.js oracle's parser, which
-// follows engine/expr exactly (see ../README.md); it is loaded on first
-// use, and getitem is offered only if it is there.
-const TFJS_ORACLE = path.join(__dirname, '..', 'tfjs', 'oracle.js');
-let tfjsParser = null;
-function haveSubscriptParser() {
-  try {
-    require.resolve('@tensorflow/tfjs-core');
-    require.resolve('@tensorflow/tfjs-backend-cpu');
-    return fs.existsSync(TFJS_ORACLE);
-  } catch (e) {
-    return false;
-  }
-}
-function subscriptParser() {
-  if (tfjsParser === null) tfjsParser = require(TFJS_ORACLE);
-  return tfjsParser;
-}
-
+// getitem subscripts are parsed by the TF.js oracle's parser (../request.js).
 const OPS = ['onnx_slice', 'onnx_gather_nd', 'slice', 'strided_slice', 'gather_nd']
-  .concat(haveSubscriptParser() ? ['getitem'] : []);
+  .concat(req.haveSubscriptParser() ? ['getitem'] : []);
 
 // ------------------------------------------------------------ case fields
-
-function isInt64(v) {
-  return typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX;
-}
-
-function ints(c, name, required) {
-  if (!Object.prototype.hasOwnProperty.call(c, name)) {
-    if (required) throw bad(`${c.op} case has no "${name}" field`);
-    return null;
-  }
-  const v = c[name];
-  if (!Array.isArray(v)) throw bad(`"${name}" must be a list of integers`);
-  v.forEach((x, i) => {
-    if (!isInt64(x)) throw bad(`${name}[${i}] is not an integer within int64`);
-  });
-  return v;
-}
 
 // A strided_slice mask: bits 0-63 as a BigInt, and the count of set list
 // entries beyond position 63 (they matter only for the ellipsis count).
 function mask(c, name) {
-  if (!Object.prototype.hasOwnProperty.call(c, name)) return { bits: 0n, extra: 0 };
-  const v = c[name];
-  if (Array.isArray(v)) {
-    const list = ints(c, name, true);
-    let bits = 0n;
-    let extra = 0;
-    list.forEach((e, i) => {
-      if (e === 1n) {
-        if (i < 64) bits |= 1n << BigInt(i);
-        else extra++;
-      } else if (e !== 0n) {
-        throw invalid(`${name}: mask list entry ${i} is ${e}; entries must be 0 or 1`);
-      }
-    });
-    return { bits, extra };
-  }
-  if (!isInt64(v)) throw bad(`"${name}" must be an integer bitmask or a list of 0/1`);
-  return { bits: BigInt.asUintN(64, v), extra: 0 };
+  const m = req.mask(c, name);
+  if (m === null) return { bits: 0n, extra: 0 };
+  if (m.list === undefined) return { bits: BigInt.asUintN(64, m.int), extra: 0 };
+  let bits = 0n;
+  let extra = 0;
+  m.list.forEach((e, i) => {
+    if (e === 1n) {
+      if (i < 64) bits |= 1n << BigInt(i);
+      else extra++;
+    }
+  });
+  return { bits, extra };
 }
 
 const hasBit = (m, i) => i < 64 && ((m.bits >> BigInt(i)) & 1n) === 1n;
@@ -155,88 +94,24 @@ function bitCount(m) {
 }
 
 function parseSpec(c) {
-  if (!Object.prototype.hasOwnProperty.call(c, 'op')) throw bad('case has no "op" field');
-  const op = c.op === null ? '' : c.op;
-  if (typeof op !== 'string') throw bad('"op" must be a string');
-  if (!Object.prototype.hasOwnProperty.call(OP_FIELDS, op)) throw bad(`unknown op "${op}"`);
+  const op = req.caseOp(c);
   // As internal/casefile: the fields of the ONNX ops are foreign only to
   // the ONNX ops.
-  const own = OP_FIELDS[op];
-  const others = ONNX_OPS.includes(op) ? CLASSIC_OPS.concat(ONNX_OPS) : CLASSIC_OPS;
-  for (const other of others) {
-    if (other === op) continue;
-    for (const f of OP_FIELDS[other]) {
-      if (Object.prototype.hasOwnProperty.call(c, f) && !own.includes(f)) {
-        throw bad(`field "${f}" does not apply to op ${op}`);
-      }
-    }
-  }
+  req.checkFields(c, op, OP_FIELDS, ONNX_OPS.includes(op) ? CLASSIC_OPS.concat(ONNX_OPS) : CLASSIC_OPS);
   const spec = { op };
-  switch (op) {
-    case 'getitem':
-      if (!Object.prototype.hasOwnProperty.call(c, 'index')) throw bad('getitem case has no "index" field');
-      if (c.index !== null && typeof c.index !== 'string') throw bad('"index" must be a string');
-      spec.index = c.index === null ? '' : c.index;
-      break;
-    case 'strided_slice':
-      spec.begin = ints(c, 'begin', true);
-      spec.end = ints(c, 'end', true);
-      spec.strides = ints(c, 'strides', false);
-      for (const m of ['begin_mask', 'end_mask', 'ellipsis_mask', 'new_axis_mask', 'shrink_axis_mask']) {
-        spec[m] = mask(c, m);
-      }
-      break;
-    case 'slice':
-      spec.begin = ints(c, 'begin', true);
-      spec.size = ints(c, 'size', true);
-      break;
-    case 'onnx_slice':
-      spec.starts = ints(c, 'starts', true);
-      spec.ends = ints(c, 'ends', true);
-      spec.axes = ints(c, 'axes', false);
-      spec.steps = ints(c, 'steps', false);
-      break;
-    default: // gather_nd, onnx_gather_nd
-      spec.batch_dims = 0;
-      if (Object.prototype.hasOwnProperty.call(c, 'batch_dims')) {
-        const b = c.batch_dims;
-        if (!isInt64(b)) throw bad('"batch_dims" must be an integer');
-        if (b < INT32_MIN || b > INT32_MAX) throw invalid(`batch_dims ${b} is out of range`);
-        spec.batch_dims = Number(b);
-      }
-      if (op === 'gather_nd') {
-        const policy = Object.prototype.hasOwnProperty.call(c, 'bad_indices') ? c.bad_indices : 'error';
-        if (policy !== 'error' && policy !== 'zero') throw bad('"bad_indices" must be "error" or "zero"');
-        spec.bad_indices = policy;
-      }
+  if (req.classicSpec(c, spec, mask)) {
+    if (op === 'gather_nd') spec.batch_dims = Number(spec.batch_dims);
+    return spec;
+  }
+  if (op === 'onnx_slice') {
+    spec.starts = ints(c, 'starts', true);
+    spec.ends = ints(c, 'ends', true);
+    spec.axes = ints(c, 'axes', false);
+    spec.steps = ints(c, 'steps', false);
+  } else { // onnx_gather_nd
+    spec.batch_dims = Number(req.batchDims(c));
   }
   return spec;
-}
-
-function loadInputs(c, op) {
-  if (!Object.prototype.hasOwnProperty.call(c, 'inputs')) throw bad('case has no "inputs" field');
-  const inputs = c.inputs;
-  if (inputs === null || typeof inputs !== 'object' || Array.isArray(inputs)) {
-    throw bad('"inputs" must be an object mapping input names to .npy files');
-  }
-  const want = OP_INPUTS[op];
-  for (const name of Object.keys(inputs).sort()) {
-    if (!want.includes(name)) throw bad(`op ${op} has no input "${name}" (it takes ${want.join(', ')})`);
-  }
-  const out = {};
-  for (const name of want) {
-    if (!Object.prototype.hasOwnProperty.call(inputs, name)) throw bad(`op ${op} needs input "${name}"`);
-    let v = inputs[name];
-    if (v === null) v = '';
-    if (typeof v !== 'string') throw bad(`input "${name}" must be a string`);
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(v) || v.length % 4 !== 0) throw bad(`input "${name}": invalid base64`);
-    try {
-      out[name] = npy.decode(Buffer.from(v, 'base64'));
-    } catch (e) {
-      throw bad(`input "${name}": ${e.message}`);
-    }
-  }
-  return out;
 }
 
 // ------------------------------------------------------------ tensors
@@ -257,15 +132,6 @@ const NATIVE = {
   f4: ['float32', DT.float, Float32Array],
   f8: ['float64', DT.double, Float64Array],
 };
-
-// swapped returns a copy of b with each element of size bytes reversed.
-function swapped(b, size) {
-  const out = Buffer.from(b);
-  if (size === 2) out.swap16();
-  else if (size === 4) out.swap32();
-  else if (size === 8) out.swap64();
-  return out;
-}
 
 // stringElements decodes the elements of an S or U array into JS strings
 // for an ORT string tensor, or returns null when some element cannot make
@@ -608,7 +474,7 @@ function tfEntries(s) {
 // TF.js oracle's parser) into sparse entries, with NumPy's checks on the
 // items: at most one ellipsis, not more integers and slices than dims.
 function getitemEntries(index, rank) {
-  const p = subscriptParser();
+  const p = req.subscriptParser();
   let items;
   try {
     items = p.parseIndex(index);
@@ -739,30 +605,15 @@ function run(spec, inputs) {
 // ------------------------------------------------------------ protocol
 
 async function respond(line) {
-  let c;
-  try {
-    c = json.parse(line);
-  } catch (e) {
-    process.stderr.write(`ort oracle: request is not JSON: ${e.message}\n`);
-    return null;
-  }
-  if (c === null || typeof c !== 'object' || Array.isArray(c) || !Object.prototype.hasOwnProperty.call(c, 'id')) {
-    process.stderr.write('ort oracle: request without an id\n');
-    return null;
-  }
+  const c = req.request('ort', line, json.parse);
+  if (c === null) return null;
   const id = json.stringify(c.id);
   try {
     const spec = parseSpec(c);
-    const inputs = loadInputs(c, spec.op);
-    const out = await run(spec, inputs);
-    return `{"id":${id},"output":"${out.toString('base64')}"}\n`;
+    const inputs = req.loadInputs(c, spec.op, OP_INPUTS);
+    return req.output(id, await run(spec, inputs));
   } catch (e) {
-    if (e instanceof CaseError) {
-      return `{"id":${id},"error":{"kind":"${e.kind}","message":${JSON.stringify(e.message)}}}\n`;
-    }
-    if (e instanceof Skip) return `{"id":${id},"skip":${JSON.stringify(e.message)}}\n`;
-    process.stderr.write(`ort oracle: internal error on request ${id}: ${e && e.stack}\n`);
-    return `{"id":${id},"skip":${JSON.stringify(`ort oracle internal error: ${e && e.message}`)}}\n`;
+    return req.failure('ort', id, e);
   }
 }
 
@@ -803,19 +654,11 @@ function main() {
     }
     if (ended && inFlight === 0 && queue.length === 0) process.stdout.end();
   };
-  let pending = '';
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (chunk) => {
-    pending += chunk;
-    const lines = pending.split('\n');
-    pending = lines.pop();
-    for (const line of lines) {
-      if (line.trim() !== '') queue.push(line);
-    }
+  req.readLines((lines) => {
+    for (const line of lines) queue.push(line);
     pump();
-  });
-  process.stdin.on('end', () => {
-    if (pending.trim() !== '') queue.push(pending);
+  }, (last) => {
+    for (const line of last) queue.push(line);
     ended = true;
     pump();
   });

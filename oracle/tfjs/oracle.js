@@ -20,12 +20,10 @@
 // and the output is their bytes (any dtype, either byte order).
 'use strict';
 
-const util = require('util');
+const req = require('../request');
 
 // tfjs writes its greeting with console.log: keep stdout for the protocol.
-for (const name of ['log', 'info', 'warn', 'debug', 'error']) {
-  console[name] = (...args) => process.stderr.write(util.format(...args) + '\n');
-}
+req.quietConsole();
 
 const tf = require('@tensorflow/tfjs-core');
 require('@tensorflow/tfjs-backend-cpu');
@@ -49,17 +47,8 @@ const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 const INT64_LIMIT = 9223372036854775808; // 2^63 as a double
 
-class CaseError extends Error {
-  constructor(kind, message) {
-    super(message);
-    this.kind = kind;
-  }
-}
-class Skip extends Error {}
-
-const invalid = (msg) => new CaseError('invalid_spec', msg);
+const { CaseError, Skip, invalid, bad } = req;
 const outOfRange = (msg) => new CaseError('out_of_range', msg);
-const bad = (msg) => new CaseError('bad_input', msg);
 
 // ------------------------------------------------------------ case fields
 
@@ -1131,28 +1120,13 @@ function evaluate(c) {
 }
 
 function respond(line) {
-  let c;
-  try {
-    c = JSON.parse(line);
-  } catch (e) {
-    process.stderr.write(`tfjs oracle: request is not JSON: ${e.message}\n`);
-    return null;
-  }
-  if (c === null || typeof c !== 'object' || Array.isArray(c) || !('id' in c)) {
-    process.stderr.write('tfjs oracle: request without an id\n');
-    return null;
-  }
+  const c = req.request('tfjs', line, JSON.parse);
+  if (c === null) return null;
   const id = JSON.stringify(c.id);
   try {
-    const npy = evaluate(c);
-    return `{"id":${id},"output":"${npy.toString('base64')}"}\n`;
+    return req.output(id, evaluate(c));
   } catch (e) {
-    if (e instanceof CaseError) {
-      return `{"id":${id},"error":{"kind":"${e.kind}","message":${JSON.stringify(e.message)}}}\n`;
-    }
-    if (e instanceof Skip) return `{"id":${id},"skip":${JSON.stringify(e.message)}}\n`;
-    process.stderr.write(`tfjs oracle: internal error on request ${id}: ${e && e.stack}\n`);
-    return `{"id":${id},"skip":${JSON.stringify(`tfjs oracle internal error: ${e && e.message}`)}}\n`;
+    return req.failure('tfjs', id, e);
   }
 }
 
@@ -1171,26 +1145,7 @@ async function main() {
       },
     },
   }) + '\n');
-  let pending = '';
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (chunk) => {
-    pending += chunk;
-    const lines = pending.split('\n');
-    pending = lines.pop();
-    const out = [];
-    for (const line of lines) {
-      if (line.trim() === '') continue;
-      const r = respond(line);
-      if (r !== null) out.push(r);
-    }
-    if (out.length > 0) process.stdout.write(out.join(''));
-  });
-  process.stdin.on('end', () => {
-    if (pending.trim() !== '') {
-      const r = respond(pending);
-      if (r !== null) process.stdout.write(r);
-    }
-  });
+  req.serve(respond, 'utf8');
 }
 
 if (require.main === module) {

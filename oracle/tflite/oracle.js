@@ -69,25 +69,18 @@
 // crash of that case and keeps the oracle running.
 'use strict';
 
-const util = require('util');
+const req = require('../request');
 
-// Keep stdout for the protocol.
-for (const name of ['log', 'info', 'warn', 'debug', 'error']) {
-  console[name] = (...args) => process.stderr.write(util.format(...args) + '\n');
-}
+req.quietConsole(); // keep stdout for the protocol
 
-const fs = require('fs');
-const path = require('path');
 const json = require('../ort/json');
 const npy = require('../npy');
 const model = require('./model');
 const { Runtime, Trap, ModelError, OracleError, version, VARIANT } = require('./runtime');
 
 const { TT } = model;
-const INT64_MAX = (1n << 63n) - 1n;
-const INT64_MIN = -(1n << 63n);
-const INT32_MIN = -(1n << 31n);
-const INT32_MAX = (1n << 31n) - 1n;
+const { INT32_MIN, INT32_MAX, MASKS, CaseError, Skip, bad, has } = req;
+const { swapped } = npy;
 const MAX_OUTPUT_ELEMENTS = 1 << 24; // gather_nd outputs beyond this are skipped
 
 const CLASSIC_OPS = ['getitem', 'strided_slice', 'slice', 'gather_nd'];
@@ -104,152 +97,30 @@ const OP_FIELDS = {
   slice: ['begin', 'size'],
   gather_nd: ['batch_dims', 'bad_indices'],
 };
-const MASKS = ['begin_mask', 'end_mask', 'ellipsis_mask', 'new_axis_mask', 'shrink_axis_mask'];
-
-class CaseError extends Error {
-  constructor(kind, message) {
-    super(message);
-    this.kind = kind;
-  }
-}
-class Skip extends Error {}
 // Crash is a case on which TFLite failed without raising an error: it
 // returned an invalid tensor, or values read from outside its input. The
 // answer is {"id": N, "crash": "..."}, like a trap's.
 class Crash extends Error {}
 
-const invalid = (msg) => new CaseError('invalid_spec', msg);
-const bad = (msg) => new CaseError('bad_input', msg);
-const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
-
-// ------------------------------------------------------------ getitem parser
-
-// getitem subscripts are parsed by the TF.js oracle's parser, which
-// follows engine/expr exactly (see ../README.md); it is loaded on first
-// use (it loads TensorFlow.js), and getitem is offered only if it is there.
-const TFJS_ORACLE = path.join(__dirname, '..', 'tfjs', 'oracle.js');
-let tfjsParser = null;
-function haveSubscriptParser() {
-  try {
-    require.resolve('@tensorflow/tfjs-core');
-    require.resolve('@tensorflow/tfjs-backend-cpu');
-    return fs.existsSync(TFJS_ORACLE);
-  } catch (e) {
-    return false;
-  }
-}
-function subscriptParser() {
-  if (tfjsParser === null) tfjsParser = require(TFJS_ORACLE);
-  return tfjsParser;
-}
-
-const OPS = ['strided_slice', 'slice', 'gather_nd'].concat(haveSubscriptParser() ? ['getitem'] : []);
+// getitem subscripts are parsed by the TF.js oracle's parser (../request.js).
+const OPS = ['strided_slice', 'slice', 'gather_nd'].concat(req.haveSubscriptParser() ? ['getitem'] : []);
 
 // ------------------------------------------------------------ case fields
 
-function isInt64(v) {
-  return typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX;
-}
-
-function ints(c, name, required) {
-  if (!has(c, name)) {
-    if (required) throw bad(`${c.op} case has no "${name}" field`);
-    return null;
-  }
-  const v = c[name];
-  if (!Array.isArray(v)) throw bad(`"${name}" must be a list of integers`);
-  v.forEach((x, i) => {
-    if (!isInt64(x)) throw bad(`${name}[${i}] is not an integer within int64`);
-  });
-  return v;
-}
-
 // mask reads a strided_slice mask: {int} for an integer bitmask, {list}
-// for a list of 0/1 (checked here).
+// for a list of 0/1.
 function mask(c, name) {
-  if (!has(c, name)) return { int: 0n };
-  const v = c[name];
-  if (Array.isArray(v)) {
-    const list = ints(c, name, true);
-    list.forEach((e, i) => {
-      if (e !== 0n && e !== 1n) throw invalid(`${name}: mask list entry ${i} is ${e}; entries must be 0 or 1`);
-    });
-    return { list };
-  }
-  if (!isInt64(v)) throw bad(`"${name}" must be an integer bitmask or a list of 0/1`);
-  return { int: v };
+  const m = req.mask(c, name);
+  return m === null ? { int: 0n } : m;
 }
 
 function parseSpec(c) {
-  if (!has(c, 'op')) throw bad('case has no "op" field');
-  const op = c.op === null ? '' : c.op;
-  if (typeof op !== 'string') throw bad('"op" must be a string');
+  const op = req.caseOp(c);
   if (ONNX_OPS.includes(op)) throw new Skip(`op ${op} is not run by the TFLite oracle (it runs ${OPS.join(', ')})`);
-  if (!has(OP_FIELDS, op)) throw bad(`unknown op "${op}"`);
-  const own = OP_FIELDS[op];
-  for (const other of CLASSIC_OPS) {
-    if (other === op) continue;
-    for (const f of OP_FIELDS[other]) {
-      if (has(c, f) && !own.includes(f)) throw bad(`field "${f}" does not apply to op ${op}`);
-    }
-  }
+  req.checkFields(c, op, OP_FIELDS, CLASSIC_OPS);
   const spec = { op };
-  switch (op) {
-    case 'getitem':
-      if (!has(c, 'index')) throw bad('getitem case has no "index" field');
-      if (c.index !== null && typeof c.index !== 'string') throw bad('"index" must be a string');
-      spec.index = c.index === null ? '' : c.index; // Go's json.Unmarshal leaves null as ""
-      break;
-    case 'strided_slice':
-      spec.begin = ints(c, 'begin', true);
-      spec.end = ints(c, 'end', true);
-      spec.strides = ints(c, 'strides', false);
-      for (const m of MASKS) spec[m] = mask(c, m);
-      break;
-    case 'slice':
-      spec.begin = ints(c, 'begin', true);
-      spec.size = ints(c, 'size', true);
-      break;
-    default: {
-      spec.batch_dims = 0n;
-      if (has(c, 'batch_dims')) {
-        const b = c.batch_dims;
-        if (!isInt64(b)) throw bad('"batch_dims" must be an integer');
-        if (b < INT32_MIN || b > INT32_MAX) throw invalid(`batch_dims ${b} is out of range`);
-        spec.batch_dims = b;
-      }
-      const policy = has(c, 'bad_indices') ? c.bad_indices : 'error';
-      if (policy !== 'error' && policy !== 'zero') throw bad('"bad_indices" must be "error" or "zero"');
-      spec.bad_indices = policy;
-    }
-  }
+  req.classicSpec(c, spec, mask);
   return spec;
-}
-
-function loadInputs(c, op) {
-  if (!has(c, 'inputs')) throw bad('case has no "inputs" field');
-  const inputs = c.inputs;
-  if (inputs === null || typeof inputs !== 'object' || Array.isArray(inputs)) {
-    throw bad('"inputs" must be an object mapping input names to .npy files');
-  }
-  const want = OP_INPUTS[op];
-  for (const name of Object.keys(inputs).sort()) {
-    if (!want.includes(name)) throw bad(`op ${op} has no input "${name}" (it takes ${want.join(', ')})`);
-  }
-  const out = {};
-  for (const name of want) {
-    if (!has(inputs, name)) throw bad(`op ${op} needs input "${name}"`);
-    let v = inputs[name];
-    if (v === null) v = '';
-    if (typeof v !== 'string') throw bad(`input "${name}" must be a string`);
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(v) || v.length % 4 !== 0) throw bad(`input "${name}": invalid base64`);
-    try {
-      out[name] = npy.decode(Buffer.from(v, 'base64'));
-    } catch (e) {
-      throw bad(`input "${name}": ${e.message}`);
-    }
-  }
-  return out;
 }
 
 // int32 converts spec values for TFLite's int32 tensors and options.
@@ -312,15 +183,6 @@ function realType(a, gather) {
   const key = a.kind + a.size;
   if (!has(REAL, key) || (gather && !REAL_GATHER.has(key))) return null;
   return REAL[key];
-}
-
-// swapped returns a copy of b with each element of size bytes reversed.
-function swapped(b, size) {
-  const out = Buffer.from(b);
-  if (size === 2) out.swap16();
-  else if (size === 4) out.swap32();
-  else if (size === 8) out.swap64();
-  return out;
 }
 
 // positions returns int32 little-endian bytes base, base+1, ... for the
@@ -596,7 +458,7 @@ function encodeIndex(items) {
 }
 
 function getitem(index, x) {
-  const p = subscriptParser();
+  const p = req.subscriptParser();
   let items;
   try {
     items = p.parseIndex(index);
@@ -744,36 +606,21 @@ function jsonString(s) {
 }
 
 function respond(line) {
-  let c;
-  try {
-    c = parseRequest(line);
-  } catch (e) {
-    process.stderr.write(`tflite oracle: request is not JSON: ${e.message}\n`);
-    return null;
-  }
-  if (c === null || typeof c !== 'object' || Array.isArray(c) || !has(c, 'id')) {
-    process.stderr.write('tflite oracle: request without an id\n');
-    return null;
-  }
+  const c = req.request('tflite', line, parseRequest);
+  if (c === null) return null;
   const id = json.stringify(c.id).replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
   try {
     const spec = parseSpec(c);
-    const inputs = loadInputs(c, spec.op);
-    const out = run(spec, inputs);
-    return `{"id":${id},"output":"${out.toString('base64')}"}\n`;
+    const inputs = req.loadInputs(c, spec.op, OP_INPUTS);
+    return req.output(id, run(spec, inputs));
   } catch (e) {
-    if (e instanceof CaseError) {
-      return `{"id":${id},"error":{"kind":"${e.kind}","message":${jsonString(e.message)}}}\n`;
-    }
-    if (e instanceof Skip) return `{"id":${id},"skip":${jsonString(e.message)}}\n`;
     if (e instanceof Crash) return `{"id":${id},"crash":${jsonString(e.message)}}\n`;
     if (e instanceof Trap) {
       const msg = `TFLite trapped (WebAssembly instance re-created): ${e.message}`;
       process.stderr.write(`tflite oracle: request ${id}: ${msg}\n`);
       return `{"id":${id},"crash":${jsonString(msg)}}\n`;
     }
-    process.stderr.write(`tflite oracle: internal error on request ${id}: ${e && e.stack}\n`);
-    return `{"id":${id},"skip":${jsonString(`tflite oracle internal error: ${e && e.message}`)}}\n`;
+    return req.failure('tflite', id, e, jsonString);
   }
 }
 
@@ -795,26 +642,7 @@ function main() {
       },
     },
   }) + '\n');
-  let pending = '';
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (chunk) => {
-    pending += chunk;
-    const lines = pending.split('\n');
-    pending = lines.pop();
-    const out = [];
-    for (const l of lines) {
-      if (l.trim() === '') continue;
-      const r = respond(l);
-      if (r !== null) out.push(r);
-    }
-    if (out.length > 0) process.stdout.write(out.join(''), 'latin1');
-  });
-  process.stdin.on('end', () => {
-    if (pending.trim() !== '') {
-      const r = respond(pending);
-      if (r !== null) process.stdout.write(r, 'latin1');
-    }
-  });
+  req.serve(respond, 'latin1');
 }
 
 if (require.main === module) {

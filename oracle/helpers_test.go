@@ -1,0 +1,168 @@
+package oracle
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
+)
+
+// What the oracle tests share: starting an oracle, running requests
+// concurrently, and the checks of malformed requests.
+
+// startOracle starts the oracle impl (see Command) with its stderr in the
+// test's log; it is closed when the test ends.
+func startOracle(t *testing.T, impl string) *Client {
+	t.Helper()
+	argv, err := Command(impl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Start(argv, Options{Stderr: testWriter{t}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// checkHelloOps reports each of ops that the hello h does not list.
+func checkHelloOps(t *testing.T, h Hello, ops []string) {
+	t.Helper()
+	listed := map[string]bool{}
+	for _, op := range h.Ops {
+		listed[op] = true
+	}
+	for _, op := range ops {
+		if !listed[op] {
+			t.Errorf("hello lists ops %v, without %s", h.Ops, op)
+		}
+	}
+}
+
+// doAll sends the requests req(0), ..., req(n-1) to c from workers
+// goroutines and returns the responses, in that order.
+func doAll(c *Client, n, workers int, req func(i int) map[string]any) []Response {
+	results := make([]Response, n)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = c.Do(context.Background(), req(i))
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return results
+}
+
+// doCases runs cases through c, 64 at a time, and returns the responses
+// in order.
+func doCases(c *Client, cases []casefile.Memory) []Response {
+	return doAll(c, len(cases), 64, func(i int) map[string]any { return cases[i].Request(0) })
+}
+
+// benchRequests sends b.N requests req(i) to c, 256 in flight, reports
+// the throughput in cases/s, and fails the benchmark if failed holds for
+// some responses ("%d of %d cases <what>").
+func benchRequests(b *testing.B, c *Client, req func(i int) map[string]any, failed func(Response) bool, what string) {
+	b.ResetTimer()
+	var wg sync.WaitGroup
+	next := make(chan int, 256)
+	var mu sync.Mutex
+	n := 0
+	for w := 0; w < 256; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if failed(c.Do(context.Background(), req(i))) {
+					mu.Lock()
+					n++
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := 0; i < b.N; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cases/s")
+	if n > 0 {
+		b.Errorf("%d of %d cases %s", n, b.N, what)
+	}
+}
+
+// literalRequests decodes requests written as JSON, keeping each number as
+// written (a json.Number is sent as written): integers beyond int64 and
+// non-integers.
+func literalRequests(t *testing.T, docs ...string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, r := range docs {
+		dec := json.NewDecoder(strings.NewReader(r))
+		dec.UseNumber()
+		var m map[string]any
+		if err := dec.Decode(&m); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// engineAnswer returns req as JSON and what the engine makes of it: the
+// error kind, or the output.
+func engineAnswer(req map[string]any) (doc []byte, want outcome) {
+	doc, _ = json.Marshal(req)
+	if cs, err := casefile.Parse(doc, casefile.Base64Inputs); err != nil {
+		want.kind = engine.KindOf(err)
+	} else if out, err := cs.Eval(); err != nil {
+		want.kind = engine.KindOf(err)
+	} else {
+		want.tensor = out
+	}
+	return doc, want
+}
+
+// checkMalformed sends reqs to c and requires for each no crash, an output
+// where the engine gives one, and the engine's error kind or a skip where
+// it does not; and that c was never restarted.
+func checkMalformed(t *testing.T, c *Client, reqs []map[string]any) {
+	t.Helper()
+	for _, req := range reqs {
+		data, w := engineAnswer(req)
+		want := w.kind
+		r := c.Do(context.Background(), req)
+		switch {
+		case r.Crash != "":
+			t.Errorf("%s: crash %s", data, r.Crash)
+		case want == "" && r.ErrKind != "":
+			t.Errorf("%s: got %s (%s), want an output", data, r.ErrKind, r.ErrMessage)
+		case want != "" && r.ErrKind != want && r.Skip == "":
+			t.Errorf("%s: got %+v, want error kind %q", data, r, want)
+		}
+	}
+	checkNoRestarts(t, c)
+}
+
+// checkNoRestarts requires that c was never restarted.
+func checkNoRestarts(t *testing.T, c *Client) {
+	t.Helper()
+	if n := c.Restarts(); n != 0 {
+		t.Errorf("%d restarts", n)
+	}
+}
