@@ -206,6 +206,8 @@ func tfliteDivergence(r tfliteResult) string {
 		for _, c := range []struct{ prefix, class string }{
 			{"TFLite reads past its operands", "skipped: STRIDED_SLICE's spec expansion reads past the input shape or the spec (uninitialised memory)"},
 			{"TFLite cannot run this", "skipped: more than 5 dimensions (TFLite's limit, added axes included)"},
+			{"TFLite's STRIDED_SLICE and SLICE kernels have no", "skipped: a dtype TFLite's STRIDED_SLICE and SLICE lack"},
+			{"TFLite's GATHER_ND kernels have no", "skipped: a dtype TFLite's GATHER_ND lacks"},
 			{"begin and size have", "skipped: SLICE begin/size shorter than the rank (TFLite reads past them)"},
 			{"TFLite GATHER_ND has no batch_dims", "skipped: batch_dims != 0 (GATHER_ND has none)"},
 			{"TFLite GATHER_ND has no bad_indices", `skipped: bad_indices "zero" (TF GPU behaviour)`},

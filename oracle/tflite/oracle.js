@@ -29,13 +29,14 @@
 // Dtypes. An input runs as its real TFLite type when the kernel has it
 // and the web API can feed and read it: bool, int8, uint8, int16, int32,
 // float32 (not bool for GATHER_ND), either byte order (big-endian data is
-// byte-swapped into the little-endian WebAssembly heap and back). Every
-// other dtype (int64, whose typed-array views the web API does not
-// provide; float16, float64, uint16/32/64, complex, S, U, which the
-// kernels lack) runs as an int32 tensor of element positions: slicing and
+// byte-swapped into the little-endian WebAssembly heap and back). int64,
+// which the kernels have but whose typed-array views the web API does
+// not provide, runs as an int32 tensor of element positions: slicing and
 // gathering move elements without looking at them (one C++ template per
 // element type, the same index logic), so the positions that come back
 // name the input elements TFLite picked, and the output is their bytes.
+// A dtype the kernels lack (float16, float64, uint16/32/64, complex, S,
+// U, bool for GATHER_ND) is skipped with the reason (kernelType).
 // The position tensor also runs next to every real-typed run, as a second
 // operator of the same model, with positions that start at an offset
 // drawn from a hash of the input: when an output position is not one of
@@ -183,6 +184,20 @@ function realType(a, gather) {
   const key = a.kind + a.size;
   if (!has(REAL, key) || (gather && !REAL_GATHER.has(key))) return null;
   return REAL[key];
+}
+
+// kernelType checks that TFLite's kernel has a's dtype: the REAL ones,
+// and int64, which the kernels have but the web API cannot read (it runs
+// as positions). Any other dtype (float16, float64, uint16/32/64,
+// complex, S, U, and bool for GATHER_ND) is skipped: TFLite cannot run
+// it, and positions would report index logic as if it could.
+function kernelType(a, gather) {
+  const key = a.kind + a.size;
+  if (realType(a, gather) !== null || key === 'i8') return;
+  const [kernel, types] = gather ?
+    ['GATHER_ND', 'int8, uint8, int16, int32, int64 and float32 params'] :
+    ['STRIDED_SLICE and SLICE', 'bool, int8, uint8, int16, int32, int64 and float32'];
+  throw new Skip(`TFLite's ${kernel} kernels have no ${a.descr} type (they run ${types})`);
 }
 
 // positions returns int32 little-endian bytes base, base+1, ... for the
@@ -567,6 +582,9 @@ function gatherNd(spec, params, indices) {
 }
 
 function run(spec, inputs) {
+  // A dtype TFLite's kernel lacks is skipped before anything else.
+  if (spec.op === 'gather_nd') kernelType(inputs.params, true);
+  else kernelType(inputs.x, false);
   switch (spec.op) {
     case 'strided_slice': return stridedSlice(spec, inputs.x);
     case 'slice': return slice(spec, inputs.x);
