@@ -156,9 +156,9 @@ func TestMisbehavingChild(t *testing.T) {
 		{"a crash is isolated among out-of-order answers too", "reverse",
 			map[string]any{"crash": true}, Options{}, []string{"child died", "exit status 3"}, true},
 		{"a case that hangs times out; the others are re-sent", "ok",
-			map[string]any{"hang": true}, Options{Timeout: 300 * time.Millisecond}, []string{"timeout after 300ms"}, true},
+			map[string]any{"hang": true}, Options{Timeout: 2 * time.Second}, []string{"timeout after 2s"}, true},
 		{"a hang is isolated among out-of-order answers too", "reverse",
-			map[string]any{"hang": true}, Options{Timeout: 300 * time.Millisecond}, []string{"timeout after"}, true},
+			map[string]any{"hang": true}, Options{Timeout: 2 * time.Second}, []string{"timeout after"}, true},
 		{"a non-JSON line is blamed on the case that prints it", "ok",
 			map[string]any{"garbage": "this is not JSON"}, Options{}, []string{"garbage response", "not a JSON object"}, true},
 		{"a line without an id is blamed on the case that prints it", "ok",
@@ -202,7 +202,7 @@ func TestSecondAnswerRestartsWithoutBlame(t *testing.T) {
 }
 
 func TestSeveralCulprits(t *testing.T) {
-	c := startChild(t, "ok", Options{Timeout: 300 * time.Millisecond})
+	c := startChild(t, "ok", Options{Timeout: 2 * time.Second})
 	cases := normalCases(400)
 	bad := map[int]bool{10: true, 11: true, 200: true, 201: true, 399: true}
 	cases[10].req = map[string]any{"crash": true}
