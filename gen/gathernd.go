@@ -105,37 +105,13 @@ func drawGatherND(t *rapid.T) casefile.Memory {
 	b := drawBatchDims(t, pr)
 	nb := max(0, min(b, pr)) // batch dims of indices
 	r := pr - nb
-	var depth int
-	switch pick(t, "depth", depthWeights...) {
-	case depthSome:
-		if r > 0 {
-			depth = 1 + offset(t, "depth", 7)%r
-		}
-	case depthFull:
-		depth = r
-	case depthTooDeep:
-		depth = r + 1
-	}
+	depth := drawDepth(t, r)
 	rowRank := pick(t, "row rank", rowRankWeights...)
 	ishape := append([]int{}, pshape[:nb]...)
 	if nb > 0 && chance(t, "batch mismatch", batchMismatchPerMille) {
 		ishape[offset(t, "mismatch at", 7)%nb]++
 	}
-	// Keep indices and the result within MaxElements: both are the
-	// batch and row dimensions times the depth or the gathered block.
-	per := max(1, depth, engine.NumElements(nonZeroDims(pshape[min(nb+depth, pr):])))
-	prod := per * engine.NumElements(nonZeroDims(ishape))
-	for i := 0; i < rowRank; i++ {
-		d := drawDim(t, rowDims)
-		if d > 0 && prod*d > MaxElements {
-			d = 1
-		}
-		if d > 0 {
-			prod *= d
-		}
-		ishape = append(ishape, d)
-	}
-	ishape = append(ishape, depth)
+	ishape = appendRows(t, ishape, pshape, nb, depth, rowRank)
 
 	idt := IndexDType().Draw(t, "indices dtype")
 	n := engine.NumElements(ishape)
@@ -225,4 +201,41 @@ func drawBatchDims(t *rapid.T, rank int) int {
 		b = rank + offset(t, "too many batch dims", 1)
 	}
 	return b
+}
+
+// drawDepth draws the index depth of a gather over r non-batch
+// dimensions: some of them, all of them, or one too many.
+func drawDepth(t *rapid.T, r int) int {
+	switch pick(t, "depth", depthWeights...) {
+	case depthSome:
+		if r > 0 {
+			return 1 + offset(t, "depth", 7)%r
+		}
+	case depthFull:
+		return r
+	case depthTooDeep:
+		return r + 1
+	}
+	return 0
+}
+
+// appendRows appends rowRank row dimensions and the index depth to the
+// batch dimensions ishape of a gather from data of the given shape with nb
+// batch dimensions, keeping indices and the result within MaxElements:
+// both are the batch and row dimensions times the depth or the gathered
+// block.
+func appendRows(t *rapid.T, ishape, shape []int, nb, depth, rowRank int) []int {
+	per := max(1, depth, engine.NumElements(nonZeroDims(shape[min(nb+depth, len(shape)):])))
+	prod := per * engine.NumElements(nonZeroDims(ishape))
+	for i := 0; i < rowRank; i++ {
+		d := drawDim(t, rowDims)
+		if d > 0 && prod*d > MaxElements {
+			d = 1
+		}
+		if d > 0 {
+			prod *= d
+		}
+		ishape = append(ishape, d)
+	}
+	return append(ishape, depth)
 }

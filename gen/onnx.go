@@ -256,34 +256,12 @@ func drawONNXGatherND(t *rapid.T) casefile.Memory {
 	b := drawBatchDims(t, r)
 	nb := max(0, min(b, r))
 	rest := r - nb
-	var depth int
-	switch pick(t, "depth", depthWeights...) {
-	case depthSome:
-		if rest > 0 {
-			depth = 1 + offset(t, "depth", 7)%rest
-		}
-	case depthFull:
-		depth = rest
-	case depthTooDeep:
-		depth = rest + 1
-	}
+	depth := drawDepth(t, rest)
 	ishape := append([]int{}, dshape[:nb]...)
 	if nb > 0 && chance(t, "batch mismatch", batchMismatchPerMille) {
 		ishape[offset(t, "mismatch at", 7)%nb]++
 	}
-	per := max(1, depth, engine.NumElements(nonZeroDims(dshape[min(nb+depth, r):])))
-	prod := per * engine.NumElements(nonZeroDims(ishape))
-	for i := pick(t, "row rank", rowRankWeights...); i > 0; i-- {
-		d := drawDim(t, rowDims)
-		if d > 0 && prod*d > MaxElements {
-			d = 1
-		}
-		if d > 0 {
-			prod *= d
-		}
-		ishape = append(ishape, d)
-	}
-	ishape = append(ishape, depth)
+	ishape = appendRows(t, ishape, dshape, nb, depth, pick(t, "row rank", rowRankWeights...))
 	if chance(t, "scalar indices", onnxScalarIndicesPerMille) {
 		ishape = nil
 	}

@@ -124,4 +124,26 @@ function swapped(b, size) {
   return out;
 }
 
-module.exports = { decode, encode, swapped, NpyError };
+// intValues reads the elements of a decoded integer array (kind i or u,
+// either byte order) as BigInts, exactly.
+function intValues(a) {
+  const out = new Array(a.count);
+  const signed = a.kind === 'i';
+  for (let i = 0; i < a.count; i++) {
+    const off = i * a.size;
+    let v;
+    switch (a.size) {
+      case 1: v = signed ? a.data.readInt8(off) : a.data.readUInt8(off); break;
+      case 2: v = a.big ? (signed ? a.data.readInt16BE(off) : a.data.readUInt16BE(off))
+        : (signed ? a.data.readInt16LE(off) : a.data.readUInt16LE(off)); break;
+      case 4: v = a.big ? (signed ? a.data.readInt32BE(off) : a.data.readUInt32BE(off))
+        : (signed ? a.data.readInt32LE(off) : a.data.readUInt32LE(off)); break;
+      default: v = a.big ? (signed ? a.data.readBigInt64BE(off) : a.data.readBigUInt64BE(off))
+        : (signed ? a.data.readBigInt64LE(off) : a.data.readBigUInt64LE(off));
+    }
+    out[i] = BigInt(v);
+  }
+  return out;
+}
+
+module.exports = { decode, encode, swapped, intValues, NpyError };

@@ -338,12 +338,18 @@ func (w testWriter) Write(p []byte) (int, error) {
 }
 
 func haveTFJS() bool {
+	return haveNodeFile("@tensorflow", "tfjs-core", "package.json")
+}
+
+// haveNodeFile reports whether node is installed and the oracle
+// directory's node_modules has the file at path (e.g. a package's
+// package.json).
+func haveNodeFile(path ...string) bool {
 	dir, err := Dir()
 	if err != nil {
 		return false
 	}
-	_, err = os.Stat(filepath.Join(dir, "node_modules", "@tensorflow", "tfjs-core", "package.json"))
-	if err != nil {
+	if _, err := os.Stat(filepath.Join(append([]string{dir, "node_modules"}, path...)...)); err != nil {
 		return false
 	}
 	_, err = exec.LookPath("node")

@@ -6,9 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -21,15 +18,7 @@ import (
 )
 
 func haveORT() bool {
-	dir, err := Dir()
-	if err != nil {
-		return false
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "onnxruntime-node", "package.json")); err != nil {
-		return false
-	}
-	_, err = exec.LookPath("node")
-	return err == nil
+	return haveNodeFile("onnxruntime-node", "package.json")
 }
 
 // ortVersion is the pinned onnxruntime-node version (package.json).

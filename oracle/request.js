@@ -18,6 +18,31 @@ const INT32_MAX = (1n << 31n) - 1n;
 
 const MASKS = ['begin_mask', 'end_mask', 'ellipsis_mask', 'new_axis_mask', 'shrink_axis_mask'];
 
+// The ops of a case, the inputs each takes and its spec fields, as
+// internal/casefile has them: the TF/NumPy ops and the ONNX ops.
+const CLASSIC_OPS = ['getitem', 'strided_slice', 'slice', 'gather_nd'];
+const ONNX_OPS = ['onnx_slice', 'onnx_gather_nd'];
+const CLASSIC_INPUTS = {
+  getitem: ['x'],
+  strided_slice: ['x'],
+  slice: ['x'],
+  gather_nd: ['params', 'indices'],
+};
+const ONNX_INPUTS = {
+  onnx_slice: ['data'],
+  onnx_gather_nd: ['data', 'indices'],
+};
+const CLASSIC_FIELDS = {
+  getitem: ['index'],
+  strided_slice: ['begin', 'end', 'strides'].concat(MASKS),
+  slice: ['begin', 'size'],
+  gather_nd: ['batch_dims', 'bad_indices'],
+};
+const ONNX_FIELDS = {
+  onnx_slice: ['starts', 'ends', 'axes', 'steps'],
+  onnx_gather_nd: ['batch_dims'],
+};
+
 // quietConsole sends console output to stderr: stdout is the protocol's.
 function quietConsole() {
   for (const name of ['log', 'info', 'warn', 'debug', 'error']) {
@@ -46,7 +71,9 @@ function isInt64(v) {
   return typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX;
 }
 
-function ints(c, name, required) {
+// ints reads a list of integers of int64 (isInteger says which values
+// are: BigInts by default, for oracles that parse JSON numbers as such).
+function ints(c, name, required, isInteger = isInt64) {
   if (!has(c, name)) {
     if (required) throw bad(`${c.op} case has no "${name}" field`);
     return null;
@@ -54,7 +81,7 @@ function ints(c, name, required) {
   const v = c[name];
   if (!Array.isArray(v)) throw bad(`"${name}" must be a list of integers`);
   v.forEach((x, i) => {
-    if (!isInt64(x)) throw bad(`${name}[${i}] is not an integer within int64`);
+    if (!isInteger(x)) throw bad(`${name}[${i}] is not an integer within int64`);
   });
   return v;
 }
@@ -187,6 +214,21 @@ function subscriptParser() {
   return tfjsParser;
 }
 
+// parseSubscript parses a NumPy subscript with the TF.js oracle's parser
+// into its items, turning the parser's errors into this module's; in a
+// skip reason, what tfjsName matches (the parser's mentions of TF.js) is
+// replaced by "the parser".
+function parseSubscript(index, tfjsName) {
+  const p = subscriptParser();
+  try {
+    return p.parseIndex(index);
+  } catch (e) {
+    if (e instanceof p.CaseError) throw new CaseError(e.kind, e.message);
+    if (e instanceof p.Skip) throw new Skip(e.message.replace(tfjsName, 'the parser'));
+    throw e;
+  }
+}
+
 // ------------------------------------------------------------ protocol
 
 // request parses a request line with parse; null (said on stderr, as
@@ -253,7 +295,9 @@ function serve(respond, encoding) {
 }
 
 module.exports = {
+  parseSubscript,
   INT64_MAX, INT64_MIN, INT32_MIN, INT32_MAX, MASKS,
+  CLASSIC_OPS, ONNX_OPS, CLASSIC_INPUTS, ONNX_INPUTS, CLASSIC_FIELDS, ONNX_FIELDS,
   quietConsole, CaseError, Skip, invalid, bad, has,
   isInt64, ints, mask, caseOp, checkFields, classicSpec, batchDims, loadInputs,
   haveSubscriptParser, subscriptParser,

@@ -6,9 +6,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -24,15 +21,7 @@ import (
 const tfliteVersion = "0.0.1-alpha.10"
 
 func haveTFLite() bool {
-	dir, err := Dir()
-	if err != nil {
-		return false
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@tensorflow", "tfjs-tflite", "wasm", "tflite_web_api_cc.wasm")); err != nil {
-		return false
-	}
-	_, err = exec.LookPath("node")
-	return err == nil
+	return haveNodeFile("@tensorflow", "tfjs-tflite", "wasm", "tflite_web_api_cc.wasm")
 }
 
 const tfliteMissing = "oracle/node_modules lacks @tensorflow/tfjs-tflite (run oracle/setup.sh) or node is not installed"

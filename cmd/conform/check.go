@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -44,8 +43,7 @@ Options:
 `
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("check", flag.ContinueOnError)
-	fset.SetOutput(stderr)
+	fset := newFlags("check", checkUsage, stderr)
 	dir := fset.String("cases", "", "run the cases under `DIR` instead of the embedded corpus")
 	implSpec := fset.String("impl", "engine", "the implementation under test: engine, numpy, tfjs, ort, tflite, or a `command`")
 	knownPath := fset.String("known-failures", "", "`FILE` of case IDs expected to fail")
@@ -54,16 +52,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	junit := fset.String("junit", "", "also write a JUnit XML report to `FILE`")
 	jsonOut := fset.String("json", "", "also write a JSON report to `FILE`")
 	maxOutput := fset.Int64("max-output", engine.DefaultOutputLimit, "the engine refuses results larger than `BYTES`")
-	fset.Usage = func() {
-		fmt.Fprint(stderr, checkUsage)
-		fset.PrintDefaults()
-	}
-	positional, err := parseInterspersed(fset, args)
-	if err == flag.ErrHelp {
-		return exitOK
-	}
-	if err != nil {
-		return exitUsage
+	positional, code, done := parseArgs(fset, args)
+	if done {
+		return code
 	}
 	if len(positional) != 0 {
 		fmt.Fprintf(stderr, "conform check: unexpected argument %q\n", positional[0])

@@ -26,20 +26,12 @@ Options:
 `
 
 func runEval(args []string, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("eval", flag.ContinueOnError)
-	fset.SetOutput(stderr)
+	fset := newFlags("eval", evalUsage, stderr)
 	out := fset.String("o", "", "write the result to `FILE` (required)")
 	maxOutput := fset.Int64("max-output", engine.DefaultOutputLimit, "refuse results larger than `BYTES` with invalid_spec")
-	fset.Usage = func() {
-		fmt.Fprint(stderr, evalUsage)
-		fset.PrintDefaults()
-	}
-	positional, err := parseInterspersed(fset, args)
-	if err == flag.ErrHelp {
-		return exitOK
-	}
-	if err != nil {
-		return exitUsage
+	positional, code, done := parseArgs(fset, args)
+	if done {
+		return code
 	}
 	if len(positional) != 1 || *out == "" {
 		fmt.Fprintln(stderr, "conform eval: need exactly one CASE.json and -o OUT.npy")
@@ -110,6 +102,32 @@ func writeAtomic(path string, t *engine.Tensor) error {
 		return fmt.Errorf("cannot write output: %v", err)
 	}
 	return nil
+}
+
+// newFlags returns the flag set of a subcommand; -h and a bad flag print
+// usage and the flags' defaults to stderr.
+func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fset := flag.NewFlagSet(name, flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	fset.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fset.PrintDefaults()
+	}
+	return fset
+}
+
+// parseArgs parses a subcommand's arguments and returns the positional
+// ones. done is true when the command ends here, with exit status code:
+// exitOK after -h, exitUsage after a bad flag (fset has said why).
+func parseArgs(fset *flag.FlagSet, args []string) (positional []string, code int, done bool) {
+	positional, err := parseInterspersed(fset, args)
+	switch {
+	case err == flag.ErrHelp:
+		return nil, exitOK, true
+	case err != nil:
+		return nil, exitUsage, true
+	}
+	return positional, 0, false
 }
 
 // parseInterspersed parses flags that may come before or after positional

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -34,8 +33,7 @@ Options:
 `
 
 func runFuzz(args []string, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("fuzz", flag.ContinueOnError)
-	fset.SetOutput(stderr)
+	fset := newFlags("fuzz", fuzzUsage, stderr)
 	implSpec := fset.String("impl", "", "the implementation under test (required)")
 	oracles := fset.String("oracle", "numpy", "comma-separated `oracles`; the first that runs a case is its reference")
 	duration := fset.Duration("duration", 10*time.Second, "how long to fuzz")
@@ -47,16 +45,9 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	shrinkTime := fset.Duration("shrink-time", 10*time.Second, "time limit for shrinking one disagreement")
 	maxShrinks := fset.Int("max-findings", 10, "shrink and save at most `N` distinct disagreements")
 	timeout := fset.Duration("timeout", 5*time.Second, "per-case timeout for protocol children")
-	fset.Usage = func() {
-		fmt.Fprint(stderr, fuzzUsage)
-		fset.PrintDefaults()
-	}
-	positional, err := parseInterspersed(fset, args)
-	if err == flag.ErrHelp {
-		return exitOK
-	}
-	if err != nil {
-		return exitUsage
+	positional, code, done := parseArgs(fset, args)
+	if done {
+		return code
 	}
 	shardI, shardN, shardErr := parseShard(*shard)
 	if len(positional) != 0 || *implSpec == "" || *oracles == "" || shardErr != nil || *workers < 1 {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -38,8 +37,7 @@ Options:
 `
 
 func runGolden(args []string, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("golden", flag.ContinueOnError)
-	fset.SetOutput(stderr)
+	fset := newFlags("golden", goldenUsage, stderr)
 	out := fset.String("out", "cases/golden", "write the corpus to `DIR`")
 	seed := fset.Uint64("seed", 1, "generator `seed`")
 	perOp := fset.Int("per-op", golden.DefaultPerOp, "cases per op")
@@ -48,16 +46,9 @@ func runGolden(args []string, stdout, stderr io.Writer) int {
 	verify := fset.Bool("verify", false, "verify the corpus against fresh oracle runs instead of building it")
 	casesDir := fset.String("cases", "cases/golden", "with --verify: the corpus `DIR`")
 	sample := fset.Int("sample", 0, "with --verify: check a deterministic sample of `N` cases (0: all)")
-	fset.Usage = func() {
-		fmt.Fprint(stderr, goldenUsage)
-		fset.PrintDefaults()
-	}
-	positional, err := parseInterspersed(fset, args)
-	if err == flag.ErrHelp {
-		return exitOK
-	}
-	if err != nil {
-		return exitUsage
+	positional, code, done := parseArgs(fset, args)
+	if done {
+		return code
 	}
 	if len(positional) != 0 || *perOp < 1 || *workers < 1 || *sample < 0 {
 		fmt.Fprintln(stderr, "conform golden: bad arguments")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -46,8 +45,7 @@ func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 func runReport(args []string, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("report", flag.ContinueOnError)
-	fset.SetOutput(stderr)
+	fset := newFlags("report", reportUsage, stderr)
 	var impls listFlag
 	fset.Var(&impls, "impl", "an implementation to report on (repeatable)")
 	dir := fset.String("cases", "", "use the corpus under `DIR`")
@@ -55,16 +53,9 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	format := fset.String("format", "md", "output `formats`: md, html, json (comma-separated)")
 	out := fset.String("out", "", "write the report to `FILE` (required)")
 	timeout := fset.Duration("timeout", 10*time.Second, "per-case timeout for protocol implementations")
-	fset.Usage = func() {
-		fmt.Fprint(stderr, reportUsage)
-		fset.PrintDefaults()
-	}
-	positional, err := parseInterspersed(fset, args)
-	if err == flag.ErrHelp {
-		return exitOK
-	}
-	if err != nil {
-		return exitUsage
+	positional, code, done := parseArgs(fset, args)
+	if done {
+		return code
 	}
 	formats := strings.Split(*format, ",")
 	for _, f := range formats {

@@ -44,24 +44,15 @@ const { INT64_MAX, INT64_MIN, CaseError, Skip, invalid, bad, ints } = req;
 const { swapped } = npy;
 const MAX_SPEC_LENGTH = 31; // TF StridedSlice: n < 32
 
-const CLASSIC_OPS = ['getitem', 'strided_slice', 'slice', 'gather_nd'];
-const ONNX_OPS = ['onnx_slice', 'onnx_gather_nd'];
-const OP_INPUTS = {
-  getitem: ['x'],
-  strided_slice: ['x'],
-  slice: ['x'],
-  gather_nd: ['params', 'indices'],
-  onnx_slice: ['data'],
-  onnx_gather_nd: ['data', 'indices'],
-};
-const OP_FIELDS = {
-  getitem: ['index'],
-  strided_slice: ['begin', 'end', 'strides', 'begin_mask', 'end_mask', 'ellipsis_mask', 'new_axis_mask', 'shrink_axis_mask'],
-  slice: ['begin', 'size'],
-  gather_nd: ['batch_dims', 'bad_indices'],
-  onnx_slice: ['starts', 'ends', 'axes', 'steps'],
-  onnx_gather_nd: ['batch_dims'],
-};
+const { CLASSIC_OPS, ONNX_OPS } = req;
+const OP_INPUTS = { ...req.CLASSIC_INPUTS, ...req.ONNX_INPUTS };
+const OP_FIELDS = { ...req.CLASSIC_FIELDS, ...req.ONNX_FIELDS };
+
+// int64Values reads an integer array as ONNX's Cast to int64 would:
+// modulo 2^64.
+function int64Values(a) {
+  return BigInt64Array.from(npy.intValues(a), (v) => BigInt.asIntN(64, v));
+}
 
 // getitem subscripts are parsed by the TF.js oracle's parser (../request.js).
 const OPS = ['onnx_slice', 'onnx_gather_nd', 'slice', 'strided_slice', 'gather_nd']
@@ -378,32 +369,12 @@ function gatherND(data, indices, indicesElem, indicesTensor, batchDims) {
   return runGraph(g, data, x.mode);
 }
 
-// indexValues reads an integer array as BigInts.
-function indexValues(a) {
-  const out = new BigInt64Array(a.count);
-  for (let i = 0; i < a.count; i++) {
-    const off = i * a.size;
-    let v;
-    const signed = a.kind === 'i';
-    switch (a.size) {
-      case 1: v = signed ? a.data.readInt8(off) : a.data.readUInt8(off); break;
-      case 2: v = a.big ? (signed ? a.data.readInt16BE(off) : a.data.readUInt16BE(off))
-        : (signed ? a.data.readInt16LE(off) : a.data.readUInt16LE(off)); break;
-      case 4: v = a.big ? (signed ? a.data.readInt32BE(off) : a.data.readUInt32BE(off))
-        : (signed ? a.data.readInt32LE(off) : a.data.readUInt32LE(off)); break;
-      default: v = a.big ? (signed ? a.data.readBigInt64BE(off) : a.data.readBigUInt64BE(off))
-        : (signed ? a.data.readBigInt64LE(off) : a.data.readBigUInt64LE(off));
-    }
-    out[i] = BigInt.asIntN(64, BigInt(v)); // as ONNX's Cast to int64 would
-  }
-  return out;
-}
 
 function onnxGatherND(spec, inputs) {
   const ia = inputs.indices;
   const elem = indexElem(ia);
   let t = null;
-  if (elem === DT.int64) t = new ort.Tensor('int64', indexValues(ia), ia.shape);
+  if (elem === DT.int64) t = new ort.Tensor('int64', int64Values(ia), ia.shape);
   // Any other index type: ONNX Runtime refuses the model before any
   // tensor is fed (GatherND-13 takes int64 indices only).
   if (t === null) t = new ort.Tensor('int64', new BigInt64Array(ia.count), ia.shape);
@@ -419,7 +390,7 @@ function tfGatherND(spec, inputs) {
   if (ia.kind !== 'i' && ia.kind !== 'u') {
     throw bad(`conversion: tf.gather_nd indices must be integers, got ${ia.descr}`);
   }
-  const t = new ort.Tensor('int64', indexValues(ia), ia.shape);
+  const t = new ort.Tensor('int64', int64Values(ia), ia.shape);
   return gatherND(inputs.params, ia, DT.int64, t, spec.batch_dims);
 }
 
@@ -474,15 +445,7 @@ function tfEntries(s) {
 // TF.js oracle's parser) into sparse entries, with NumPy's checks on the
 // items: at most one ellipsis, not more integers and slices than dims.
 function getitemEntries(index, rank) {
-  const p = req.subscriptParser();
-  let items;
-  try {
-    items = p.parseIndex(index);
-  } catch (e) {
-    if (e instanceof p.CaseError) throw new CaseError(e.kind, e.message);
-    if (e instanceof p.Skip) throw new Skip(e.message.replace(/TF\.js/g, 'the parser'));
-    throw e;
-  }
+  const items = req.parseSubscript(index, /TF\.js/g);
   if (items.filter((it) => it.kind === 'ellipsis').length > 1) {
     throw invalid("conversion: an index can only have a single ellipsis ('...')");
   }

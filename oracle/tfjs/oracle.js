@@ -29,20 +29,9 @@ const tf = require('@tensorflow/tfjs-core');
 require('@tensorflow/tfjs-backend-cpu');
 const npy = require('../npy');
 
-const OPS = ['getitem', 'strided_slice', 'slice', 'gather_nd'];
-const ALL_OPS = ['getitem', 'strided_slice', 'slice', 'gather_nd'];
-const OP_INPUTS = {
-  getitem: ['x'],
-  strided_slice: ['x'],
-  slice: ['x'],
-  gather_nd: ['params', 'indices'],
-};
-const OP_FIELDS = {
-  getitem: ['index'],
-  strided_slice: ['begin', 'end', 'strides', 'begin_mask', 'end_mask', 'ellipsis_mask', 'new_axis_mask', 'shrink_axis_mask'],
-  slice: ['begin', 'size'],
-  gather_nd: ['batch_dims', 'bad_indices'],
-};
+const OPS = req.CLASSIC_OPS;
+const OP_INPUTS = req.CLASSIC_INPUTS;
+const OP_FIELDS = req.CLASSIC_FIELDS;
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 const INT64_LIMIT = 9223372036854775808; // 2^63 as a double
@@ -52,22 +41,13 @@ const outOfRange = (msg) => new CaseError('out_of_range', msg);
 
 // ------------------------------------------------------------ case fields
 
+// ints reads a list of integers of int64 (plain numbers here).
+const ints = (c, name, required) => req.ints(c, name, required, isInt);
+
 function isInt(v) {
   return typeof v === 'number' && Number.isInteger(v) && v >= -INT64_LIMIT && v <= INT64_LIMIT; // 2^63-1 parses as 2^63
 }
 
-function ints(c, name, required) {
-  if (!(name in c)) {
-    if (required) throw bad(`${c.op} case has no "${name}" field`);
-    return null;
-  }
-  const v = c[name];
-  if (!Array.isArray(v)) throw bad(`"${name}" must be a list of integers`);
-  v.forEach((x, i) => {
-    if (!isInt(x)) throw bad(`${name}[${i}] is not an integer within int64`);
-  });
-  return v;
-}
 
 // A mask as TF.js takes it: a 32-bit integer. extraBits counts set bits
 // that a 32-bit mask cannot hold (list entries beyond position 31).
@@ -98,7 +78,7 @@ function parseSpec(c) {
   if (typeof op !== 'string') throw bad('"op" must be a string');
   if (!Object.prototype.hasOwnProperty.call(OP_FIELDS, op)) throw bad(`unknown op "${op}"`);
   const own = OP_FIELDS[op];
-  for (const other of ALL_OPS) {
+  for (const other of OPS) {
     if (other === op) continue;
     for (const f of OP_FIELDS[other]) {
       if (f in c && !own.includes(f)) throw bad(`field "${f}" does not apply to op ${op}`);

@@ -84,20 +84,9 @@ const { INT32_MIN, INT32_MAX, MASKS, CaseError, Skip, bad, has } = req;
 const { swapped } = npy;
 const MAX_OUTPUT_ELEMENTS = 1 << 24; // gather_nd outputs beyond this are skipped
 
-const CLASSIC_OPS = ['getitem', 'strided_slice', 'slice', 'gather_nd'];
-const ONNX_OPS = ['onnx_slice', 'onnx_gather_nd']; // conform's, not TFLite's
-const OP_INPUTS = {
-  getitem: ['x'],
-  strided_slice: ['x'],
-  slice: ['x'],
-  gather_nd: ['params', 'indices'],
-};
-const OP_FIELDS = {
-  getitem: ['index'],
-  strided_slice: ['begin', 'end', 'strides', 'begin_mask', 'end_mask', 'ellipsis_mask', 'new_axis_mask', 'shrink_axis_mask'],
-  slice: ['begin', 'size'],
-  gather_nd: ['batch_dims', 'bad_indices'],
-};
+const { CLASSIC_OPS, ONNX_OPS } = req; // the ONNX ops are conform's, not TFLite's
+const OP_INPUTS = req.CLASSIC_INPUTS;
+const OP_FIELDS = req.CLASSIC_FIELDS;
 // Crash is a case on which TFLite failed without raising an error: it
 // returned an invalid tensor, or values read from outside its input. The
 // answer is {"id": N, "crash": "..."}, like a trap's.
@@ -473,15 +462,7 @@ function encodeIndex(items) {
 }
 
 function getitem(index, x) {
-  const p = req.subscriptParser();
-  let items;
-  try {
-    items = p.parseIndex(index);
-  } catch (e) {
-    if (e instanceof p.CaseError) throw new CaseError(e.kind, e.message);
-    if (e instanceof p.Skip) throw new Skip(e.message.replace(/TF\.js('s)?/g, 'the parser'));
-    throw e;
-  }
+  const items = req.parseSubscript(index, /TF\.js('s)?/g);
   return stridedSlice(encodeIndex(items), x);
 }
 
@@ -510,26 +491,6 @@ function slice(s, x) {
 // dtypes (by NumPy kind + size), with the bytes to feed if it does not.
 const INDEX_TYPES = { f2: TT.FLOAT16, f4: TT.FLOAT32, f8: TT.FLOAT64, b1: TT.BOOL, c8: TT.COMPLEX64, c16: TT.COMPLEX128 };
 
-// indexValues reads an integer array as BigInts.
-function indexValues(a) {
-  const out = new Array(a.count);
-  const signed = a.kind === 'i';
-  for (let i = 0; i < a.count; i++) {
-    const off = i * a.size;
-    let v;
-    switch (a.size) {
-      case 1: v = signed ? a.data.readInt8(off) : a.data.readUInt8(off); break;
-      case 2: v = a.big ? (signed ? a.data.readInt16BE(off) : a.data.readUInt16BE(off))
-        : (signed ? a.data.readInt16LE(off) : a.data.readUInt16LE(off)); break;
-      case 4: v = a.big ? (signed ? a.data.readInt32BE(off) : a.data.readUInt32BE(off))
-        : (signed ? a.data.readInt32LE(off) : a.data.readUInt32LE(off)); break;
-      default: v = a.big ? (signed ? a.data.readBigInt64BE(off) : a.data.readBigUInt64BE(off))
-        : (signed ? a.data.readBigInt64LE(off) : a.data.readBigUInt64LE(off));
-    }
-    out[i] = BigInt(v);
-  }
-  return out;
-}
 
 function gatherNd(spec, params, indices) {
   if (spec.batch_dims !== 0n) throw new Skip('TFLite GATHER_ND has no batch_dims (only batch_dims 0 runs)');
@@ -541,7 +502,7 @@ function gatherNd(spec, params, indices) {
     // int64 tensors; TFLite's int32 and int64 index paths are one template).
     iType = TT.INT32;
     iFeed = Buffer.alloc(4 * indices.count);
-    indexValues(indices).forEach((v, i) => {
+    npy.intValues(indices).forEach((v, i) => {
       if (v < INT32_MIN || v > INT32_MAX) throw new Skip(`index value ${v} does not fit TFLite's int32 indices`);
       iFeed.writeInt32LE(Number(v), 4 * i);
     });
