@@ -1,6 +1,6 @@
 module github.com/conformsuite/conform
 
-go 1.23
+go 1.24
 
 require (
 	github.com/go-python/gpython v0.2.0

@@ -91,7 +91,8 @@ func TestContiguousMatchesElementLoop(t *testing.T) {
 // TestKernelsLarge checks subscripts on inputs of 1024 rows of 1024
 // elements, for every element size (results made of long blocks, and from
 // 8-byte elements on split across goroutines), and on a 40 MiB input,
-// through GetItem and Plan.ApplyTo. A result must share the input's
+// through GetItem and Plan.ApplyTo, releasing each result so that the
+// next may reuse its memory. A result must share the input's
 // memory exactly when its elements are one block of it.
 func TestKernelsLarge(t *testing.T) {
 	subscripts := []string{
@@ -135,6 +136,10 @@ func TestKernelsLarge(t *testing.T) {
 			if !bytes.Equal(into.Data, want) || !into.IsContiguous() || &into.Data[0] != &dst[0] {
 				t.Errorf("%s with %d-byte elements: wrong result from ApplyTo", s, size)
 			}
+			// The next results may reuse this one's memory: the
+			// kernels must overwrite all of it (new buffers are poisoned,
+			// reused ones hold an earlier result).
+			engine.Release(got)
 		}
 	}
 }
@@ -170,6 +175,7 @@ func TestGatherNDLarge(t *testing.T) {
 		if !equalInts(got.Shape, shape) || !equalInt64s(ints(got), values) {
 			t.Errorf("%s: wrong result", tt.name)
 		}
+		engine.Release(got)
 		for _, bad := range []int{0, tt.rows / 2, tt.rows/2 + 1, tt.rows - 1} {
 			broken := append([]int64(nil), indices...)
 			broken[bad*tt.depth] = -1
@@ -190,6 +196,7 @@ func TestGatherNDLarge(t *testing.T) {
 			if !equalInt64s(ints(zeroed), want) {
 				t.Errorf("%s, bad row %d, zero mode: wrong result", tt.name, bad)
 			}
+			engine.Release(zeroed) // the next zero-mode result may reuse it
 		}
 	}
 }
@@ -236,7 +243,7 @@ func benchInput(shape []int) *engine.Tensor {
 		return t
 	}
 	n := engine.NumElements(shape)
-	data := make([]byte, 4*n)
+	data := engine.MakeData(4 * n) // as the .npy reader allocates inputs
 	for i := 0; i < n; i++ {
 		binary.LittleEndian.PutUint32(data[4*i:], uint32(i))
 	}
@@ -273,8 +280,11 @@ func mix(z uint64) uint64 {
 	return z
 }
 
-// BenchmarkKernels measures each row as conform evaluates it (output
-// allocation included) as ROW/engine; for the slicing rows, the same plan
+// BenchmarkKernels measures each row: the op with its output allocated
+// and given back with engine.Release after each call, as NumPy allocates
+// and frees each result, as ROW/engine; the op without Release, each
+// output left to the garbage collector, as ROW/unreleased; for the
+// slicing rows, the same plan
 // written into a buffer allocated once (Plan.ApplyTo) as ROW/into;
 // a copy of as many bytes into a buffer allocated once as ROW/memcpy; and
 // bytes.Clone of as many bytes, the cheapest way to put them in a new
@@ -310,7 +320,8 @@ func BenchmarkKernels(b *testing.B) {
 	}
 }
 
-// benchRow runs the sub-benchmarks of one row: the op; the op into a
+// benchRow runs the sub-benchmarks of one row: the op, releasing each
+// result; the op, not releasing them; the op into a
 // buffer, if into is not nil; and copying as many bytes as the op outputs
 // from src (the op's input), into a buffer and into a new slice. The
 // buffers are allocated and written once before the timing starts. The op
@@ -328,15 +339,30 @@ func benchRow(b *testing.B, name string, run func() (*engine.Tensor, error), int
 		if n > 0 && viewOffset >= 0 && &out.Data[0] == &src[viewOffset] {
 			view = 1
 		}
+		engine.Release(out)
 		b.SetBytes(int64(n))
 		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			out, err := run()
+			if err != nil {
+				b.Fatal(err)
+			}
+			engine.Release(out)
+		}
+		b.ReportMetric(float64(n), "out-bytes")
+		b.ReportMetric(view, "view")
+	})
+	b.Run(name+"/unreleased", func(b *testing.B) {
+		if n == 0 {
+			b.Skip("the engine benchmark of this row did not run")
+		}
+		b.SetBytes(int64(n))
 		for i := 0; i < b.N; i++ {
 			if _, err := run(); err != nil {
 				b.Fatal(err)
 			}
 		}
 		b.ReportMetric(float64(n), "out-bytes")
-		b.ReportMetric(view, "view")
 	})
 	if into != nil {
 		b.Run(name+"/into", func(b *testing.B) {

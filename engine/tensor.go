@@ -79,7 +79,7 @@ func Zeros(dt DType, shape []int) (*Tensor, error) {
 	if n < 0 || n > math.MaxInt/dt.Size {
 		return nil, Errorf(InvalidSpec, "shape %v is too large", shape)
 	}
-	return FromBytes(dt, shape, make([]byte, n*dt.Size))
+	return FromBytes(dt, shape, MakeData(n*dt.Size))
 }
 
 // Rank returns the number of dimensions.

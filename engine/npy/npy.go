@@ -82,7 +82,7 @@ func readFile(path string) (*engine.Tensor, error) {
 		if err := checkPayload(h, src.off, fi.Size()); err != nil {
 			return nil, err
 		}
-		payload = make([]byte, h.nbytes)
+		payload = engine.MakeData(h.nbytes)
 		n, err := io.ReadFull(f, payload)
 		if err != nil && err != io.ErrUnexpectedEOF {
 			return nil, errorf("reading the payload: %v", unwrapPath(err))

@@ -1,0 +1,112 @@
+package engine_test
+
+import (
+	"bytes"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/engine/expr"
+)
+
+// getItem evaluates the subscript s on x.
+func getItem(t *testing.T, x *engine.Tensor, s string) *engine.Tensor {
+	t.Helper()
+	items, err := expr.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := engine.GetItem(x, items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestReleaseReusesMemory checks that a released result's memory holds a
+// later result of the same size, and that the later result is right in
+// full (new buffers are poisoned in the tests, so a kernel that relied on
+// the old contents would fail).
+func TestReleaseReusesMemory(t *testing.T) {
+	x := arange(512, 1024) // 4 MiB
+	reused := false
+	// sync.Pool may drop a buffer (the race detector drops one Put in
+	// four on purpose), so try a few times.
+	for try := 0; try < 20 && !reused; try++ {
+		even := getItem(t, x, "x[:, ::2]") // 2 MiB
+		first := &even.Data[0]
+		engine.Release(even)
+		odd := getItem(t, x, "x[:, 1::2]")
+		reused = &odd.Data[0] == first
+		for i, v := range ints(odd) {
+			if want := int64(2*i + 1); v != want {
+				t.Fatalf("x[:, 1::2] after a Release: element %d is %d, want %d", i, v, want)
+			}
+		}
+		engine.Release(odd)
+	}
+	if !reused {
+		t.Error("20 results of 2 MiB, each after releasing one of the same size: none reused the released memory")
+	}
+}
+
+// TestReleaseLeavesOtherMemory checks that Release ignores every tensor
+// whose memory the engine did not allocate for a result: the memory of a
+// view of the input, or of a tensor over the caller's own bytes, must
+// never hold a later result.
+func TestReleaseLeavesOtherMemory(t *testing.T) {
+	x := arange(512, 1024) // 4 MiB
+	before := append([]byte(nil), x.Data...)
+	own, err := engine.FromBytes(engine.Int64Type, []int{256, 1024}, make([]byte, 2<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		why string
+		t   *engine.Tensor
+	}{
+		{"a result that is a view of the input's first rows", getItem(t, x, "x[:256]")},
+		{"a result that is a view of the input's last rows", getItem(t, x, "x[256:]")},
+		{"the input itself", x},
+		{"a tensor over the caller's bytes", own},
+		{"a nil tensor", nil},
+	} {
+		engine.Release(tt.t)
+		for i := 0; i < 8; i++ {
+			out := getItem(t, x, "x[:, ::2]") // 2 MiB, as the views and own
+			if p := &out.Data[0]; p == &x.Data[0] || p == &x.Data[len(x.Data)/2] || p == &own.Data[0] {
+				t.Fatalf("after releasing %s: a new result is in that tensor's memory", tt.why)
+			}
+			engine.Release(out)
+		}
+	}
+	if !bytes.Equal(x.Data, before) {
+		t.Error("the input changed")
+	}
+}
+
+// TestUnreleasedBuffersForgotten checks that the engine's record of the
+// results it handed out does not keep them alive, and is cleared once the
+// garbage collector has freed them.
+func TestUnreleasedBuffersForgotten(t *testing.T) {
+	x := arange(512, 1024)
+	base := engine.OwnedBuffers()
+	results := make([]*engine.Tensor, 10)
+	for i := range results {
+		results[i] = getItem(t, x, "x[:, ::2]")
+	}
+	if n := engine.OwnedBuffers(); n < base+len(results) {
+		t.Fatalf("%d results handed out: the engine tracks %d buffers, had %d before", len(results), n, base)
+	}
+	runtime.KeepAlive(results)
+	// Cleanups run on their own goroutine after a collection.
+	deadline := time.Now().Add(10 * time.Second)
+	for engine.OwnedBuffers() > base && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := engine.OwnedBuffers(); n > base {
+		t.Errorf("the engine still tracks %d buffers after the results died, had %d before", n, base)
+	}
+}
