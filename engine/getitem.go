@@ -36,7 +36,7 @@ func GetItemPlan(shape []int, items []IndexItem) (*Plan, error) {
 		return nil, err
 	}
 
-	plan := &Plan{Fixed: make([]int, rank)}
+	plan := &Plan{Fixed: make([]int, rank), Axes: make([]PlanAxis, 0, rank-ints+newAxes)}
 	axis := 0
 	full := func(n int) {
 		for ; n > 0; n-- {

@@ -1,6 +1,10 @@
 package engine
 
-import "sync/atomic"
+import (
+	"math"
+	"math/bits"
+	"sync/atomic"
+)
 
 // DefaultOutputLimit is the default largest result of any op: 1 GiB.
 const DefaultOutputLimit = 1 << 30
@@ -32,8 +36,21 @@ func checkOutputSize(shape []int, itemSize int) error {
 // applyLimited materialises the plan over x after checking the size of
 // the result against the output limit.
 func (p *Plan) applyLimited(x *Tensor) (*Tensor, error) {
-	if err := checkOutputSize(p.OutputShape(), x.DType.Size); err != nil {
-		return nil, err
+	// The common case, a result within the limit, is decided without
+	// building the output shape.
+	n := 1
+	for _, a := range p.Axes {
+		hi, lo := bits.Mul64(uint64(n), uint64(a.Count))
+		if hi != 0 || lo > math.MaxInt {
+			n = -1
+			break
+		}
+		n = int(lo)
+	}
+	if n < 0 || int64(n) > OutputLimit()/int64(x.DType.Size) {
+		if err := checkOutputSize(p.OutputShape(), x.DType.Size); err != nil {
+			return nil, err
+		}
 	}
 	return p.Apply(x), nil
 }

@@ -82,7 +82,9 @@ func (p *Plan) View(x *Tensor) *Tensor {
 // allocation. Callers must not modify a result, nor its input while they
 // use the result.
 func (p *Plan) Apply(x *Tensor) *Tensor {
-	return p.View(x).Contiguous()
+	v := p.View(x) // a new header, which becomes the result's
+	v.makeContiguous()
+	return v
 }
 
 // ApplyTo writes the plan applied to x, in row-major order, into dst and

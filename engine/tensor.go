@@ -95,13 +95,20 @@ func (t *Tensor) IsContiguous() bool {
 	if t.Offset != 0 || len(t.Data) != n*t.DType.Size {
 		return false
 	}
-	if n == 0 {
-		return true
-	}
-	want := ContiguousStrides(t.Shape, t.DType.Size)
-	for i, s := range t.Strides {
-		if t.Shape[i] != 1 && s != want[i] {
-			return false
+	return n == 0 || t.isBlock()
+}
+
+// isBlock reports whether the elements of t, which has at least one,
+// follow each other in memory in row-major order (axes of length 1 aside),
+// so that they are the block of t.Len()*t.DType.Size bytes at t.Offset.
+func (t *Tensor) isBlock() bool {
+	want := t.DType.Size
+	for i := len(t.Shape) - 1; i >= 0; i-- {
+		if d := t.Shape[i]; d != 1 {
+			if t.Strides[i] != want {
+				return false
+			}
+			want *= d
 		}
 	}
 	return true
@@ -115,24 +122,38 @@ func (t *Tensor) Contiguous() *Tensor {
 	if t.IsContiguous() {
 		return t
 	}
-	out := &Tensor{
-		DType:   t.DType,
-		Shape:   append([]int{}, t.Shape...),
-		Strides: ContiguousStrides(t.Shape, t.DType.Size),
-	}
+	c := *t
+	c.Shape = append([]int{}, t.Shape...)
+	c.Strides = append([]int{}, t.Strides...)
+	c.makeContiguous()
+	return &c
+}
+
+// makeContiguous turns t, whose header (shape and strides) belongs to the
+// caller, into a C-contiguous tensor of the same elements, as Contiguous
+// returns them: over the same memory if they are one block of t.Data,
+// otherwise over a new copy. t.Strides is overwritten in place.
+func (t *Tensor) makeContiguous() {
 	n := t.Len() * t.DType.Size
-	if n == 0 {
-		out.Data = []byte{}
-		return out
+	switch {
+	case n == 0:
+		t.Data = []byte{}
+	case t.isBlock():
+		t.Data = t.Data[t.Offset : t.Offset+n : t.Offset+n]
+	default:
+		out := newBytes(n)
+		l := newLayout(t)
+		l.copyTo(out)
+		t.Data = out
 	}
-	l := newLayout(t)
-	if len(l.shape) == 0 {
-		out.Data = l.data[l.offset : l.offset+n : l.offset+n]
-		return out
+	t.Offset = 0
+	s := t.DType.Size
+	for i := len(t.Shape) - 1; i >= 0; i-- {
+		t.Strides[i] = s
+		if t.Shape[i] > 0 {
+			s *= t.Shape[i]
+		}
 	}
-	out.Data = newBytes(n)
-	l.copyTo(out.Data)
-	return out
 }
 
 // Bytes returns the elements of t in row-major order. It shares t's memory

@@ -4,24 +4,24 @@
 #   sh scripts/bench.sh            (after sh oracle/setup.sh)
 #
 # Runs BenchmarkKernels of engine/kernels_bench_test.go (each row: the op
-# on a 64 MiB input as conform evaluates it, output allocation included;
-# for the slicing rows, the same kernel writing into a buffer allocated
-# once, Plan.ApplyTo; a Go copy of as many bytes into a buffer allocated
-# once; bytes.Clone of them) and the same operations in NumPy
-# (np.ascontiguousarray(x[...]) and x[tuple(idx.T)], and np.copyto of as
-# many bytes; and the ops again on inputs made with NumPy's huge page
-# advice off, in 4 KiB pages as the engine's are), in ROUNDS
-# interleaved rounds (default 3), and prints the
-# median time of each over the rounds, their spread, the ratios, and the
-# last line "worst ratio engine/NumPy: R" (the op as conform evaluates it
-# against NumPy's, over every row). Then it runs the gate
-# (cases.BenchmarkCheck: conform check on the whole embedded corpus) and
-# internal/fuzz.BenchmarkFuzzEngineVsNumPy (conform fuzz --impl engine
-# --oracle numpy) and prints their numbers. BENCHTIME (default 3s) is the
-# go test -benchtime of each Go row and the time NumPy spends on each row
-# in each round: with 1s, the Go rows that allocate tens of MiB per call
-# measured up to a third slower (the heap is still growing and giving
-# memory back to the OS).
+# on a 64 MiB input, output allocation included, each output given back
+# with engine.Release after the call as NumPy frees each result; the same
+# without Release; for the slicing rows, the same kernel writing into a
+# buffer allocated once, Plan.ApplyTo; a Go copy of as many bytes into a
+# buffer allocated once; bytes.Clone of them) and the same operations in
+# NumPy (np.ascontiguousarray(x[...]) and x[tuple(idx.T)], and np.copyto
+# of as many bytes; and the ops again on inputs made with NumPy's huge
+# page advice off, in 4 KiB pages), in ROUNDS interleaved rounds (default
+# 3), and prints the median time of each over the rounds, their spread,
+# the ratios, and the last line "worst ratio engine/NumPy: R" (the
+# engine's time over NumPy's, the largest over every row). Then it runs
+# the gate (cases.BenchmarkCheck: conform check on the whole embedded
+# corpus) and internal/fuzz.BenchmarkFuzzEngineVsNumPy (conform fuzz
+# --impl engine --oracle numpy) and prints their numbers. BENCHTIME
+# (default 3s) is the go test -benchtime of each Go row and the time NumPy
+# spends on each row in each round: with 1s, the Go rows that allocate
+# tens of MiB per call measured up to a third slower (the heap is still
+# growing and giving memory back to the OS).
 set -eu
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3}
@@ -102,7 +102,10 @@ def build_rows(make_input):
         ("newaxis-shrink", (16, 16, 256, 256), "x[:, 3, None, :, None, :]"),
     ]:
         x = make_input(shape)
-        view = lambda x=x, index=index: eval(index, {"x": x})
+        # Compiled once, as the engine's rows parse their subscript once:
+        # evaluating the string itself would add some 10 us to every call.
+        code = compile(index, "<index>", "eval")
+        view = lambda x=x, code=code: eval(code, {"x": x})
         rows.append((name, x, lambda view=view: np.ascontiguousarray(view()), lambda view=view: view().copy()))
     for name, nrows, depth in [("gather-rows", 4096, 1), ("gather-scalars", 1 << 20, 2)]:
         x = make_input((4096, 4096))
@@ -132,10 +135,9 @@ for name, x, op, copy_op in build_rows(input_maker()):
 
 # The same ops on inputs in 4 KiB pages: NumPy asks the kernel for
 # transparent huge pages (madvise MADV_HUGEPAGE) on every array of 4 MiB
-# or more, so its inputs above sit in 2 MiB pages, while Go's heap, and so
-# the engine's input, uses 4 KiB pages. New inputs, made with the advice
-# off, put NumPy's reads in the engine's conditions; the advice is back on
-# for the outputs, as for the engine's.
+# or more, as the engine does for its inputs (engine.MakeData) and
+# outputs. New inputs, made with the advice off, show what the advice is
+# worth; it is back on for the outputs.
 np.core.multiarray._set_madvise_hugepage(False)
 before = anon_huge_kib()
 rows4k = build_rows(input_maker())
@@ -167,10 +169,10 @@ $PYTHON - "$tmp" <<'EOF'
 import re, statistics, sys
 tmp = sys.argv[1]
 
-go = {}  # (row, engine|into|memcpy|clone) -> [seconds per op]
+go = {}  # (row, engine|unreleased|into|memcpy|clone) -> [seconds per op]
 go_bytes, go_view = {}, {}
 for line in open(f"{tmp}/go.txt"):
-    m = re.match(r"BenchmarkKernels/([\w-]+)/(engine|into|memcpy|clone)-\d+\s+\d+\s+([\d.]+) ns/op.*?([\d.]+) out-bytes(?:\s+([\d.]+) view)?", line)
+    m = re.match(r"BenchmarkKernels/([\w-]+)/(engine|unreleased|into|memcpy|clone)-\d+\s+\d+\s+([\d.]+) ns/op.*?([\d.]+) out-bytes(?:\s+([\d.]+) view)?", line)
     if m:
         go.setdefault((m[1], m[2]), []).append(float(m[3]) * 1e-9)
         go_bytes[m[1]] = int(float(m[4]))
@@ -208,23 +210,26 @@ def pct(copy_time, t, r=None):
 print()
 print("Median of %d rounds; times in ms." % len(go[(rows[0], "engine")]))
 print()
-print("The ops as conform evaluates them (engine: a new output per call, or a view of the input) and in NumPy; NumPy, 4 KiB pages:")
-print("NumPy on an input in 4 KiB pages, as the engine's is (NumPy's own arrays of 4 MiB or more get huge pages).")
+print("The ops (engine: a new output per call, given back with engine.Release after the call as NumPy frees each result,")
+print("or a view of the input; unreleased: each output left to the garbage collector) and in NumPy; NumPy, 4 KiB pages:")
+print("NumPy on an input in 4 KiB pages (its own arrays of 4 MiB or more, and the engine's inputs, get huge pages).")
 print()
-print("| row | output MiB | engine | NumPy | engine/NumPy | NumPy, 4 KiB pages | engine/NumPy, 4 KiB pages |")
-print("|---|---:|---:|---:|---:|---:|---:|")
-worst = 0.0
+print("| row | output MiB | engine | unreleased | NumPy | engine/NumPy | unreleased/NumPy | NumPy, 4 KiB pages | engine/NumPy, 4 KiB pages |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+worst = worst_unreleased = 0.0
 views, below_op, below_into = [], [], []
 for r in rows:
     e = med(go[(r, "engine")])
+    u = med(go[(r, "unreleased")])
     n = med(np_t[(r, "numpy")])
     n4 = med(np_t[(r, "numpy4k")]) if (r, "numpy4k") in np_t else None
     worst = max(worst, e / n)
+    worst_unreleased = max(worst_unreleased, u / n)
     np_note = ""
     if np_info[(r, "view")]:
         np_note = " (view)"
         views.append(r)
-    print(f"| {r} | {go_bytes[r] / 2**20:.1f} | {ms(e)}{note(r)} | {ms(n)}{np_note} | {e / n:.2f} | "
+    print(f"| {r} | {go_bytes[r] / 2**20:.1f} | {ms(e)}{note(r)} | {ms(u)}{note(r)} | {ms(n)}{np_note} | {e / n:.2f} | {u / n:.2f} | "
           f"{ms(n4) + np_note if n4 else '-'} | {f'{e / n4:.2f}' if n4 else '-'} |")
 print()
 print("Copy rates: into: the engine's kernel writing into a buffer allocated once (Plan.ApplyTo), the condition of the Go copy;")
@@ -249,13 +254,13 @@ for r in rows:
 print()
 print("Spread over the rounds (min to max, ms):")
 print()
-print("| row | engine | NumPy | NumPy, 4 KiB pages | into | Go copy | Go clone |")
-print("|---|---:|---:|---:|---:|---:|---:|")
+print("| row | engine | unreleased | NumPy | NumPy, 4 KiB pages | into | Go copy | Go clone |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
 spread = lambda xs: f"{ms(min(xs))} to {ms(max(xs))}"
 for r in rows:
     into = spread(go[(r, "into")]) if (r, "into") in go else "-"
     n4 = spread(np_t[(r, "numpy4k")]) if (r, "numpy4k") in np_t else "-"
-    print(f"| {r} | {spread(go[(r, 'engine')])} | {spread(np_t[(r, 'numpy')])} | {n4} | {into} | {spread(go[(r, 'memcpy')])} | {spread(go[(r, 'clone')])} |")
+    print(f"| {r} | {spread(go[(r, 'engine')])} | {spread(go[(r, 'unreleased')])} | {spread(np_t[(r, 'numpy')])} | {n4} | {into} | {spread(go[(r, 'memcpy')])} | {spread(go[(r, 'clone')])} |")
 print()
 for r in views:
     c = med(np_t[(r, "copy")])
@@ -277,5 +282,6 @@ fuzz = bench_lines(f"{tmp}/fuzz.txt", "BenchmarkFuzzEngineVsNumPy")
 rates = [float(re.search(r"([\d.]+) cases/s", l)[1]) for l in fuzz]
 print(f"fuzz (--impl engine --oracle numpy): median {med(rates):.0f} cases/s "
       f"({', '.join(f'{x:.0f}' for x in rates)})")
+print(f"worst ratio engine/NumPy without Release (unreleased): {worst_unreleased:.2f}")
 print(f"worst ratio engine/NumPy: {worst:.2f}")
 EOF
