@@ -14,8 +14,8 @@ import (
 // when its last reference goes: without it, the memory of a large result
 // is only reused after the garbage collector has run, and until then
 // each new result is written to memory that is not in the cache (on the
-// benchmarks of kernels_bench_test.go, a 4 MiB result took three times as
-// long to produce as one written into memory that was just freed).
+// benchmarks of kernels_bench_test.go, a 4 MiB result took 2.7 times as
+// long to produce as one written into the memory of a released result).
 //
 // Only the memory of a result of 256 KiB or more that the engine
 // allocated is reused; for any other tensor (a view of an input, a tensor

@@ -348,7 +348,9 @@ func reverseElements(dst, src []byte, size int) {
 // which work is split across goroutines. Below it, waking another thread
 // costs about as much as it saves: on 2 cores, copying 16 blocks of
 // 256 KiB (4 MiB read, 4 MiB written) was as fast or faster on one
-// goroutine.
+// goroutine, and into memory in the cache (a released result's) it took
+// 0.095 to 0.106 ms on one goroutine and 0.107 to 0.119 ms on two, with
+// this threshold at 8 MiB (three alternating runs each).
 const parallelMinBytes = 16 << 20
 
 // parallelChunkBytes is about how much output each range of split work
