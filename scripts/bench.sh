@@ -53,13 +53,15 @@ go test -c -o "$tmp/engine.test" ./engine
 go test -c -o "$tmp/cases.test" ./cases
 go test -c -o "$tmp/fuzz.test" ./internal/fuzz
 
-# The NumPy side of BenchmarkKernels: same rows, same inputs and index
-# rows. Prints "ROW numpy|copyto|copy SECONDS" and "ROW bytes|view N".
+# The NumPy side of one row of BenchmarkKernels (same op, same input and
+# index rows): numpy_bench.py BENCHTIME ROW prints "ROW
+# numpy|copyto|copy|numpy4k SECONDS" and "ROW bytes|view N".
 cat >"$tmp/numpy_bench.py" <<'EOF'
 import sys, time
 import numpy as np
 
 benchtime = float(sys.argv[1])
+wanted = sys.argv[2]
 
 def mix(z):
     # The splitmix64 finaliser, as mix in engine/kernels_bench_test.go.
@@ -91,7 +93,7 @@ def timed(f):
             return elapsed / n
 
 def build_rows(make_input):
-    """(name, input, op, copy op or None) for every row."""
+    """(name, input, op, copy op or None) for the wanted row."""
     rows = []
     for name, shape, index in [
         ("row-slice", (4096, 4096), "x[1024:3072]"),
@@ -101,6 +103,8 @@ def build_rows(make_input):
         ("step-3", (4096, 4096), "x[:, ::3]"),
         ("newaxis-shrink", (16, 16, 256, 256), "x[:, 3, None, :, None, :]"),
     ]:
+        if name != wanted:
+            continue
         x = make_input(shape)
         # Compiled once, as the engine's rows parse their subscript once:
         # evaluating the string itself would add some 10 us to every call.
@@ -108,9 +112,13 @@ def build_rows(make_input):
         view = lambda x=x, code=code: eval(code, {"x": x})
         rows.append((name, x, lambda view=view: np.ascontiguousarray(view()), lambda view=view: view().copy()))
     for name, nrows, depth in [("gather-rows", 4096, 1), ("gather-scalars", 1 << 20, 2)]:
+        if name != wanted:
+            continue
         x = make_input((4096, 4096))
         idx = (mix(np.arange(nrows * depth, dtype=np.uint64)) % np.uint64(4096)).astype(np.int64).reshape(nrows, depth)
         rows.append((name, x, lambda x=x, idx=idx: x[tuple(idx.T)], None))
+    if not rows:
+        sys.exit(f"numpy_bench.py: no row {wanted}")
     return rows
 
 def anon_huge_kib():
@@ -152,11 +160,18 @@ for name, x, op, copy_op in rows4k:
     sys.stdout.flush()
 EOF
 
-echo "bench: $ROUNDS rounds of the Go and NumPy rows, interleaved, -benchtime $BENCHTIME"
+# The rows of BenchmarkKernels, in its order. Each round measures each
+# row in Go and then at once in NumPy, so that the two sides of a row are
+# measured minutes apart at most, not a whole round.
+rows="row-slice column-slice reversed-rows reversed-axis step-3 newaxis-shrink gather-rows gather-scalars"
+
+echo "bench: $ROUNDS rounds of the Go and NumPy rows, interleaved row by row, -benchtime $BENCHTIME"
 i=1
 while [ "$i" -le "$ROUNDS" ]; do
-	(cd engine && "$tmp/engine.test" -test.run '^$' -test.bench '^BenchmarkKernels$' -test.benchtime "$BENCHTIME") >>"$tmp/go.txt"
-	$PYTHON "$tmp/numpy_bench.py" "$secs" >>"$tmp/numpy.txt"
+	for row in $rows; do
+		(cd engine && "$tmp/engine.test" -test.run '^$' -test.bench "^BenchmarkKernels\$/^$row\$/" -test.benchtime "$BENCHTIME") >>"$tmp/go.txt"
+		$PYTHON "$tmp/numpy_bench.py" "$secs" "$row" >>"$tmp/numpy.txt"
+	done
 	echo "bench: round $i done"
 	i=$((i + 1))
 done
@@ -165,7 +180,7 @@ echo "bench: the gate and the fuzzer"
 (cd cases && "$tmp/cases.test" -test.run '^$' -test.bench '^BenchmarkCheck$' -test.benchtime 5x -test.count 3) >"$tmp/gate.txt"
 (cd internal/fuzz && "$tmp/fuzz.test" -test.run '^$' -test.bench '^BenchmarkFuzzEngineVsNumPy$' -test.benchtime 3000x -test.count 3) >"$tmp/fuzz.txt"
 
-$PYTHON - "$tmp" <<'EOF'
+$PYTHON - "$tmp" "$rows" <<'EOF'
 import re, statistics, sys
 tmp = sys.argv[1]
 
@@ -186,7 +201,12 @@ for line in open(f"{tmp}/numpy.txt"):
     else:
         np_t.setdefault((row, what), []).append(float(value))
 
-rows = [r for r, w in go if w == "engine"]
+rows = sys.argv[2].split()
+for r in rows:
+    if (r, "engine") not in go or (r, "numpy") not in np_t:
+        sys.exit(f"bench: row {r} was not measured on both sides (a row of BenchmarkKernels missing, or renamed?)")
+if sorted(rows) != sorted(r for r, w in go if w == "engine"):
+    sys.exit("bench: the rows measured differ from the list in bench.sh")
 med = lambda xs: statistics.median(xs)
 def ms(s):
     return f"{s * 1e3:.3f}" if s >= 1e-5 else f"{s * 1e3:.6f}"
