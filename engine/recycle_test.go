@@ -2,7 +2,9 @@ package engine_test
 
 import (
 	"bytes"
+	"fmt"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -108,5 +110,48 @@ func TestUnreleasedBuffersForgotten(t *testing.T) {
 	}
 	if n := engine.OwnedBuffers(); n > base {
 		t.Errorf("the engine still tracks %d buffers after the results died, had %d before", n, base)
+	}
+}
+
+// TestReleaseConcurrent checks results made and released from several
+// goroutines at once: each result must be right in full while other
+// goroutines release and reuse memory (run with -race for the
+// bookkeeping).
+func TestReleaseConcurrent(t *testing.T) {
+	x := arange(512, 1024) // 4 MiB
+	items := make([][]engine.IndexItem, 2)
+	for i, s := range []string{"x[:, ::2]", "x[:, 1::2]"} {
+		var err error
+		if items[i], err = expr.Parse(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 4)
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 10; i++ {
+				odd := (g + i) % 2
+				out, err := engine.GetItem(x, items[odd])
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				for k, v := range ints(out) {
+					if want := int64(2*k + odd); v != want {
+						errs <- fmt.Sprintf("goroutine %d, result %d: element %d is %d, want %d", g, i, k, v, want)
+						return
+					}
+				}
+				engine.Release(out)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
