@@ -18,8 +18,10 @@ import (
 // can fill it from several goroutines. The memory is an ordinary heap
 // object, managed by the garbage collector.
 //
-// Results of recycleMinBytes or more may reuse the memory of a result
-// given back with Release.
+// From recycleMinBytes on, the slice may be the memory of a result given
+// back with Release, and its capacity may exceed n; the caller records
+// the result it makes with the slice with own, so that Release can take
+// it back.
 //
 // From hugePageMinBytes on, newBytes also advises the operating system to
 // back the buffer with transparent huge pages (see adviseHugePages).

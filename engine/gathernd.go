@@ -116,6 +116,7 @@ func (g *gatherND) run(policy BadIndexPolicy) (*Tensor, error) {
 		Strides: ContiguousStrides(g.outShape, g.params.DType.Size),
 		Data:    newBytes(g.rows * blockBytes),
 	}
+	own(out)
 	// Rows are gathered in parallel ranges; with BadIndexError each range
 	// stops at its first bad row, and the first of those is the error.
 	var mu sync.Mutex

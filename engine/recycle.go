@@ -8,33 +8,35 @@ import (
 	"weak"
 )
 
-// Release tells the engine that t, and every tensor that shares memory
-// with t, will not be used again, so that the memory of t's elements may
-// hold a later result. It is the Go counterpart of NumPy freeing an array
-// when its last reference goes: without it, the memory of a large result
-// is only reused after the garbage collector has run, and until then
-// each new result is written to memory that is not in the cache (on the
-// benchmarks of kernels_bench_test.go, a 4 MiB result took 2.7 times as
-// long to produce as one written into the memory of a released result).
+// Release tells the engine that the result t will not be used again, nor
+// any tensor that shares its memory, so that the memory of its elements
+// may hold a later result. It is the Go counterpart of NumPy freeing an
+// array when its last reference goes: without it, the memory of a large
+// result is only reused after the garbage collector has run, and until
+// then each new result is written to memory that is not in the cache (on
+// the benchmarks of kernels_bench_test.go, a 4 MiB result took 2.7 times
+// as long to produce as one written into the memory of a released
+// result).
 //
-// Only the memory of a result of 256 KiB or more that the engine
-// allocated is reused; for any other tensor (a view of an input, a tensor
-// over the caller's own memory, a small result, a tensor already
-// released) Release does nothing. Calling Release is never required, and
-// at most once per result: the memory may already hold another result
-// when a second call comes.
+// Only a result of 256 KiB or more whose memory the engine allocated for
+// it is released, and only through the *Tensor the op returned: for any
+// other tensor (a view, even one over another result's memory; a tensor
+// over the caller's own memory; a copy of a result's header; a small
+// result; a result already released) Release does nothing. Calling it is
+// never required.
 func Release(t *Tensor) {
 	if t == nil || cap(t.Data) < recycleMinBytes {
 		return
 	}
 	p := unsafe.SliceData(t.Data)
+	addr := uintptr(unsafe.Pointer(p))
 	buffers.Lock()
-	e, ok := buffers.owned[uintptr(unsafe.Pointer(p))]
-	if !ok || e.ptr.Value() != p {
+	e, ok := buffers.owned[addr]
+	if !ok || e.result.Value() != t || e.buf.Value() != p {
 		buffers.Unlock()
 		return
 	}
-	delete(buffers.owned, uintptr(unsafe.Pointer(p)))
+	delete(buffers.owned, addr)
 	buffers.Unlock()
 	b := unsafe.Slice(p, e.cap)
 	buffers.free[bits.Len(uint(e.cap))-1].Put(&b)
@@ -46,65 +48,69 @@ func Release(t *Tensor) {
 // it saves.
 const recycleMinBytes = 256 << 10
 
-// buffers holds the large results the engine allocated and that have not
-// been released (owned), and those released and not yet reused (free).
+// buffers holds the large results the engine made and that have not been
+// released (owned), and the memory of those released and not yet reused
+// (free).
 var buffers struct {
 	sync.Mutex
-	// owned maps the address of each buffer handed out to a weak pointer
-	// to it and its capacity. The weak pointer tells a live buffer from a
-	// dead one that the garbage collector has freed (its address may then
-	// belong to other memory), and does not keep the buffer alive; a
-	// cleanup removes the entry once the buffer is dead.
+	// owned maps the address of the memory of each result to weak
+	// pointers to that memory and to the result's header, and the
+	// memory's capacity. Release takes back only the memory of the header
+	// the op returned, and only while both are alive: the weak pointers
+	// tell them from dead ones whose addresses the garbage collector may
+	// have given to other objects, and do not keep them alive. A cleanup
+	// removes the entry once the memory is dead.
 	owned map[uintptr]ownedBuffer
-	// free[k] holds released buffers whose capacity is in [2^k, 2^(k+1)).
+	// free[k] holds released memory whose capacity is in [2^k, 2^(k+1)).
 	// A sync.Pool lets the garbage collector take back buffers that stay
 	// unused across two collections.
 	free [bits.UintSize]sync.Pool
 }
 
 type ownedBuffer struct {
-	ptr weak.Pointer[byte]
-	cap int
+	buf    weak.Pointer[byte]
+	result weak.Pointer[Tensor]
+	cap    int
 }
 
-// allocRecyclable returns a slice of n >= recycleMinBytes bytes with
-// unspecified contents: a released buffer of at least n bytes and less
-// than twice n if one is free, otherwise a new allocation from alloc. It
-// records the buffer as handed out, so that Release can take it back.
+// allocRecyclable returns a slice of n >= recycleMinBytes bytes, with
+// unspecified contents and a capacity of at least n: released memory of
+// less than twice n bytes if the pool of its size offers some, otherwise
+// a new allocation from alloc.
 func allocRecyclable(n int, alloc func(int) []byte) []byte {
-	var b []byte
 	pool := &buffers.free[bits.Len(uint(n))-1]
 	if v := pool.Get(); v != nil {
 		if free := *v.(*[]byte); cap(free) >= n {
-			b = free[:n]
-		} else {
-			pool.Put(v)
+			return free[:n]
 		}
+		pool.Put(v)
 	}
-	fresh := b == nil
-	if fresh {
-		b = alloc(n)
+	b := alloc(n)
+	runtime.AddCleanup(unsafe.SliceData(b), forgetBuffer, uintptr(unsafe.Pointer(unsafe.SliceData(b))))
+	return b
+}
+
+// own records t as the result that owns its Data, memory from newBytes,
+// so that Release(t) can take the memory back.
+func own(t *Tensor) {
+	if cap(t.Data) < recycleMinBytes {
+		return
 	}
-	p := unsafe.SliceData(b)
-	addr := uintptr(unsafe.Pointer(p))
+	p := unsafe.SliceData(t.Data)
 	buffers.Lock()
+	defer buffers.Unlock()
 	if buffers.owned == nil {
 		buffers.owned = make(map[uintptr]ownedBuffer)
 	}
-	buffers.owned[addr] = ownedBuffer{ptr: weak.Make(p), cap: cap(b)}
-	buffers.Unlock()
-	if fresh {
-		runtime.AddCleanup(p, forgetBuffer, addr)
-	}
-	return b[:n:n]
+	buffers.owned[uintptr(unsafe.Pointer(p))] = ownedBuffer{buf: weak.Make(p), result: weak.Make(t), cap: cap(t.Data)}
 }
 
-// forgetBuffer removes the entry of a dead buffer at addr from
-// buffers.owned, unless the address already belongs to a new buffer.
+// forgetBuffer removes the entry of dead memory at addr from
+// buffers.owned, unless the address already belongs to new memory.
 func forgetBuffer(addr uintptr) {
 	buffers.Lock()
 	defer buffers.Unlock()
-	if e, ok := buffers.owned[addr]; ok && e.ptr.Value() == nil {
+	if e, ok := buffers.owned[addr]; ok && e.buf.Value() == nil {
 		delete(buffers.owned, addr)
 	}
 }

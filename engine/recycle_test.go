@@ -155,3 +155,51 @@ func TestReleaseConcurrent(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// TestReleaseOnlyTheResult checks that Release takes memory back only
+// through the header the op returned: a view over another result's
+// memory (which starts at the same byte), a copy of a result's header,
+// and a second Release of a result whose memory already holds a new
+// result must all leave the memory to its live owner.
+func TestReleaseOnlyTheResult(t *testing.T) {
+	x := getItem(t, arange(512, 2048), "x[:, ::2]") // a 4 MiB result
+	first := getItem(t, x, "x[:256]")               // a view: x's first 2 MiB
+	if &first.Data[0] != &x.Data[0] {
+		t.Fatal("x[:256] of a result is not a view of its first block")
+	}
+	header := *x
+	saved := append([]byte(nil), x.Data...)
+	engine.Release(first)
+	engine.Release(&header)
+	for i := 0; i < 8; i++ {
+		for _, s := range []string{"x[:, ::2]", "x[:, 1::2]", "x[:, ::4]"} { // 4, 4 and 2 MiB
+			out := getItem(t, arange(512, 2048), s)
+			if &out.Data[0] == &x.Data[0] {
+				t.Fatalf("after releasing a view of a result and a copy of its header, a new result %s is in that result's memory", s)
+			}
+			engine.Release(out)
+		}
+	}
+	if !bytes.Equal(x.Data, saved) {
+		t.Fatal("the result changed")
+	}
+
+	// Release twice, with a new result in the memory between the calls.
+	in := arange(512, 2048)
+	for try := 0; try < 20; try++ {
+		a := getItem(t, in, "x[:, ::2]")
+		engine.Release(a)
+		b := getItem(t, in, "x[:, 1::2]")
+		if &b.Data[0] != &a.Data[0] {
+			engine.Release(b)
+			continue // b is elsewhere; try again
+		}
+		engine.Release(a) // a second time: b owns the memory now
+		c := getItem(t, in, "x[:, ::2]")
+		if &c.Data[0] == &b.Data[0] {
+			t.Fatal("a second Release of a result gave its memory away while a new result held it")
+		}
+		return
+	}
+	t.Skip("20 results of 4 MiB, each after releasing one: none reused the memory, so the second Release was not exercised")
+}

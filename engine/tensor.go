@@ -16,7 +16,9 @@ const MaxRank = 32
 // Tensor is an N-dimensional array of fixed-size elements stored as raw
 // bytes. Strides are in bytes and may be zero or negative, so a Tensor can
 // be a zero-copy view of another one. A Tensor is C-contiguous when its
-// strides are the row-major strides of its shape and Offset is 0.
+// strides are the row-major strides of its shape (the stride of an axis
+// of length 1 aside, which addresses nothing), Offset is 0 and Data holds
+// exactly its elements.
 type Tensor struct {
 	DType   DType
 	Shape   []int
@@ -145,6 +147,7 @@ func (t *Tensor) makeContiguous() {
 		l := newLayout(t)
 		l.copyTo(out)
 		t.Data = out
+		own(t)
 	}
 	t.Offset = 0
 	s := t.DType.Size
