@@ -289,7 +289,7 @@ for r in views:
         line += f", the engine's copy into a buffer (into) {ms(med(go[(r, 'into')]))} ms"
     print(line)
 print("contiguous-run rows below 70% of the Go copy rate, into a buffer allocated once (into): " + (", ".join(below_into) if below_into else "none"))
-print("contiguous-run rows below 70% of the Go copy rate, the op with a new output per call (engine): " + (", ".join(below_op) if below_op else "none"))
+print("contiguous-run rows below 70% of the Go copy rate, the op, its output released after each call (engine): " + (", ".join(below_op) if below_op else "none"))
 
 def bench_lines(path, name):
     return [l for l in open(path) if l.startswith(name)]
