@@ -31,7 +31,7 @@ func newBytes(n int) []byte {
 	}
 	var buf []byte
 	if n >= recycleMinBytes {
-		buf = allocRecyclable(n, allocNoZero)
+		buf = allocRecyclable(n)
 	} else {
 		buf = allocNoZero(n)
 	}

@@ -76,8 +76,8 @@ type ownedBuffer struct {
 // allocRecyclable returns a slice of n >= recycleMinBytes bytes, with
 // unspecified contents and a capacity of at least n: released memory of
 // less than twice n bytes if the pool of its size offers some, otherwise
-// a new allocation from alloc.
-func allocRecyclable(n int, alloc func(int) []byte) []byte {
+// a new allocation from allocNoZero.
+func allocRecyclable(n int) []byte {
 	pool := &buffers.free[bits.Len(uint(n))-1]
 	if v := pool.Get(); v != nil {
 		if free := *v.(*[]byte); cap(free) >= n {
@@ -85,7 +85,7 @@ func allocRecyclable(n int, alloc func(int) []byte) []byte {
 		}
 		pool.Put(v)
 	}
-	b := alloc(n)
+	b := allocNoZero(n)
 	runtime.AddCleanup(unsafe.SliceData(b), forgetBuffer, uintptr(unsafe.Pointer(unsafe.SliceData(b))))
 	return b
 }
