@@ -299,7 +299,7 @@ module.exports = {
   INT64_MAX, INT64_MIN, INT32_MIN, INT32_MAX, MASKS,
   CLASSIC_OPS, ONNX_OPS, CLASSIC_INPUTS, ONNX_INPUTS, CLASSIC_FIELDS, ONNX_FIELDS,
   quietConsole, CaseError, Skip, invalid, bad, has,
-  isInt64, ints, mask, caseOp, checkFields, classicSpec, batchDims, loadInputs,
+  isInt64, ints, mask, caseOp, checkFields, classicSpec, batchDims, badIndices, loadInputs,
   haveSubscriptParser, subscriptParser,
   request, output, failure, readLines, serve,
 };

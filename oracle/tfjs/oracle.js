@@ -73,17 +73,8 @@ function mask(c, name) {
 }
 
 function parseSpec(c) {
-  if (!('op' in c)) throw bad('case has no "op" field');
-  const op = c.op === null ? '' : c.op;
-  if (typeof op !== 'string') throw bad('"op" must be a string');
-  if (!Object.prototype.hasOwnProperty.call(OP_FIELDS, op)) throw bad(`unknown op "${op}"`);
-  const own = OP_FIELDS[op];
-  for (const other of OPS) {
-    if (other === op) continue;
-    for (const f of OP_FIELDS[other]) {
-      if (f in c && !own.includes(f)) throw bad(`field "${f}" does not apply to op ${op}`);
-    }
-  }
+  const op = req.caseOp(c);
+  req.checkFields(c, op, OP_FIELDS, OPS);
   const spec = { op };
   if (op === 'getitem') {
     if (!('index' in c)) throw bad('getitem case has no "index" field');
@@ -107,38 +98,9 @@ function parseSpec(c) {
       if (b < INT32_MIN || b > INT32_MAX) throw invalid(`batch_dims ${b} is out of range`);
     }
     spec.batch_dims = b;
-    const policy = 'bad_indices' in c ? c.bad_indices : 'error';
-    if (policy !== 'error' && policy !== 'zero') throw bad('"bad_indices" must be "error" or "zero"');
-    spec.bad_indices = policy;
+    spec.bad_indices = req.badIndices(c);
   }
   return spec;
-}
-
-function loadInputs(c, op) {
-  if (!('inputs' in c)) throw bad('case has no "inputs" field');
-  const inputs = c.inputs;
-  if (inputs === null || typeof inputs !== 'object' || Array.isArray(inputs)) {
-    throw bad('"inputs" must be an object mapping input names to .npy files');
-  }
-  const want = OP_INPUTS[op];
-  for (const name of Object.keys(inputs).sort()) {
-    if (!want.includes(name)) throw bad(`op ${op} has no input "${name}"`);
-  }
-  const out = {};
-  for (const name of want) {
-    if (!(name in inputs)) throw bad(`op ${op} needs input "${name}"`);
-    let v = inputs[name];
-    if (v === null) v = '';
-    if (typeof v !== 'string') throw bad(`input "${name}" must be a string`);
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(v) || v.length % 4 !== 0) throw bad(`input "${name}": invalid base64`);
-    try {
-      out[name] = npy.decode(Buffer.from(v, 'base64'));
-    } catch (e) {
-      if (e instanceof CaseError || e instanceof npy.NpyError) throw bad(`input "${name}": ${e.message}`);
-      throw bad(`input "${name}": npy: ${e.message}`);
-    }
-  }
-  return out;
 }
 
 // ------------------------------------------------------------ tensors
@@ -1095,7 +1057,7 @@ function half(h) {
 
 function evaluate(c) {
   const spec = parseSpec(c);
-  const inputs = loadInputs(c, spec.op);
+  const inputs = req.loadInputs(c, spec.op, OP_INPUTS);
   return run(spec, inputs);
 }
 
