@@ -153,6 +153,18 @@ func npyOverRank(b []byte) int {
 
 var npyHeaderRE = regexp.MustCompile(`^\{'descr': '[<>|]([a-zA-Z])(\d+)', 'fortran_order': False, 'shape': \(([\d, ]+)\), \}`)
 
+// judge reads the oracle's answer r and compares it with want: the
+// oracle's outcome and how the two differ ("" if they agree). An answer
+// that is not a valid outcome is a protocol failure: the outcome is a
+// skip naming it, the difference "protocol failure", and err the failure.
+func judge(want outcome, r Response) (got outcome, why string, err error) {
+	got, err = oracleOutcome(r)
+	if err != nil {
+		return outcome{skip: "protocol failure: " + err.Error()}, "protocol failure", err
+	}
+	return got, differ(want, got), nil
+}
+
 // differ describes how got differs from want, or returns "".
 func differ(want, got outcome) string {
 	switch {

@@ -70,7 +70,7 @@ func runORT(t *testing.T, c *Client, cases []casefile.Memory) []ortResult {
 	out := make([]ortResult, len(cases))
 	for i, m := range cases {
 		r := ortResult{m: m, want: engineOutcome(m), message: results[i].ErrMessage}
-		got, err := oracleOutcome(results[i])
+		got, why, err := judge(r.want, results[i])
 		switch {
 		case err != nil:
 			t.Errorf("protocol failure: %v", disagreement{m, err.Error()})
@@ -79,11 +79,7 @@ func runORT(t *testing.T, c *Client, cases []casefile.Memory) []ortResult {
 		case strings.HasPrefix(r.message, "unrecognised ORT error"):
 			t.Errorf("unrecognised ONNX Runtime error: %v", disagreement{m, r.message})
 		}
-		if err != nil {
-			r.got, r.why = outcome{skip: "protocol failure: " + err.Error()}, "protocol failure"
-		} else {
-			r.got, r.why = got, differ(r.want, got)
-		}
+		r.got, r.why = got, why
 		out[i] = r
 	}
 	return out

@@ -57,12 +57,7 @@ func runTFLite(c *Client, cases []casefile.Memory) []tfliteResult {
 	out := make([]tfliteResult, len(cases))
 	for i, m := range cases {
 		r := tfliteResult{m: m, want: engineOutcome(m), message: results[i].ErrMessage, crash: results[i].Crash}
-		got, err := oracleOutcome(results[i])
-		if err != nil {
-			r.got, r.why = outcome{skip: "protocol failure: " + err.Error()}, "protocol failure"
-		} else {
-			r.got, r.why = got, differ(r.want, got)
-		}
+		r.got, r.why, _ = judge(r.want, results[i])
 		out[i] = r
 	}
 	return out
