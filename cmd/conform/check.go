@@ -7,16 +7,18 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"sort"
 	"time"
 
 	"github.com/conformsuite/conform/cases"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/check"
+	"github.com/conformsuite/conform/internal/confine"
 	"github.com/conformsuite/conform/internal/impl"
 )
 
 const checkUsage = `Usage: conform check [--cases DIR] [--impl IMPL] [--known-failures FILE]
-                     [--junit FILE] [--json FILE] [-v]
+                     [--junit FILE] [--json FILE] [--allow-empty] [-v]
 
 Runs every case (each *.json case file and each line of each *.jsonl case
 list, with an "expect" object) against an implementation and compares
@@ -35,9 +37,18 @@ garbage fails, and the child is restarted.
 an optional "# reason": they count as passed, and a listed case that passes
 fails the run as an unexpected pass.
 
+Cases and corpora are not trusted: every path a case names must stay inside
+its directory (no absolute paths, no "..", no symbolic link leading out), only
+regular files are read, and no file larger than --max-input is read at all. A
+blob pack's members must be stored uncompressed. A corpus entry that breaks
+these rules, or is not valid JSON, fails on its own; the rest still runs.
+
 Each failure names the case, the source of the expected value and the first
 differing element; the last line is "N passed, N failed, N skipped". Exit
-status 1 if any case failed or the manifest does not match.
+status 1 if any case failed, the manifest does not match (a directory with a
+blobs.npz pack must carry its MANIFEST), or no case ran at all (an empty
+corpus, or every case skipped) unless --allow-empty is given. The --junit
+and --json reports are written in every case.
 
 Options:
 `
@@ -52,6 +63,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	junit := fset.String("junit", "", "also write a JUnit XML report to `FILE`")
 	jsonOut := fset.String("json", "", "also write a JSON report to `FILE`")
 	maxOutput := fset.Int64("max-output", engine.DefaultOutputLimit, "the engine refuses results larger than `BYTES`")
+	maxInput := maxInputFlag(fset)
+	allowEmpty := fset.Bool("allow-empty", false, "exit 0 even if no case ran (an empty corpus, or every case skipped)")
 	positional, code, done := parseArgs(fset, args)
 	if done {
 		return code
@@ -61,13 +74,14 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	engine.SetOutputLimit(*maxOutput)
+	confine.SetLimit(*maxInput)
 	var fsys fs.FS = cases.FS
 	if *dir != "" {
-		if st, err := os.Stat(*dir); err != nil || !st.IsDir() {
-			fmt.Fprintf(stderr, "conform check: --cases %s is not a directory\n", *dir)
+		var err error
+		if fsys, err = openCases(*dir); err != nil {
+			fmt.Fprintf(stderr, "conform check: %v\n", err)
 			return exitUsage
 		}
-		fsys = os.DirFS(*dir)
 	}
 	opts := check.Options{Workers: 1}
 	if *knownPath != "" {
@@ -94,8 +108,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	summary, err := check.Run(ctx, fsys, im, opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "conform check: %v\n", err)
-		return exitRejected
+		summary = check.CorpusFailure(err)
 	}
 	for _, p := range summary.Integrity {
 		fmt.Fprintf(stdout, "integrity: %s (does not match the MANIFEST)\n", p)
@@ -118,8 +131,13 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stdout)
 	}
-	for reason, n := range skips {
-		fmt.Fprintf(stdout, "skipped %d cases: %s\n", n, reason)
+	reasons := make([]string, 0, len(skips))
+	for reason := range skips {
+		reasons = append(reasons, reason)
+	}
+	sort.Strings(reasons)
+	for _, reason := range reasons {
+		fmt.Fprintf(stdout, "skipped %d cases: %s\n", skips[reason], reason)
 	}
 	for _, id := range summary.UnknownIDs {
 		fmt.Fprintf(stdout, "warning: known failure %s is not a case of this corpus\n", id)
@@ -127,6 +145,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if summary.KnownFailures+summary.UnexpectedPasses > 0 {
 		fmt.Fprintf(stdout, "%d known failures, %d unexpected passes\n", summary.KnownFailures, summary.UnexpectedPasses)
 	}
+	status := exitOK
 	for _, report := range []struct {
 		path  string
 		write func(io.Writer) error
@@ -136,14 +155,26 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		if err := writeReport(report.path, report.write); err != nil {
 			fmt.Fprintf(stderr, "conform check: %v\n", err)
-			return exitRejected
+			status = exitRejected
 		}
 	}
 	fmt.Fprintln(stdout, summary.Line())
 	if !summary.OK() {
-		return exitRejected
+		status = exitRejected
 	}
-	return exitOK
+	if ran := summary.Passed + summary.Failed; ran == 0 && len(summary.Integrity) == 0 {
+		why := "the corpus holds no cases"
+		if summary.Skipped > 0 {
+			why = fmt.Sprintf("all %d cases were skipped", summary.Skipped)
+		}
+		if *allowEmpty {
+			fmt.Fprintf(stdout, "no case ran: %s (allowed by --allow-empty)\n", why)
+		} else {
+			fmt.Fprintf(stdout, "no case ran: %s; the gate fails, as it tested nothing (--allow-empty accepts this)\n", why)
+			status = exitRejected
+		}
+	}
+	return status
 }
 
 // writeReport writes a report file through write.

@@ -14,6 +14,7 @@ import (
 	"github.com/conformsuite/conform/cases"
 	"github.com/conformsuite/conform/gen"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/confine"
 	"github.com/conformsuite/conform/internal/golden"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/report"
@@ -53,6 +54,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	format := fset.String("format", "md", "output `formats`: md, html, json (comma-separated)")
 	out := fset.String("out", "", "write the report to `FILE` (required)")
 	timeout := fset.Duration("timeout", 10*time.Second, "per-case timeout for protocol implementations")
+	maxInput := maxInputFlag(fset)
 	positional, code, done := parseArgs(fset, args)
 	if done {
 		return code
@@ -69,6 +71,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		fset.Usage()
 		return exitUsage
 	}
+	confine.SetLimit(*maxInput)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
@@ -76,7 +79,12 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	name := "the embedded corpus"
 	switch {
 	case *dir != "":
-		fsys, name = os.DirFS(*dir), *dir
+		var err error
+		if fsys, err = openCases(*dir); err != nil {
+			fmt.Fprintf(stderr, "conform report: %v\n", err)
+			return exitUsage
+		}
+		name = *dir
 	case *fuzzFor > 0:
 		tmp, err := os.MkdirTemp("", "conform-report-")
 		if err != nil {

@@ -103,7 +103,7 @@ func parseHeader(s string, base int, py2 bool) (header, error) {
 		}
 		p.skipSpace()
 		if !p.consume(':') {
-			return h, p.errorf(p.i, "expected ':' after key %q, found %s", key.str, p.found(p.i))
+			return h, p.errorf(p.i, "expected ':' after key %q, found %s", clip(key.str), p.found(p.i))
 		}
 		val, err := p.value()
 		if err != nil {
@@ -127,10 +127,10 @@ func parseHeader(s string, base int, py2 bool) (header, error) {
 				h.shape, err = p.shape(val)
 			}
 		default:
-			return h, p.errorf(key.pos, "unexpected key %q (a header has exactly the keys 'descr', 'fortran_order' and 'shape')", key.str)
+			return h, p.errorf(key.pos, "unexpected key %q (a header has exactly the keys 'descr', 'fortran_order' and 'shape')", clip(key.str))
 		}
 		if dup {
-			return h, p.errorf(key.pos, "duplicate key %q", key.str)
+			return h, p.errorf(key.pos, "duplicate key %q", clip(key.str))
 		}
 		if err != nil {
 			return h, err
@@ -185,6 +185,9 @@ func (p *parser) descr(v value) (engine.DType, error) {
 	default:
 		return engine.DType{}, p.errorf(v.pos, "descr must be a string, found %s", v.kind)
 	}
+	if len(v.str) > 16 {
+		return engine.DType{}, p.errorf(v.pos, "descr: unsupported dtype %q: too long", clip(v.str))
+	}
 	dt, err := engine.ParseDType(v.str)
 	if err != nil {
 		return engine.DType{}, p.errorf(v.pos, "descr: %s", message(err))
@@ -214,9 +217,9 @@ func (p *parser) shape(v value) ([]int, error) {
 		case e.kind != intValue:
 			return nil, p.errorf(e.pos, "dimension %d of shape must be an integer, found %s", i, e.kind)
 		case e.neg && (e.tooLarge || e.num != 0):
-			return nil, p.errorf(e.pos, "dimension %d of shape is negative: %s", i, e.str)
+			return nil, p.errorf(e.pos, "dimension %d of shape is negative: %s", i, clip(e.str))
 		case e.tooLarge:
-			return nil, p.errorf(e.pos, "dimension %d of shape is too large: %s", i, e.str)
+			return nil, p.errorf(e.pos, "dimension %d of shape is too large: %s", i, clip(e.str))
 		}
 		shape[i] = e.num
 	}
@@ -272,7 +275,7 @@ func (p *parser) value() (value, error) {
 		case "None":
 			return value{kind: noneValue, pos: start}, nil
 		default:
-			return value{}, p.errorf(start, "unexpected name %q (only True, False and None are allowed)", name)
+			return value{}, p.errorf(start, "unexpected name %q (only True, False and None are allowed)", clip(name))
 		}
 	}
 	return value{}, p.errorf(start, "expected a value, found %s", p.found(start))
@@ -353,12 +356,12 @@ func (p *parser) integer() (value, error) {
 		p.i++ // Python 2 long suffix, which NumPy filters out of old headers
 	}
 	if p.i < len(p.s) && (isNameChar(p.s[p.i]) || p.s[p.i] >= utf8.RuneSelf) {
-		return value{}, p.errorf(start, "invalid integer literal %q (only decimal integers are supported)", p.s[start:p.i+1])
+		return value{}, p.errorf(start, "invalid integer literal %q (only decimal integers are supported)", clip(p.s[start:p.i+1]))
 	}
 	if len(digits) > 1 && digits[0] == '0' {
 		for _, c := range []byte(digits) {
 			if c != '0' {
-				return value{}, p.errorf(start, "leading zeros in decimal integer literals are not permitted: %s", digits)
+				return value{}, p.errorf(start, "leading zeros in decimal integer literals are not permitted: %s", clip(digits))
 			}
 		}
 	}
@@ -408,6 +411,21 @@ func (p *parser) found(i int) string {
 	}
 	r, _ := utf8.DecodeRuneInString(p.s[i:])
 	return strconv.QuoteRune(r)
+}
+
+// clip shortens a piece of header text for an error message: a long
+// literal (a 400-digit dimension, a long key) is shown by its first
+// characters and its length.
+func clip(s string) string {
+	const max = 24
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d characters)", s[:cut], len(s))
 }
 
 // errorf returns a bad_input error about the header text at offset i.

@@ -72,40 +72,61 @@ func readFile(path string) (*engine.Tensor, error) {
 	if err != nil {
 		return nil, errorf("%v", unwrapPath(err))
 	}
+	if fi.Mode().IsRegular() {
+		return readFrom(f, fi.Size())
+	}
+	// A pipe or device has no size: read at most one byte more than the
+	// payload, so memory stays proportional to what is there.
 	src := &readerSource{r: f}
 	h, err := readHeader(src.next)
 	if err != nil {
 		return nil, err
 	}
-	var payload []byte
-	if fi.Mode().IsRegular() {
-		if err := checkPayload(h, src.off, fi.Size()); err != nil {
-			return nil, err
-		}
-		payload = engine.MakeData(h.nbytes)
-		n, err := io.ReadFull(f, payload)
-		if err != nil && err != io.ErrUnexpectedEOF {
-			return nil, errorf("reading the payload: %v", unwrapPath(err))
-		}
-		if n < h.nbytes {
-			// The file shrank since Stat.
-			return nil, checkPayload(h, src.off, int64(src.off+n))
-		}
-		var extra [1]byte
-		if k, _ := f.Read(extra[:]); k > 0 {
-			// The file grew since Stat.
-			return nil, checkPayload(h, src.off, int64(src.off+n+1))
-		}
-	} else {
-		// A pipe or device has no size: read at most one byte more than
-		// the payload, so memory stays proportional to what is there.
-		payload, err = io.ReadAll(io.LimitReader(f, int64(h.nbytes)+1))
-		if err != nil {
-			return nil, errorf("reading the payload: %v", unwrapPath(err))
-		}
-		if err := checkPayload(h, src.off, int64(src.off+len(payload))); err != nil {
-			return nil, err
-		}
+	payload, err := io.ReadAll(io.LimitReader(f, int64(h.nbytes)+1))
+	if err != nil {
+		return nil, errorf("reading the payload: %v", unwrapPath(err))
+	}
+	if err := checkPayload(h, src.off, int64(src.off+len(payload))); err != nil {
+		return nil, err
+	}
+	return newTensor(h, payload)
+}
+
+// ReadFrom reads a .npy file of size bytes from r. It reads and validates
+// the header first and checks that the size leaves room for exactly the
+// payload the header describes before it allocates and reads the payload,
+// so memory never exceeds what the file really holds. A reader that
+// yields fewer or more than size bytes is an error.
+func ReadFrom(r io.Reader, size int64) (*engine.Tensor, error) {
+	t, err := readFrom(r, size)
+	if err != nil {
+		return nil, wrap(err, "npy: ")
+	}
+	return t, nil
+}
+
+func readFrom(r io.Reader, size int64) (*engine.Tensor, error) {
+	src := &readerSource{r: r}
+	h, err := readHeader(src.next)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPayload(h, src.off, size); err != nil {
+		return nil, err
+	}
+	payload := engine.MakeData(h.nbytes)
+	n, err := io.ReadFull(r, payload)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return nil, errorf("reading the payload: %v", unwrapPath(err))
+	}
+	if n < h.nbytes {
+		// The file is shorter than its size said (or shrank).
+		return nil, checkPayload(h, src.off, int64(src.off+n))
+	}
+	var extra [1]byte
+	if k, _ := r.Read(extra[:]); k > 0 {
+		// The file is longer than its size said (or grew).
+		return nil, checkPayload(h, src.off, int64(src.off+n+1))
 	}
 	return newTensor(h, payload)
 }
@@ -152,12 +173,12 @@ func readHeader(next func(n int) ([]byte, error)) (header, error) {
 	}
 	if len(b) < 8 {
 		if !strings.HasPrefix(magic, string(b[:min(len(b), len(magic))])) {
-			return header{}, errorf("not a .npy file: it starts with %q, not %q", b, magic)
+			return header{}, notNPY()
 		}
 		return header{}, errorf("file is only %d bytes long, too short for the magic string and version", len(b))
 	}
 	if string(b[:6]) != magic {
-		return header{}, errorf("not a .npy file: it starts with %q, not %q", b[:6], magic)
+		return header{}, notNPY()
 	}
 	major, minor := b[6], b[7]
 	if major < 1 || major > 3 || minor != 0 {
@@ -208,6 +229,13 @@ func readHeader(next func(n int) ([]byte, error)) (header, error) {
 		return header{}, errorf("bad header at bytes %d to %d: version 3.0 header is not valid UTF-8", start, start+len(b))
 	}
 	return parseHeader(string(b), start, major < 3)
+}
+
+// notNPY is the error for a file that does not start with the magic
+// string. It does not quote what the file starts with: a case must not be
+// able to read other files' contents through error messages.
+func notNPY() error {
+	return errorf("not a .npy file: it does not start with the magic string %q", magic)
 }
 
 // checkPayload checks that a file of size bytes whose payload starts at

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -22,6 +21,7 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/expr"
 	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/confine"
 )
 
 // The ops a case can name.
@@ -96,22 +96,6 @@ type Case struct {
 // InputLoader turns the string value of an inputs entry into a tensor.
 type InputLoader func(name, value string) (*engine.Tensor, error)
 
-// FileInputs returns an InputLoader that reads .npy files by path,
-// relative to dir unless absolute.
-func FileInputs(dir string) InputLoader {
-	return func(name, value string) (*engine.Tensor, error) {
-		path := value
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(dir, path)
-		}
-		t, err := npy.ReadFile(path)
-		if err != nil {
-			return nil, engine.Errorf(engine.BadInput, "input %q: %v", name, trimKind(err))
-		}
-		return t, nil
-	}
-}
-
 // Base64Inputs is the InputLoader of the conform/1 protocol: each value is
 // the base64 encoding of a .npy file.
 func Base64Inputs(name, value string) (*engine.Tensor, error) {
@@ -135,16 +119,23 @@ func trimKind(err error) string {
 	return err.Error()
 }
 
-// Load reads a case file and the .npy inputs it names.
+// Load reads a case file and the .npy inputs it names. The case file may
+// be anywhere; its inputs must be regular files inside its directory (see
+// package confine), each within the input limit, as the case file itself.
 func Load(path string) (*Case, error) {
-	data, err := os.ReadFile(path)
+	data, err := confine.ReadPath(path)
 	if err != nil {
 		return nil, engine.Errorf(engine.BadInput, "cannot read case file: %v", err)
 	}
-	return Parse(data, FileInputs(filepath.Dir(path)))
+	fsys, err := confine.Dir(filepath.Dir(path))
+	if err != nil {
+		return nil, engine.Errorf(engine.BadInput, "cannot open the case's directory: %v", err)
+	}
+	return Parse(data, FSInputs(fsys, "."))
 }
 
-// MaxCaseBytes bounds the size of a case JSON document.
+// MaxCaseBytes bounds the size of a case JSON document given to Parse
+// (a protocol request carries its inputs, so it can be large).
 const MaxCaseBytes = 1 << 30
 
 // Parse parses a case JSON document, loading inputs with load. Every error
@@ -516,16 +507,16 @@ func (c *Case) Eval() (*engine.Tensor, error) {
 }
 
 // FSInputs returns an InputLoader that reads .npy files from fsys, by
-// slash-separated paths relative to dir.
+// slash-separated paths relative to dir. A path must stay inside dir (see
+// confine.CheckPath) and name a regular file within the input limit.
 func FSInputs(fsys fs.FS, dir string) InputLoader {
 	return func(name, value string) (*engine.Tensor, error) {
-		data, err := fs.ReadFile(fsys, path.Join(dir, value))
-		if err != nil {
+		if err := confine.CheckPath(value); err != nil {
 			return nil, engine.Errorf(engine.BadInput, "input %q: %v", name, err)
 		}
-		t, err := npy.Decode(data)
+		t, err := confine.ReadNPY(fsys, path.Join(dir, value))
 		if err != nil {
-			return nil, engine.Errorf(engine.BadInput, "input %q (%s): %v", name, value, trimKind(err))
+			return nil, engine.Errorf(engine.BadInput, "input %q: %v", name, trimKind(err))
 		}
 		return t, nil
 	}
@@ -533,7 +524,7 @@ func FSInputs(fsys fs.FS, dir string) InputLoader {
 
 // LoadFS reads a case file and its inputs from fsys.
 func LoadFS(fsys fs.FS, name string) (*Case, error) {
-	data, err := fs.ReadFile(fsys, name)
+	data, err := confine.ReadFile(fsys, name)
 	if err != nil {
 		return nil, engine.Errorf(engine.BadInput, "cannot read case file: %v", err)
 	}

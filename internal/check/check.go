@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -15,8 +16,8 @@ import (
 	"sync"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/confine"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/impl"
 )
@@ -148,6 +149,15 @@ func Run(ctx context.Context, fsys fs.FS, im impl.Impl, opts Options) (*Summary,
 	return s, nil
 }
 
+// CorpusFailure returns the summary of a run that could not read its
+// corpus at all: one failed result, "corpus", saying why, so that reports
+// (JUnit, JSON) are written for it like for any other run.
+func CorpusFailure(err error) *Summary {
+	s := &Summary{}
+	s.add(Result{ID: "corpus", Status: Fail, Detail: "cannot read the corpus: " + err.Error()})
+	return s
+}
+
 // ApplyKnownFailures turns the failure of a case listed in known into
 // XFail, and a listed case that passed into a failure (an unexpected
 // pass: the list must shrink as the implementation improves).
@@ -175,6 +185,9 @@ func One(ctx context.Context, fsys fs.FS, e corpus.Entry, im impl.Impl) Result {
 		r.Detail = fmt.Sprintf(format, args...)
 		return r
 	}
+	if e.Err != nil {
+		return fail("bad corpus entry: %v", e.Err)
+	}
 	var head struct {
 		Expect *json.RawMessage `json:"expect"`
 	}
@@ -196,13 +209,9 @@ func One(ctx context.Context, fsys fs.FS, e corpus.Entry, im impl.Impl) Result {
 	}
 	expected := impl.Result{Kind: engine.ErrorKind(want.Error)}
 	if want.Output != "" {
-		data, err := fs.ReadFile(fsys, path.Join(e.Dir, want.Output))
+		t, err := readNPY(fsys, e.Dir, want.Output)
 		if err != nil {
-			return fail("cannot read expected output: %v", err)
-		}
-		t, err := npy.Decode(data)
-		if err != nil {
-			return fail("expected output %s: %v", want.Output, err)
+			return fail("cannot read the expected output: %v", err)
 		}
 		expected = impl.Result{Output: t}
 	}
@@ -273,17 +282,27 @@ func Memory(fsys fs.FS, e corpus.Entry) (casefile.Memory, error) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		data, err := fs.ReadFile(fsys, path.Join(e.Dir, head.Inputs[name]))
+		t, err := readNPY(fsys, e.Dir, head.Inputs[name])
 		if err != nil {
 			return casefile.Memory{}, engine.Errorf(engine.BadInput, "input %q: %v", name, err)
-		}
-		t, err := npy.Decode(data)
-		if err != nil {
-			return casefile.Memory{}, engine.Errorf(engine.BadInput, "input %q (%s): %v", name, strings.TrimPrefix(err.Error(), "bad_input: "), head.Inputs[name])
 		}
 		m.Inputs[name] = t
 	}
 	return m, nil
+}
+
+// readNPY reads the .npy file at the path p of a case in dir: a path
+// inside the corpus (see confine.CheckPath) naming a regular file within
+// the input limit. The error's message names the file, without a kind.
+func readNPY(fsys fs.FS, dir, p string) (*engine.Tensor, error) {
+	if err := confine.CheckPath(p); err != nil {
+		return nil, err
+	}
+	t, err := confine.ReadNPY(fsys, path.Join(dir, p))
+	if e, ok := err.(*engine.Error); ok {
+		return nil, errors.New(e.Message)
+	}
+	return t, err
 }
 
 // ReadKnownFailures parses a known-failures list: one case ID per line,

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/conformsuite/conform/internal/confine"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -39,18 +40,40 @@ func TestEntries(t *testing.T) {
 }
 
 func TestEntriesErrors(t *testing.T) {
+	good := &fstest.MapFile{Data: []byte(`{"id":"good"}`)}
 	tests := []struct {
-		rule string
-		fsys fstest.MapFS
+		rule   string
+		fsys   fstest.MapFS
+		badIDs []string // the entries that must carry an error
 	}{
-		{"a case list line needs an id", fstest.MapFS{"l.jsonl": {Data: []byte(`{"op":"slice"}`)}}},
-		{"a case list line must be JSON", fstest.MapFS{"l.jsonl": {Data: []byte(`{"id":`)}}},
-		{"IDs must be unique", fstest.MapFS{"l.jsonl": {Data: []byte("{\"id\":\"x\"}\n{\"id\":\"x\"}\n")}}},
-		{"IDs must be unique across files", fstest.MapFS{"x.json": {Data: []byte(`{}`)}, "l.jsonl": {Data: []byte(`{"id":"x"}`)}}},
+		{"a case list line needs an id", fstest.MapFS{"l.jsonl": {Data: []byte(`{"op":"slice"}`)}}, []string{"l.jsonl:1"}},
+		{"a case list line must be JSON", fstest.MapFS{"l.jsonl": {Data: []byte("{\"id\":\"a\"}\n{\"id\":")}}, []string{"l.jsonl:2"}},
+		{"IDs must be unique", fstest.MapFS{"l.jsonl": {Data: []byte("{\"id\":\"x\"}\n{\"id\":\"x\"}\n")}}, []string{"l.jsonl:2"}},
+		{"IDs must be unique across files", fstest.MapFS{"x.json": {Data: []byte(`{}`)}, "l.jsonl": {Data: []byte(`{"id":"x"}`)}}, []string{"x.json"}},
+		{"a case file must be a regular file", fstest.MapFS{"d.json": {Mode: fs.ModeNamedPipe}}, []string{"d.json"}},
+		{"a case file must be within the input limit", fstest.MapFS{"big.json": {Data: make([]byte, 2048)}}, []string{"big.json"}},
 	}
+	defer confine.SetLimit(confine.SetLimit(1024))
 	for _, tt := range tests {
-		if _, err := Entries(tt.fsys); err == nil {
-			t.Errorf("%s: no error", tt.rule)
+		tt.fsys["other.jsonl"] = good
+		entries, err := Entries(tt.fsys)
+		if err != nil {
+			t.Errorf("%s: the whole listing failed: %v", tt.rule, err)
+			continue
+		}
+		var bad []string
+		sawGood := false
+		for _, e := range entries {
+			if e.Err != nil {
+				bad = append(bad, e.ID)
+			}
+			sawGood = sawGood || (e.ID == "good" && e.Err == nil)
+		}
+		if diff := cmp.Diff(tt.badIDs, bad); diff != "" {
+			t.Errorf("%s: entries with errors (-want +got):\n%s", tt.rule, diff)
+		}
+		if !sawGood {
+			t.Errorf("%s: the good case of another file was lost", tt.rule)
 		}
 	}
 }
@@ -64,9 +87,9 @@ func TestVerifyManifest(t *testing.T) {
 		want   []ManifestProblem
 	}{
 		{"an intact corpus has no problems", func(fstest.MapFS) {}, nil},
-		{"a changed file is named", func(m fstest.MapFS) { m["g/blobs/b.npy"] = &fstest.MapFile{Data: []byte("c")} }, []ManifestProblem{{"g/blobs/b.npy", "changed"}}},
-		{"a missing file is named", func(m fstest.MapFS) { delete(m, "g/a.jsonl") }, []ManifestProblem{{"g/a.jsonl", "missing"}}},
-		{"an extra file is named", func(m fstest.MapFS) { m["g/blobs/x.npy"] = &fstest.MapFile{Data: []byte("x")} }, []ManifestProblem{{"g/blobs/x.npy", "extra"}}},
+		{"a changed file is named", func(m fstest.MapFS) { m["g/blobs/b.npy"] = &fstest.MapFile{Data: []byte("c")} }, []ManifestProblem{{Path: "g/blobs/b.npy", What: "changed"}}},
+		{"a missing file is named", func(m fstest.MapFS) { delete(m, "g/a.jsonl") }, []ManifestProblem{{Path: "g/a.jsonl", What: "missing"}}},
+		{"an extra file is named", func(m fstest.MapFS) { m["g/blobs/x.npy"] = &fstest.MapFile{Data: []byte("x")} }, []ManifestProblem{{Path: "g/blobs/x.npy", What: "extra"}}},
 		{"files outside the manifest's directory are not its concern", func(m fstest.MapFS) { m["other/x.json"] = &fstest.MapFile{Data: []byte("x")} }, nil},
 	}
 	for _, tt := range tests {

@@ -3,6 +3,8 @@ package corpus
 import (
 	"archive/zip"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"io/fs"
@@ -11,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/conformsuite/conform/internal/confine"
 )
 
 // PackName is the archive that holds a corpus directory's blobs: an .npz
@@ -54,31 +58,72 @@ type packFS struct {
 	base fs.FS
 
 	mu    sync.Mutex
-	packs map[string]*zip.Reader // by directory; nil: no archive there
+	packs map[string]*pack // by directory; nil: no archive there
+}
+
+// pack is one loaded archive and the members that cannot be served.
+type pack struct {
+	zr  *zip.Reader
+	bad map[string]error // member name -> why it is refused
 }
 
 // Open returns fsys extended so that blobs stored in a pack read like
 // files: fs.ReadFile(Open(fsys), "golden/blobs/ab12.npy") reads the member
-// ab12.npy of golden/blobs.npz, checked against its name's checksum.
-func Open(fsys fs.FS) fs.FS { return &packFS{base: fsys, packs: map[string]*zip.Reader{}} }
+// ab12.npy of golden/blobs.npz. The archive is read with package confine
+// (a regular file within the input limit). A member is refused if it is
+// compressed — a pack stores its members as they are, as np.savez does,
+// so that no member can expand beyond the bytes on disk — or if its
+// content does not match the checksum in its name.
+func Open(fsys fs.FS) fs.FS { return &packFS{base: fsys, packs: map[string]*pack{}} }
 
-func (p *packFS) pack(dir string) (*zip.Reader, error) {
+func (p *packFS) pack(dir string) (*pack, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if zr, ok := p.packs[dir]; ok {
-		return zr, nil
+	if pk, ok := p.packs[dir]; ok {
+		return pk, nil
 	}
-	data, err := fs.ReadFile(p.base, path.Join(dir, PackName))
-	if err != nil {
+	name := path.Join(dir, PackName)
+	if _, err := fs.Stat(p.base, name); err != nil {
 		p.packs[dir] = nil
 		return nil, nil
 	}
+	data, err := confine.ReadFile(p.base, name)
+	if err != nil {
+		return nil, err
+	}
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path.Join(dir, PackName), err)
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	p.packs[dir] = zr
-	return zr, nil
+	pk := &pack{zr: zr, bad: map[string]error{}}
+	for _, f := range zr.File {
+		if err := checkMember(f); err != nil {
+			pk.bad[f.Name] = fmt.Errorf("%s in %s %v", f.Name, name, err)
+		}
+	}
+	p.packs[dir] = pk
+	return pk, nil
+}
+
+// checkMember checks a member of a pack: stored, not compressed, and
+// holding the content its name's checksum says.
+func checkMember(f *zip.File) error {
+	if f.Method != zip.Store {
+		return fmt.Errorf("is compressed (method %d): a pack's members must be stored uncompressed", f.Method)
+	}
+	r, err := f.Open()
+	if err != nil {
+		return fmt.Errorf("cannot be read: %v", err)
+	}
+	defer r.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, r); err != nil {
+		return fmt.Errorf("cannot be read: %v", err)
+	}
+	if sum := hex.EncodeToString(h.Sum(nil)); !strings.HasPrefix(f.Name, sum[:24]) {
+		return fmt.Errorf("is corrupt: its content does not match its checksum")
+	}
+	return nil
 }
 
 // member splits "<dir>/blobs/<name>" into dir and name.
@@ -94,42 +139,34 @@ func member(name string) (dir, file string, ok bool) {
 // Open implements fs.FS.
 func (p *packFS) Open(name string) (fs.File, error) {
 	if dir, file, ok := member(name); ok {
-		zr, err := p.pack(dir)
+		pk, err := p.pack(dir)
 		if err != nil {
 			return nil, err
 		}
-		if zr != nil {
-			return zr.Open(file)
+		if pk != nil {
+			if err := pk.bad[file]; err != nil {
+				return nil, err
+			}
+			return pk.zr.Open(file)
 		}
 	}
 	return p.base.Open(name)
 }
 
-// ReadFile implements fs.ReadFileFS. A member whose content does not
-// match the checksum in its name is an error naming it.
-func (p *packFS) ReadFile(name string) ([]byte, error) {
-	dir, file, ok := member(name)
-	if !ok {
-		return fs.ReadFile(p.base, name)
+// Stat implements fs.StatFS, so that a file of the underlying file system
+// is looked at without being opened (see package confine).
+func (p *packFS) Stat(name string) (fs.FileInfo, error) {
+	if dir, file, ok := member(name); ok {
+		pk, err := p.pack(dir)
+		if err != nil {
+			return nil, err
+		}
+		if pk != nil {
+			if err := pk.bad[file]; err != nil {
+				return nil, err
+			}
+			return fs.Stat(pk.zr, file)
+		}
 	}
-	zr, err := p.pack(dir)
-	if err != nil {
-		return nil, err
-	}
-	if zr == nil {
-		return fs.ReadFile(p.base, name)
-	}
-	f, err := zr.Open(file)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s in %s: %v", file, path.Join(dir, PackName), err)
-	}
-	if sum := Sum(data); !strings.HasPrefix(file, sum[:24]) {
-		return nil, fmt.Errorf("%s in %s is corrupt: its content does not match its checksum", file, path.Join(dir, PackName))
-	}
-	return data, nil
+	return fs.Stat(p.base, name)
 }

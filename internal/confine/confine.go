@@ -1,0 +1,171 @@
+// Package confine reads the files of cases and corpora, which conform does
+// not trust: a case file may come from anyone, a corpus may be downloaded.
+//
+// Every read goes through an fs.FS. Dir opens a directory as one whose
+// paths cannot leave it (no absolute paths, no "..", no symbolic links
+// pointing outside it). Open and ReadFile read regular files only — a
+// FIFO, a device or a directory is refused before it is opened, so nothing
+// blocks or reads forever — and check a file's size against the input
+// limit (SetLimit) before a byte of it is read. ReadNPY also checks a
+// .npy file's header against the file's real size before it allocates the
+// payload. Error messages name files but never quote their contents.
+package confine
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/engine/npy"
+)
+
+// DefaultLimit is the default input limit: 1 GiB, the default output
+// limit of the engine too.
+const DefaultLimit = 1 << 30
+
+var limit atomic.Int64
+
+func init() { limit.Store(DefaultLimit) }
+
+// SetLimit sets the largest file, in bytes, that Open, ReadFile and
+// ReadNPY read (case files, case lists, .npy inputs and expected outputs,
+// pack members); n <= 0 restores DefaultLimit. It returns the previous
+// limit.
+func SetLimit(n int64) int64 {
+	if n <= 0 {
+		n = DefaultLimit
+	}
+	return limit.Swap(n)
+}
+
+// Limit returns the current input limit in bytes.
+func Limit() int64 { return limit.Load() }
+
+// Dir returns the directory dir as a file system whose paths cannot leave
+// it: a symbolic link may point elsewhere inside dir, but one that leads
+// out of it cannot be followed.
+func Dir(dir string) (fs.FS, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	// The root stays open for the life of the program, as the file
+	// systems it serves are used until the command ends.
+	return root.FS(), nil
+}
+
+// ReadPath reads the file at path, a path the user named (on the command
+// line, say): it may be anywhere, but it must be a regular file within
+// the input limit.
+func ReadPath(path string) ([]byte, error) {
+	return ReadFile(os.DirFS(filepath.Dir(path)), filepath.Base(path))
+}
+
+// CheckPath reports whether name, a path from a case or corpus, is a
+// relative slash-separated path that stays inside its directory: not
+// absolute, no "." or ".." elements, not empty.
+func CheckPath(name string) error {
+	if !fs.ValidPath(name) || name == "." {
+		return fmt.Errorf("path %q is not a relative path inside the case's directory (absolute paths and .. are not allowed)", name)
+	}
+	return nil
+}
+
+// Open opens the regular file name of fsys for reading and returns it
+// with its size. Anything but a regular file, and a file larger than the
+// input limit, is refused before it is opened.
+func Open(fsys fs.FS, name string) (fs.File, int64, error) {
+	fi, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, 0, plain(err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("%s is not a regular file (%s)", name, describe(fi.Mode()))
+	}
+	if fi.Size() > Limit() {
+		return nil, 0, fmt.Errorf("%s is %d bytes, more than the input limit of %d bytes (raise it with --max-input)", name, fi.Size(), Limit())
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, 0, plain(err)
+	}
+	// The file may have been replaced since Stat: check what was opened.
+	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > Limit() {
+		f.Close()
+		return nil, 0, fmt.Errorf("%s changed while it was opened", name)
+	}
+	return f, fi.Size(), nil
+}
+
+// ReadFile reads the regular file name of fsys, within the input limit.
+func ReadFile(fsys fs.FS, name string) ([]byte, error) {
+	f, size, err := Open(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data := make([]byte, size)
+	n, err := io.ReadFull(f, data)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return nil, fmt.Errorf("%s: %v", name, plain(err))
+	}
+	var extra [1]byte
+	if k, _ := f.Read(extra[:]); n < len(data) || k > 0 {
+		return nil, fmt.Errorf("%s changed size while it was read", name)
+	}
+	return data, nil
+}
+
+// ReadNPY reads the .npy file name of fsys: a regular file within the
+// input limit, whose header must describe exactly the payload the file
+// holds before the payload is read. Every error is bad_input and names
+// the file.
+func ReadNPY(fsys fs.FS, name string) (*engine.Tensor, error) {
+	f, size, err := Open(fsys, name)
+	if err != nil {
+		return nil, engine.Errorf(engine.BadInput, "npy: %v", err)
+	}
+	defer f.Close()
+	t, err := npy.ReadFrom(f, size)
+	if err != nil {
+		var e *engine.Error
+		if errors.As(err, &e) {
+			return nil, engine.Errorf(e.Kind, "npy: %s: %s", name, strings.TrimPrefix(e.Message, "npy: "))
+		}
+		return nil, engine.Errorf(engine.BadInput, "npy: %s: %v", name, err)
+	}
+	return t, nil
+}
+
+// plain drops the operation and path of an *fs.PathError when the path is
+// the one the caller names anyway.
+func plain(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %v", pe.Path, pe.Err)
+	}
+	return err
+}
+
+// describe names the type of a file that is not regular.
+func describe(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "mode " + m.String()
+}
