@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -40,6 +41,11 @@ var badInputs = []struct {
 	{"long double dtype <f16", npyHeader("{'descr': '<f16', 'fortran_order': False, 'shape': (1,), }"), `{"op":"slice","inputs":{"x":"x.npy"},"begin":[0],"size":[1]}`, "bad_input"},
 	{"33 dimensions", npyHeader("{'descr': '|u1', 'fortran_order': False, 'shape': (" + strings.Repeat("1, ", 33) + "), }"), `{"op":"slice","inputs":{"x":"x.npy"},"begin":[0],"size":[1]}`, "bad_input"},
 	{"negative dimension", npyHeader("{'descr': '|u1', 'fortran_order': False, 'shape': (-1,), }"), `{"op":"slice","inputs":{"x":"x.npy"},"begin":[0],"size":[1]}`, "bad_input"},
+	{"dimension of 400 digits", npyHeader("{'descr': '|u1', 'fortran_order': False, 'shape': (1" + strings.Repeat("0", 399) + ",), }"), `{"op":"slice","inputs":{"x":"x.npy"},"begin":[0],"size":[1]}`, "bad_input"},
+	{"input path with ..", nil, `{"op":"slice","inputs":{"x":"../x.npy"},"begin":[0,0],"size":[1,1]}`, "bad_input"},
+	{"absolute input path", nil, `{"op":"slice","inputs":{"x":"/etc/passwd"},"begin":[0,0],"size":[1,1]}`, "bad_input"},
+	{"input linked outside the case's directory", nil, `{"op":"slice","inputs":{"x":"passwd.npy"},"begin":[0,0],"size":[1,1]}`, "bad_input"},
+	{"input that is a named pipe", nil, `{"op":"slice","inputs":{"x":"fifo.npy"},"begin":[0,0],"size":[1,1]}`, "bad_input"},
 	{"case file is not JSON", nil, `{"op": "slice",`, "bad_input"},
 	{"unknown op", nil, `{"op":"transpose","inputs":{"x":"x.npy"}}`, "bad_input"},
 	{"missing input file", nil, `{"op":"slice","inputs":{"x":"missing.npy"},"begin":[0,0],"size":[1,1]}`, "bad_input"},
@@ -65,6 +71,12 @@ func TestBadInputs(t *testing.T) {
 	big := append(npyHeader("{'descr': '<i8', 'fortran_order': False, 'shape': (1, 2), }"), make([]byte, 16)...)
 	big[len(big)-16] = 9
 	os.WriteFile(filepath.Join(dir, "big.npy"), big, 0o644)
+	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "passwd.npy")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.npy"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	var rows []string
 	for i, tt := range badInputs {
 		x, _ := os.ReadFile(filepath.Join(dir, "ok.npy"))
@@ -76,6 +88,9 @@ func TestBadInputs(t *testing.T) {
 		os.WriteFile(casePath, []byte(tt.json), 0o644)
 		code, _, stderr := runCLI("eval", casePath, "-o", filepath.Join(dir, "out.npy"))
 		line := strings.TrimSpace(stderr)
+		if strings.Contains(line, "hello world") || strings.Contains(line, "root:") || len(line) > 400 {
+			t.Errorf("%s: the message quotes the input file or is too long: %q", tt.what, line)
+		}
 		if code != 1 || !strings.HasPrefix(line, "conform eval: "+tt.kind+": ") {
 			t.Errorf("%s: exit %d, stderr %q; want exit 1 and kind %s", tt.what, code, line, tt.kind)
 		}
@@ -83,6 +98,13 @@ func TestBadInputs(t *testing.T) {
 		msg = strings.ReplaceAll(msg, dir+"/", "")
 		rows = append(rows, fmt.Sprintf("| %s | `%s` | %s |", tt.what, tt.kind, strings.ReplaceAll(msg, "|", "\\|")))
 	}
+	// The case file itself: a device is refused before it is read.
+	code, _, stderr := runCLI("eval", "/dev/zero", "-o", filepath.Join(dir, "out.npy"))
+	line := strings.TrimSpace(stderr)
+	if code != 1 || !strings.HasPrefix(line, "conform eval: bad_input: ") {
+		t.Errorf("case file /dev/zero: exit %d, stderr %q", code, line)
+	}
+	rows = append(rows, fmt.Sprintf("| case file /dev/zero | `bad_input` | %s |", strings.TrimPrefix(line, "conform eval: bad_input: ")))
 	if os.Getenv("PRINT_BAD_INPUT_TABLE") == "1" {
 		fmt.Println("| input | kind | message |\n|---|---|---|\n" + strings.Join(rows, "\n"))
 	}

@@ -64,7 +64,7 @@ func Dir(dir string) (fs.FS, error) {
 // line, say): it may be anywhere, but it must be a regular file within
 // the input limit.
 func ReadPath(path string) ([]byte, error) {
-	return ReadFile(os.DirFS(filepath.Dir(path)), filepath.Base(path))
+	return readFile(os.DirFS(filepath.Dir(path)), filepath.Base(path), path)
 }
 
 // CheckPath reports whether name, a path from a case or corpus, is a
@@ -81,31 +81,41 @@ func CheckPath(name string) error {
 // with its size. Anything but a regular file, and a file larger than the
 // input limit, is refused before it is opened.
 func Open(fsys fs.FS, name string) (fs.File, int64, error) {
+	return open(fsys, name, name)
+}
+
+// open is Open, naming the file shown in errors.
+func open(fsys fs.FS, name, shown string) (fs.File, int64, error) {
 	fi, err := fs.Stat(fsys, name)
 	if err != nil {
-		return nil, 0, plain(err)
+		return nil, 0, plain(err, shown)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, 0, fmt.Errorf("%s is not a regular file (%s)", name, describe(fi.Mode()))
+		return nil, 0, fmt.Errorf("%s is not a regular file (%s)", shown, describe(fi.Mode()))
 	}
 	if fi.Size() > Limit() {
-		return nil, 0, fmt.Errorf("%s is %d bytes, more than the input limit of %d bytes (raise it with --max-input)", name, fi.Size(), Limit())
+		return nil, 0, fmt.Errorf("%s is %d bytes, more than the input limit of %d bytes (raise it with --max-input)", shown, fi.Size(), Limit())
 	}
 	f, err := fsys.Open(name)
 	if err != nil {
-		return nil, 0, plain(err)
+		return nil, 0, plain(err, shown)
 	}
 	// The file may have been replaced since Stat: check what was opened.
 	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > Limit() {
 		f.Close()
-		return nil, 0, fmt.Errorf("%s changed while it was opened", name)
+		return nil, 0, fmt.Errorf("%s changed while it was opened", shown)
 	}
 	return f, fi.Size(), nil
 }
 
 // ReadFile reads the regular file name of fsys, within the input limit.
 func ReadFile(fsys fs.FS, name string) ([]byte, error) {
-	f, size, err := Open(fsys, name)
+	return readFile(fsys, name, name)
+}
+
+// readFile is ReadFile, naming the file shown in errors.
+func readFile(fsys fs.FS, name, shown string) ([]byte, error) {
+	f, size, err := open(fsys, name, shown)
 	if err != nil {
 		return nil, err
 	}
@@ -113,11 +123,11 @@ func ReadFile(fsys fs.FS, name string) ([]byte, error) {
 	data := make([]byte, size)
 	n, err := io.ReadFull(f, data)
 	if err != nil && err != io.ErrUnexpectedEOF {
-		return nil, fmt.Errorf("%s: %v", name, plain(err))
+		return nil, plain(err, shown)
 	}
 	var extra [1]byte
 	if k, _ := f.Read(extra[:]); n < len(data) || k > 0 {
-		return nil, fmt.Errorf("%s changed size while it was read", name)
+		return nil, fmt.Errorf("%s changed size while it was read", shown)
 	}
 	return data, nil
 }
@@ -143,14 +153,14 @@ func ReadNPY(fsys fs.FS, name string) (*engine.Tensor, error) {
 	return t, nil
 }
 
-// plain drops the operation and path of an *fs.PathError when the path is
-// the one the caller names anyway.
-func plain(err error) error {
+// plain returns err as "<shown>: <reason>", without the operation and
+// path of an *fs.PathError.
+func plain(err error, shown string) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %v", pe.Path, pe.Err)
+		err = pe.Err
 	}
-	return err
+	return fmt.Errorf("%s: %v", shown, err)
 }
 
 // describe names the type of a file that is not regular.

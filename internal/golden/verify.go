@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/confine"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/progress"
 )
@@ -39,7 +40,10 @@ func Request(fsys fs.FS, e corpus.Entry) (map[string]any, error) {
 	encoded := map[string]any{}
 	for name, v := range inputs {
 		p, _ := v.(string)
-		data, err := fs.ReadFile(fsys, path.Join(e.Dir, p))
+		if err := confine.CheckPath(p); err != nil {
+			return nil, err
+		}
+		data, err := confine.ReadFile(fsys, path.Join(e.Dir, p))
 		if err != nil {
 			return nil, err
 		}
@@ -63,7 +67,10 @@ func stored(fsys fs.FS, e corpus.Entry, raw json.RawMessage) (Outcome, error) {
 	}
 	o := Outcome{Kind: engine.ErrorKind(r.Error), Message: r.Message, Skip: r.Skip, Crash: r.Crash}
 	if r.Output != "" {
-		data, err := fs.ReadFile(fsys, path.Join(e.Dir, r.Output))
+		if err := confine.CheckPath(r.Output); err != nil {
+			return Outcome{}, err
+		}
+		data, err := confine.ReadFile(fsys, path.Join(e.Dir, r.Output))
 		if err != nil {
 			return Outcome{}, err
 		}
