@@ -1,11 +1,20 @@
 package main
 
 import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"sort"
+	"sync"
+	"syscall"
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
@@ -15,19 +24,39 @@ import (
 const evalUsage = `Usage: conform eval CASE.json -o OUT.npy
 
 Evaluates one case on the reference engine and writes the result as a
-C-order .npy file (same dtype as the input x or params).
+C-order .npy file (same dtype as the input x or params). -o - writes it to
+stdout.
 
-On success the exit status is 0. If the case is rejected the exit status is
-1, no output file exists afterwards, and one line on stderr names the error
-kind (invalid_spec, out_of_range or bad_input) and the reason. Usage errors
-exit with 2.
+On success the exit status is 0. OUT is written through a temporary file
+".conform-*.npy" beside it and renamed into place, so it never holds a
+partial result; a replaced OUT keeps its permission bits, a new one gets
+0644 less the umask. An interrupted run (SIGINT, SIGTERM, SIGHUP) deletes
+its temporary file and exits with 128 plus the signal number (130, 143,
+129).
+
+If the case is rejected the exit status is 1 and one line on stderr names
+the error kind (invalid_spec, out_of_range or bad_input) and the reason.
+OUT is not touched: conform creates no output file, and an OUT that
+existed before is left as it was.
+
+If the result cannot be written (no space left, permission denied, ...)
+the exit status is 1 and the one line on stderr reads
+"conform eval: cannot write output: OUT: REASON", with no error kind: the
+error kinds describe the case, and this is not a property of the case.
+OUT is left as it was and the temporary file is deleted.
+
+Usage errors exit with 2. They include an OUT that conform will not
+replace, refused before the case is evaluated: an existing directory, a
+device, FIFO, socket or anything else that is not a regular file, and the
+case's own files (CASE.json itself and every input file it names, under
+any spelling, hard link or symbolic link).
 
 Options:
 `
 
 func runEval(args []string, stdout, stderr io.Writer) int {
 	fset := newFlags("eval", evalUsage, stderr)
-	out := fset.String("o", "", "write the result to `FILE` (required)")
+	out := fset.String("o", "", "write the result to `FILE` (required; - for stdout)")
 	maxOutput := fset.Int64("max-output", engine.DefaultOutputLimit, "refuse results larger than `BYTES` with invalid_spec")
 	positional, code, done := parseArgs(fset, args)
 	if done {
@@ -38,16 +67,18 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		fset.Usage()
 		return exitUsage
 	}
-	engine.SetOutputLimit(*maxOutput)
-	result, err := evalCase(positional[0])
-	if err == nil {
-		err = writeAtomic(*out, result)
-	}
-	if err != nil {
-		// The contract: no output file when the case is rejected.
-		if *out != "-" {
-			os.Remove(*out)
+	casePath := positional[0]
+	var existing fs.FileInfo // OUT as it was, if it existed
+	if *out != "-" {
+		var err error
+		if existing, err = checkOutput(*out, casePath); err != nil {
+			fmt.Fprintf(stderr, "conform eval: %v\n", err)
+			return exitUsage
 		}
+	}
+	engine.SetOutputLimit(*maxOutput)
+	result, err := evalCase(casePath)
+	if err != nil {
 		if engine.KindOf(err) == "" {
 			err = engine.Errorf(engine.BadInput, "%v", err)
 		}
@@ -57,7 +88,96 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitRejected
 	}
+	if *out == "-" {
+		err = npy.Write(stdout, result)
+		if err != nil {
+			err = fmt.Errorf("stdout: %v", err)
+		}
+	} else {
+		err = writeAtomic(*out, existing, result)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "conform eval: cannot write output: %v\n", err)
+		return exitRejected
+	}
 	return exitOK
+}
+
+// checkOutput refuses an output path eval must not replace: an existing
+// directory or other non-regular file (devices, FIFOs, sockets), and the
+// case's own files, the case file itself and every input file it names,
+// compared with os.SameFile so that other spellings, hard links and
+// symbolic links are caught. It returns what out is, or nil if it does not
+// exist. A case file that cannot be read or parsed is left for evaluation
+// to reject.
+func checkOutput(out, casePath string) (fs.FileInfo, error) {
+	st, err := os.Stat(out)
+	if err != nil {
+		// Missing, or unreachable: writing will say why if it matters.
+		return nil, nil
+	}
+	switch {
+	case st.IsDir():
+		return nil, fmt.Errorf("-o %s is a directory; name a file", out)
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("-o %s is not a regular file (%s); refusing to replace it", out, fileKind(st.Mode()))
+	}
+	if cs, err := os.Stat(casePath); err == nil && os.SameFile(st, cs) {
+		return nil, fmt.Errorf("-o %s is the case file %s itself; refusing to overwrite it", out, casePath)
+	}
+	for _, in := range caseInputs(casePath) {
+		if is, err := os.Stat(in.path); err == nil && os.SameFile(st, is) {
+			return nil, fmt.Errorf("-o %s is the case's input %q (%s); refusing to overwrite it", out, in.name, in.path)
+		}
+	}
+	return st, nil
+}
+
+// fileKind names the type of a file that is not regular.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "type " + m.Type().String()
+}
+
+// caseInput is an input file a case names.
+type caseInput struct{ name, path string }
+
+// caseInputs returns the input files the case at casePath names, resolved
+// as casefile.FileInputs resolves them. It returns nil if the case cannot
+// be read or is not a JSON object with an "inputs" object.
+func caseInputs(casePath string) []caseInput {
+	data, err := os.ReadFile(casePath)
+	if err != nil || len(data) > casefile.MaxCaseBytes {
+		return nil
+	}
+	var c struct {
+		Inputs map[string]json.RawMessage `json:"inputs"`
+	}
+	if json.Unmarshal(data, &c) != nil {
+		return nil
+	}
+	var ins []caseInput
+	for name, raw := range c.Inputs {
+		var p string
+		if json.Unmarshal(raw, &p) != nil || p == "" {
+			continue
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(filepath.Dir(casePath), p)
+		}
+		ins = append(ins, caseInput{name, p})
+	}
+	sort.Slice(ins, func(i, j int) bool { return ins[i].name < ins[j].name })
+	return ins
 }
 
 // internalError is a panic caught at the command boundary: a bug in
@@ -79,29 +199,131 @@ func evalCase(path string) (result *engine.Tensor, err error) {
 	return c.Eval()
 }
 
-// writeAtomic writes t as .npy to path through a temporary file in the same
-// directory, so that path never holds a partial result.
-func writeAtomic(path string, t *engine.Tensor) error {
-	if path == "-" {
-		return npy.Write(os.Stdout, t)
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".conform-*.npy")
+// testHookTempWritten, if set, runs while the temporary output file exists,
+// after the result is written to it and before it is renamed into place.
+var testHookTempWritten func()
+
+// writeAtomic writes t as .npy to path through a new temporary file in the
+// same directory, renamed into place, so that path never holds a partial
+// result. existing is path as it was (nil if it did not exist): a replaced
+// file keeps its permission bits, a new one gets 0644 less the umask. On
+// an error, and on SIGINT, SIGTERM or SIGHUP before the rename (which then
+// exit the process with status 128+signal), only the temporary file is
+// removed. The error names path and the reason.
+func writeAtomic(path string, existing fs.FileInfo, t *engine.Tensor) error {
+	tmp := &tempFile{}
+	stop := tmp.removeOnSignal()
+	defer stop()
+	f, err := tmp.create(filepath.Dir(path))
 	if err != nil {
-		return fmt.Errorf("cannot write output: %v", err)
+		return fmt.Errorf("%s: %v", path, reason(err))
 	}
-	tmp := f.Name()
 	err = npy.Write(f, t)
+	if err == nil && existing != nil {
+		err = f.Chmod(existing.Mode().Perm())
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil && testHookTempWritten != nil {
+		testHookTempWritten()
+	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		err = tmp.rename(path)
 	}
 	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("cannot write output: %v", err)
+		tmp.remove()
+		return fmt.Errorf("%s: %v", path, reason(err))
 	}
 	return nil
+}
+
+// reason returns the cause of a file system error without the operation
+// and the (temporary) file name.
+func reason(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
+
+// tempFile is a temporary output file that is removed unless it is renamed
+// into place, also when the process is interrupted.
+type tempFile struct {
+	mu   sync.Mutex
+	name string // "" before create and after rename or remove
+}
+
+// create creates a new file ".conform-<random>.npy" in dir, with mode 0644
+// less the umask (the kernel applies it, so the umask is never changed).
+func (t *tempFile) create(dir string) (*os.File, error) {
+	for try := 0; ; try++ {
+		var b [8]byte
+		rand.Read(b[:])
+		name := filepath.Join(dir, ".conform-"+hex.EncodeToString(b[:])+".npy")
+		t.mu.Lock()
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil {
+			t.name = name
+		}
+		t.mu.Unlock()
+		if errors.Is(err, fs.ErrExist) && try < 100 {
+			continue
+		}
+		return f, err
+	}
+}
+
+// rename moves the file into place at path.
+func (t *tempFile) rename(path string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := os.Rename(t.name, path); err != nil {
+		return err
+	}
+	t.name = ""
+	return nil
+}
+
+// remove deletes the file if it exists and was not renamed.
+func (t *tempFile) remove() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.name != "" {
+		os.Remove(t.name)
+		t.name = ""
+	}
+}
+
+// removeOnSignal makes SIGINT, SIGTERM and SIGHUP remove the file and
+// exit the process with status 128 plus the signal number, until stop is
+// called.
+func (t *tempFile) removeOnSignal() (stop func()) {
+	sigs := make(chan os.Signal, 1)
+	done := make(chan struct{})
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		select {
+		case sig := <-sigs:
+			// Holding the lock until the process ends, so that nothing is
+			// created or renamed after the removal.
+			t.mu.Lock()
+			if t.name != "" {
+				os.Remove(t.name)
+			}
+			os.Exit(128 + int(sig.(syscall.Signal)))
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(sigs)
+		close(done)
+	}
 }
 
 // newFlags returns the flag set of a subcommand; -h and a bad flag print

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/conformsuite/conform/gen"
 	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/check"
+	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/golden"
 	"github.com/conformsuite/conform/internal/impl"
 )
@@ -27,6 +29,16 @@ every oracle's output or error as .npy files, provenance, a MANIFEST of
 checksums and DISAGREEMENTS.md. Where the oracles disagree both results are
 kept and the case is marked. The same seed and oracle versions reproduce
 the same bytes. Finally the engine is checked against the new corpus.
+
+--out replaces DIR, deleting what it held, so DIR may only be a path that
+does not exist yet, an empty directory, or a conform corpus: a directory
+holding a MANIFEST in the format conform writes that lists every file under
+the directory (the checksums need not match, so a damaged corpus can be
+rebuilt). Anything else (a directory holding other files, a regular file,
+a symbolic link) is refused before the oracles start: exit status 1, one
+line on stderr, nothing touched. Hidden ".NAME-new-*" siblings of DIR that
+killed runs left are deleted only when they are recognisably unfinished
+conform corpora.
 
 --verify re-runs the oracles on the corpus (or a deterministic sample of N
 cases) and reports every stored result a fresh run does not reproduce.
@@ -60,6 +72,13 @@ func runGolden(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform golden: the first oracle must be %s\n", golden.Reference)
 		return exitUsage
 	}
+	if !*verify {
+		// Refuse before the oracles run; corpus.NewWriter checks again.
+		if err := corpus.CheckDest(*out); err != nil {
+			fmt.Fprintf(stderr, "conform golden: %v\n", destHint(err))
+			return exitRejected
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	started, err := golden.StartOracles(names)
@@ -82,7 +101,7 @@ func runGolden(args []string, stdout, stderr io.Writer) int {
 	cases := gen.Corpus(*seed, counts)
 	summary, err := golden.Build(ctx, golden.Options{Dest: *out, Seed: *seed, PerOp: counts, Oracles: names, Workers: *workers, Log: stderr}, cases, started)
 	if err != nil {
-		fmt.Fprintf(stderr, "conform golden: %v (the previous corpus is unchanged)\n", err)
+		fmt.Fprintf(stderr, "conform golden: %v (the previous corpus is unchanged)\n", destHint(err))
 		return exitRejected
 	}
 	var ops []string
@@ -136,6 +155,15 @@ func runGolden(args []string, stdout, stderr io.Writer) int {
 		return exitRejected
 	}
 	return exitOK
+}
+
+// destHint adds to a *corpus.DestError what --out may name.
+func destHint(err error) error {
+	var de *corpus.DestError
+	if errors.As(err, &de) {
+		return fmt.Errorf("%w (--out must name a new or empty directory, or a conform corpus)", err)
+	}
+	return err
 }
 
 func verifyGolden(ctx context.Context, dir string, oracles []*golden.Oracle, sample, workers int, stdout, stderr io.Writer) int {
