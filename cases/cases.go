@@ -1,6 +1,6 @@
 // Package cases embeds conform's case corpus, so that `conform check`
 // works from the binary alone. Each case is a JSON file with its inputs and
-// expected output as .npy files beside it; see the README for the format.
+// expected output as .npy files beside it; see docs/case-format.md for the format.
 package cases
 
 import "embed"

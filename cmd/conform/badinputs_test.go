@@ -22,7 +22,7 @@ func npyHeader(dict string) []byte {
 	return append(b, h...)
 }
 
-// badInputs are the malformed inputs README's table lists; each must be
+// badInputs are the malformed inputs docs/robustness.md's table lists; each must be
 // rejected with its kind and exit status 1, never a panic.
 var badInputs = []struct {
 	what string

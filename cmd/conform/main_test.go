@@ -270,7 +270,8 @@ func tail(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// TestReadmeAdapter checks that the adapter printed in README is the one
+// TestReadmeAdapter checks that the adapter printed in README and
+// docs/protocol.md is the one
 // in testdata, and runs it against the embedded corpus: every slice case
 // passes, every other op is skipped.
 func TestReadmeAdapter(t *testing.T) {
@@ -278,12 +279,14 @@ func TestReadmeAdapter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Contains(readme, append([]byte("```python\n"), adapter...)) {
-		t.Error("README's adapter differs from cmd/conform/testdata/adapter.py")
+	for _, doc := range []string{"../../README.md", "../../docs/protocol.md"} {
+		text, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(text, append([]byte("```python\n"), adapter...)) {
+			t.Errorf("the adapter in %s differs from cmd/conform/testdata/adapter.py", doc)
+		}
 	}
 	if n := bytes.Count(adapter, []byte("\n")); n > 30 {
 		t.Errorf("the adapter has %d lines; README promises 30", n)

@@ -15,7 +15,7 @@ const serveUsage = `Usage: conform serve
 
 Runs the reference engine as a conform/1 protocol child: it writes a hello
 line, then answers each newline-delimited JSON request read from stdin with
-one response line on stdout (see README, "The conform/1 protocol").
+one response line on stdout (see docs/protocol.md).
 `
 
 func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
