@@ -25,7 +25,9 @@ import (
 //	"hang": true          -> never answer
 //	"garbage": "text"     -> write the line "text" first, then answer
 //	"badfield": true      -> answer {"id": id, "output": 5}
-//	"twice": true         -> answer twice
+//	"twice": true         -> answer twice, the same answer
+//	"twice": "other"      -> answer, then answer again with output base64("other")
+//	"longline": n         -> write n bytes of "x" and no newline, then never answer
 //
 // The behaviours differ in how they start and in what order they answer.
 const childEnv = "CONFORM_TEST_CHILD"
@@ -62,6 +64,13 @@ func runChild(mode string) {
 		hello()
 	case "exitclean":
 		hello()
+	case "exit0":
+		fmt.Fprintln(os.Stderr, "nothing to do here")
+		os.Exit(0)
+	case "hangall":
+		// Says hello, then never answers anything.
+		hello()
+		time.Sleep(time.Hour)
 	default:
 		hello()
 	}
@@ -131,6 +140,19 @@ func answer(out *bufio.Writer, line []byte) {
 		out.Flush()
 		time.Sleep(time.Hour)
 	}
+	if n, ok := req["longline"].(float64); ok {
+		out.Flush()
+		chunk := []byte(strings.Repeat("x", 1<<16))
+		for left := int(n); left > 0; left -= len(chunk) {
+			if left < len(chunk) {
+				chunk = chunk[:left]
+			}
+			if _, err := os.Stdout.Write(chunk); err != nil {
+				os.Exit(4) // the client stopped reading
+			}
+		}
+		time.Sleep(time.Hour)
+	}
 	if g, ok := req["garbage"].(string); ok {
 		fmt.Fprintln(out, g)
 	}
@@ -151,7 +173,12 @@ func answer(out *bufio.Writer, line []byte) {
 		resp = fmt.Sprintf(`{"id": %s, "output": %q}`, id, base64.StdEncoding.EncodeToString([]byte(v)))
 	}
 	fmt.Fprintln(out, resp)
-	if req["twice"] == true {
-		fmt.Fprintln(out, resp)
+	switch again := req["twice"].(type) {
+	case bool:
+		if again {
+			fmt.Fprintln(out, resp)
+		}
+	case string:
+		fmt.Fprintf(out, "{\"id\": %s, \"output\": %q}\n", id, base64.StdEncoding.EncodeToString([]byte(again)))
 	}
 }

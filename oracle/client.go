@@ -26,6 +26,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/conformsuite/conform/engine"
@@ -50,14 +51,61 @@ type Response struct {
 	ErrMessage string
 	// Skip is the child's reason for not running the case.
 	Skip string
-	// Crash is set when the child failed on this case: it said so ("the
-	// child reported a crash: ..."), died ("child died: ..."), did not
-	// answer in time ("timeout after ..."), or answered garbage ("garbage
-	// response: ..."). It is also set
-	// when the client could not run the case at all (the child cannot be
-	// restarted, the client is closed, or ctx was done).
-	Crash string
+	// Crash is set when the child failed on this case, or the client
+	// could not run it; it says what happened, for people. CrashKind says
+	// the same for code: callers tell a timeout from a death or a
+	// protocol error by CrashKind, never by the text of Crash.
+	Crash     string
+	CrashKind CrashKind
 }
+
+// CrashKind classifies a Crash.
+type CrashKind string
+
+// The kinds of Crash.
+const (
+	// CrashReported: the child answered {"id": N, "crash": "reason"}
+	// ("the child reported a crash: reason").
+	CrashReported CrashKind = "reported"
+	// CrashDied: the child exited while it had the case ("child died:
+	// exit status 3; stderr: ...").
+	CrashDied CrashKind = "died"
+	// CrashTimeout: no answer within Options.Timeout ("timeout after 5s").
+	CrashTimeout CrashKind = "timeout"
+	// CrashGarbage: the child wrote a line that is not a well-formed
+	// answer ("garbage response (...): ...").
+	CrashGarbage CrashKind = "garbage"
+	// CrashProtocol: the child broke the protocol with an otherwise
+	// readable line: a second answer for a case, an answer for a case it
+	// was never sent, or a line longer than Options.MaxLine ("protocol
+	// error: ...").
+	CrashProtocol CrashKind = "protocol"
+	// CrashCanceled: the caller's context was done first ("canceled: ...").
+	CrashCanceled CrashKind = "canceled"
+	// CrashUnavailable: the client is closed or cannot restart the child.
+	CrashUnavailable CrashKind = "unavailable"
+	// CrashBadRequest: the request cannot be sent (not one JSON object).
+	CrashBadRequest CrashKind = "bad-request"
+)
+
+// LineSlack is how much longer than the base64 of the largest output a
+// response line may be: room for the .npy header, the id and the JSON
+// around them.
+const LineSlack = 1 << 20
+
+// MaxLineFor returns the longest response line that can carry an output
+// of up to outputLimit bytes (of .npy data): its base64 plus LineSlack.
+func MaxLineFor(outputLimit int64) int {
+	if outputLimit < 0 {
+		outputLimit = 0
+	}
+	return int((outputLimit+2)/3*4) + LineSlack
+}
+
+// DefaultMaxLine is MaxLineFor(engine.DefaultOutputLimit): about 1.33 GiB.
+// Options.MaxLine defaults to MaxLineFor(engine.OutputLimit()), the bound
+// for the output limit configured when the client starts.
+const DefaultMaxLine = (engine.DefaultOutputLimit+2)/3*4 + LineSlack
 
 // Options configure a Client. The zero value is ready to use.
 type Options struct {
@@ -71,10 +119,16 @@ type Options struct {
 	Timeout time.Duration
 	// HelloTimeout bounds the wait for the hello line, default 30 s.
 	HelloTimeout time.Duration
-	// CloseTimeout bounds the wait for the child to exit in Close after
-	// its stdin is closed, default 5 s; then it is killed.
+	// CloseTimeout bounds the wait for an idle child to exit in Close
+	// after its stdin is closed, default 5 s; then it is killed.
 	CloseTimeout time.Duration
-	// MaxLine is the longest response line accepted, default 64 MiB.
+	// MaxLine is the longest line (hello or response, without its
+	// newline) the client reads, default MaxLineFor(engine.OutputLimit()).
+	// The client never buffers more: as soon as a line is longer, the
+	// request(s) in flight get a CrashProtocol "protocol error: response
+	// line longer than N bytes" (found as for a death, see failLocked) and
+	// the child is restarted. Callers that let children return outputs
+	// larger than the engine's output limit need MaxLineFor(their limit).
 	MaxLine int
 	// MaxStartFailures is how many times in a row a restart may fail
 	// (cannot start, bad hello, death before hello) before the client
@@ -101,7 +155,7 @@ func (o Options) withDefaults() Options {
 		o.CloseTimeout = 5 * time.Second
 	}
 	if o.MaxLine <= 0 {
-		o.MaxLine = 64 << 20
+		o.MaxLine = MaxLineFor(engine.OutputLimit())
 	}
 	if o.MaxStartFailures <= 0 {
 		o.MaxStartFailures = 3
@@ -109,8 +163,61 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// A Fault is a protocol error the client could not charge to a case's
+// Response: a second answer for a case whose first answer the caller had
+// already received. See Client for the rule.
+type Fault struct {
+	ID     int64  // the case the answer named
+	Reason string // "protocol error: a second answer for case 7: ..."
+}
+
+// FaultError is the error Close returns (possibly joined with another,
+// see errors.As) when the child committed Faults.
+type FaultError struct {
+	Name   string  // the child's command
+	Faults []Fault // the first maxFaults
+	Total  int     // how many in all
+}
+
+func (e *FaultError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "oracle %s: %d protocol errors after their case's answer had been returned", e.Name, e.Total)
+	for i, f := range e.Faults {
+		if i == 3 {
+			fmt.Fprintf(&b, "; ... (%d more)", e.Total-3)
+			break
+		}
+		b.WriteString("; ")
+		b.WriteString(f.Reason)
+	}
+	return b.String()
+}
+
+// maxFaults bounds the Faults a client keeps (it counts them all).
+const maxFaults = 100
+
 // Client is a running child process speaking conform/1. Its methods are
 // safe for concurrent use.
+//
+// Every answer must name a request that is pending on the child; any
+// other answer is a protocol error:
+//
+//   - An answer naming a case this child was never sent (an id the client
+//     did not give out, or gave to an earlier child) is a CrashProtocol
+//     "protocol error: an answer for case N, which was never sent to this
+//     child". No case is known to have caused it, so it is charged like a
+//     death: the child is restarted and the requests in flight are re-run
+//     one at a time to find the one that makes the child write it.
+//   - A second answer for a case is a protocol error of that case. The
+//     client remembers every id it sent to the child, for the child's
+//     life, so it always recognises one. If the case's Response has not
+//     yet been received by its caller, the client replaces it with a
+//     CrashProtocol "protocol error: a second answer for case N". If the
+//     caller already has it, a returned result cannot be taken back:
+//     the client records a Fault instead (Faults), which Close reports as
+//     a *FaultError, so that a run can fail on it. Either way each second
+//     answer is reported exactly once, and the child keeps running: its
+//     other answers are checked one by one as usual.
 type Client struct {
 	argv []string
 	opts Options
@@ -127,6 +234,9 @@ type Client struct {
 	closed    bool
 	restarts  int // children started after the first
 
+	faults     []Fault // the first maxFaults
+	faultCount int
+
 	timer      *time.Timer
 	timerArmed bool
 	timerAt    time.Time
@@ -141,7 +251,6 @@ type call struct {
 	sentAt    time.Time
 	finished  bool
 	abandoned bool // the caller gave up; drop the answer
-	retries   int  // re-runs after failures that blamed nobody
 }
 
 // Start starts the child argv[0] with arguments argv[1:] and reads its
@@ -173,6 +282,14 @@ func (c *Client) Hello() Hello {
 	return h
 }
 
+// Faults returns the first protocol errors the client could not charge to
+// a case's Response (see Client) and how many there were in all.
+func (c *Client) Faults() (first []Fault, total int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]Fault(nil), c.faults...), c.faultCount
+}
+
 // Restarts returns how many times the child has been restarted.
 func (c *Client) Restarts() int {
 	c.mu.Lock()
@@ -196,7 +313,7 @@ func (c *Client) Do(ctx context.Context, req map[string]any) Response {
 	msg["id"] = id
 	line, err := json.Marshal(msg)
 	if err != nil {
-		return Response{ID: id, Crash: "request cannot be encoded as JSON: " + err.Error()}
+		return Response{ID: id, Crash: "request cannot be encoded as JSON: " + err.Error(), CrashKind: CrashBadRequest}
 	}
 	return c.do(ctx, id, append(line, '\n'))
 }
@@ -212,7 +329,7 @@ func (c *Client) DoJSON(ctx context.Context, obj []byte) Response {
 	c.mu.Unlock()
 	body := bytes.TrimSpace(obj)
 	if len(body) < 2 || body[0] != '{' || body[len(body)-1] != '}' || bytes.IndexByte(body, '\n') >= 0 {
-		return Response{ID: id, Crash: "request is not one JSON object on one line"}
+		return Response{ID: id, Crash: "request is not one JSON object on one line", CrashKind: CrashBadRequest}
 	}
 	rest := body[1:]
 	line := make([]byte, 0, len(body)+24)
@@ -233,10 +350,10 @@ func (c *Client) do(ctx context.Context, id int64, line []byte) Response {
 	switch {
 	case c.closed:
 		c.mu.Unlock()
-		return Response{ID: id, Crash: "client is closed"}
+		return Response{ID: id, Crash: "client is closed", CrashKind: CrashUnavailable}
 	case c.broken != nil:
 		c.mu.Unlock()
-		return Response{ID: id, Crash: c.broken.Error()}
+		return Response{ID: id, Crash: c.broken.Error(), CrashKind: CrashUnavailable}
 	}
 	c.waiting = append(c.waiting, cl)
 	c.dispatchLocked()
@@ -260,7 +377,7 @@ func (c *Client) do(ctx context.Context, id int64, line []byte) Response {
 		c.waiting = removeCall(c.waiting, cl)
 		c.suspects = removeCall(c.suspects, cl)
 	}
-	return Response{ID: id, Crash: "canceled: " + ctx.Err().Error()}
+	return Response{ID: id, Crash: "canceled: " + ctx.Err().Error(), CrashKind: CrashCanceled}
 }
 
 func removeCall(list []*call, cl *call) []*call {
@@ -272,10 +389,14 @@ func removeCall(list []*call, cl *call) []*call {
 	return list
 }
 
-// Close closes the child's stdin and waits for it to exit, killing it
-// after Options.CloseTimeout. Requests still pending get a Crash. The
+// Close ends the child and waits for it to exit. An idle child has its
+// stdin closed and gets Options.CloseTimeout to exit before it is killed;
+// a child that still has requests unanswered is killed at once (their
+// answers are no longer wanted, and it may be hung on one of them).
+// Requests still pending get a CrashUnavailable "client is closed". The
 // error says why the child did not exit cleanly, or why it had to be
-// given up earlier.
+// given up earlier; if the child committed Faults, it is or includes a
+// *FaultError.
 func (c *Client) Close() error {
 	c.mu.Lock()
 	if c.closed {
@@ -289,18 +410,30 @@ func (c *Client) Close() error {
 	pending = append(pending, c.waiting...)
 	pending = append(pending, c.suspects...)
 	c.waiting, c.suspects = nil, nil
+	busy := false
 	if ch != nil {
-		pending = append(pending, ch.unfinished()...)
+		inflight := ch.unfinished()
+		busy = len(inflight) > 0
+		pending = append(pending, inflight...)
 	}
 	for _, cl := range pending {
-		c.finishLocked(cl, Response{Crash: "client is closed"})
+		c.finishLocked(cl, Response{Crash: "client is closed", CrashKind: CrashUnavailable})
 	}
 	broken := c.broken
+	var faults error
+	if c.faultCount > 0 {
+		faults = &FaultError{Name: c.argv[0], Faults: append([]Fault(nil), c.faults...), Total: c.faultCount}
+	}
 	c.timer.Stop()
 	c.mu.Unlock()
 
 	if ch == nil {
-		return broken
+		return errors.Join(broken, faults)
+	}
+	if busy {
+		ch.kill()
+		<-ch.exited
+		return errors.Join(broken, faults)
 	}
 	ch.closeStdin()
 	select {
@@ -308,12 +441,12 @@ func (c *Client) Close() error {
 	case <-time.After(c.opts.CloseTimeout):
 		ch.kill()
 		<-ch.exited
-		return fmt.Errorf("oracle %s: child did not exit within %v of closing its stdin; killed", ch.name, c.opts.CloseTimeout)
+		return errors.Join(fmt.Errorf("oracle %s: child did not exit within %v of closing its stdin; killed", ch.name, c.opts.CloseTimeout), faults)
 	}
 	if ch.waitErr != nil && !ch.killed.Load() {
-		return fmt.Errorf("oracle %s: %v%s", ch.name, ch.waitErr, ch.stderrTail())
+		return errors.Join(fmt.Errorf("oracle %s: %v%s", ch.name, ch.waitErr, ch.stderrTail()), faults)
 	}
-	return broken
+	return errors.Join(broken, faults)
 }
 
 // finishLocked delivers r for cl unless cl is already finished.
@@ -322,6 +455,7 @@ func (c *Client) finishLocked(cl *call, r Response) {
 		return
 	}
 	cl.finished = true
+	cl.line = nil // never sent again
 	delete(c.sent, cl.id)
 	r.ID = cl.id
 	cl.done <- r
@@ -363,6 +497,7 @@ func (c *Client) sendLocked(ch *child, cl *call) {
 	cl.child = ch
 	cl.sentAt = time.Now()
 	c.sent[cl.id] = cl
+	ch.sentIDs.add(cl.id)
 	ch.inflight = append(ch.inflight, cl)
 	ch.queue = append(ch.queue, cl.line)
 	if len(ch.inflight) == 1 {
@@ -429,13 +564,16 @@ func (c *Client) onTimer() {
 		return
 	}
 	reason := fmt.Sprintf("timeout after %v", c.opts.Timeout)
+	if n := c.child.partial.Load(); n > 0 {
+		reason += fmt.Sprintf(" (the child had written %d bytes of a line without ending it)", n)
+	}
 	if c.child.outOfOrder && !c.isolating {
 		// The oldest request may only be stuck behind the one that
 		// hangs: find the culprit by re-running them one at a time.
-		c.failLocked(c.child, reason, nil, true)
+		c.failLocked(c.child, CrashTimeout, reason, nil)
 		return
 	}
-	c.failLocked(c.child, reason, head, false)
+	c.failLocked(c.child, CrashTimeout, reason, head)
 }
 
 // onLine handles one response line from ch.
@@ -472,20 +610,19 @@ func (c *Client) onLine(ch *child, line []byte) {
 	if cl == nil {
 		switch {
 		case perr != nil || fields == nil:
-			c.failLocked(ch, "garbage response (not a JSON object): "+quote(line), nil, true)
+			c.failLocked(ch, CrashGarbage, "garbage response (not a JSON object): "+quote(line), nil)
 		case !idOK:
-			c.failLocked(ch, "garbage response (no integer id): "+quote(line), nil, true)
-		case id >= 1 && id <= c.nextID:
-			// A second answer, or one for a request this child never
-			// got: not the fault of what is in flight now.
-			c.failLocked(ch, "garbage response (an answer for a request that is not pending): "+quote(line), nil, false)
+			c.failLocked(ch, CrashGarbage, "garbage response (no integer id): "+quote(line), nil)
+		case ch.sentIDs.has(id):
+			// Sent to this child and no longer pending: answered.
+			c.secondAnswerLocked(ch, id, line)
 		default:
-			c.failLocked(ch, "garbage response (unknown id): "+quote(line), nil, true)
+			c.failLocked(ch, CrashProtocol, fmt.Sprintf("protocol error: an answer for case %d, which was never sent to this child: %s", id, quote(line)), nil)
 		}
 		return
 	}
 	if bad != "" {
-		resp = Response{Crash: fmt.Sprintf("garbage response (%s): %s", bad, quote(line))}
+		resp = Response{Crash: fmt.Sprintf("garbage response (%s): %s", bad, quote(line)), CrashKind: CrashGarbage}
 	}
 	if len(ch.inflight) > 0 && ch.inflight[0] != cl && !ch.inflight[0].finished {
 		// An older request is still unanswered: this child answers out
@@ -494,11 +631,40 @@ func (c *Client) onLine(ch *child, line []byte) {
 	}
 	if cl.abandoned {
 		cl.finished = true
+		cl.line = nil
 		delete(c.sent, cl.id)
 	} else {
 		c.finishLocked(cl, resp)
 	}
+	ch.recent[ch.recentNext%len(ch.recent)] = cl
+	ch.recentNext++
 	c.afterAnswerLocked(cl)
+}
+
+// secondAnswerLocked handles a second answer from ch for case id (see
+// Client): the case's Response becomes a CrashProtocol if its caller has
+// not received the first answer yet, and a Fault is recorded otherwise.
+func (c *Client) secondAnswerLocked(ch *child, id int64, line []byte) {
+	reason := fmt.Sprintf("protocol error: a second answer for case %d: %s", id, quote(line))
+	for _, cl := range ch.recent {
+		if cl == nil || cl.id != id || cl.abandoned {
+			continue
+		}
+		// Under c.mu nobody else puts a Response in cl.done; a receive
+		// here races only with the caller's, and whoever wins, the
+		// caller gets exactly one Response.
+		select {
+		case <-cl.done:
+			cl.done <- Response{ID: id, Crash: reason, CrashKind: CrashProtocol}
+			return
+		default:
+		}
+		break
+	}
+	c.faultCount++
+	if len(c.faults) < maxFaults {
+		c.faults = append(c.faults, Fault{ID: id, Reason: reason})
+	}
 }
 
 // plainOutput reads the common answer `{"id":N,"output":"BASE64"}`,
@@ -570,6 +736,7 @@ func parseResponse(fields map[string]json.RawMessage) (r Response, bad string) {
 			reason = "(no reason given)"
 		}
 		r.Crash = "the child reported a crash: " + reason
+		r.CrashKind = CrashReported
 	case hasOutput:
 		var s string
 		if json.Unmarshal(output, &s) != nil {
@@ -633,24 +800,21 @@ func (c *Client) onExit(ch *child, readErr error) {
 	if readErr != nil && readErr != io.EOF {
 		why += "; reading its stdout: " + readErr.Error()
 	}
-	c.failLocked(ch, why+ch.stderrTail(), nil, true)
+	c.failLocked(ch, CrashDied, why+ch.stderrTail(), nil)
 }
 
 // failLocked replaces the failed child ch and decides what becomes of
 // the requests in flight on it:
 //
-//   - culprit != nil (a timeout): the culprit gets a Crash with reason and
-//     every other request in flight is re-sent to the new child.
-//   - blame (a death, or garbage that names no request): the requests in
-//     flight are suspects. A lone one is the culprit; several are re-run
-//     one at a time, so that the one that fails again gets the Crash and
-//     the others their real answers.
-//   - neither (an answer for a request that is not pending, such as a
-//     second answer): the child is confused but none of the requests in
-//     flight is known to be at fault; they are re-run, one at a time if
-//     several, and a request re-run this way more than MaxStartFailures
-//     times gets the Crash.
-func (c *Client) failLocked(ch *child, reason string, culprit *call, blame bool) {
+//   - culprit != nil (a timeout): the culprit gets a Crash of kind with
+//     reason and every other request in flight is re-sent to the new
+//     child.
+//   - culprit == nil (a death, garbage that names no request, a line too
+//     long, an answer for a case never sent): the requests in flight are
+//     suspects. A lone one is the culprit; several are re-run one at a
+//     time, so that the one that fails again gets the Crash and the
+//     others their real answers.
+func (c *Client) failLocked(ch *child, kind CrashKind, reason string, culprit *call) {
 	if c.child != ch {
 		return
 	}
@@ -666,10 +830,11 @@ func (c *Client) failLocked(ch *child, reason string, culprit *call, blame bool)
 		}
 		live = append(live, cl)
 	}
-	var retry []*call
+	crash := Response{Crash: reason, CrashKind: kind}
 	switch {
 	case culprit != nil:
-		c.finishLocked(culprit, Response{Crash: reason})
+		c.finishLocked(culprit, crash)
+		var retry []*call
 		for _, cl := range live {
 			if cl != culprit {
 				retry = append(retry, cl)
@@ -680,29 +845,14 @@ func (c *Client) failLocked(ch *child, reason string, culprit *call, blame bool)
 		} else {
 			c.waiting = append(retry, c.waiting...)
 		}
-	case blame && (c.isolating || len(live) == 1):
+	case c.isolating || len(live) == 1:
 		// While isolating, only the first suspect is in flight.
 		for _, cl := range live {
-			c.finishLocked(cl, Response{Crash: reason})
+			c.finishLocked(cl, crash)
 		}
-	default:
-		for _, cl := range live {
-			cl.retries++
-			if !blame && cl.retries > c.opts.MaxStartFailures {
-				c.finishLocked(cl, Response{Crash: reason})
-				continue
-			}
-			retry = append(retry, cl)
-		}
-		switch {
-		case c.isolating:
-			c.suspects = append(retry, c.suspects...)
-		case len(retry) > 1:
-			c.isolating = true
-			c.suspects = retry
-		default:
-			c.waiting = append(retry, c.waiting...)
-		}
+	case len(live) > 1:
+		c.isolating = true
+		c.suspects = live
 	}
 	if c.timerArmed {
 		c.timer.Stop()
@@ -743,7 +893,7 @@ func (c *Client) restart() {
 		if failures >= c.opts.MaxStartFailures {
 			c.broken = fmt.Errorf("oracle %s: cannot restart the child (%d failures in a row): %v", c.argv[0], failures, err)
 			for _, cl := range append(c.waiting, c.suspects...) {
-				c.finishLocked(cl, Response{Crash: c.broken.Error()})
+				c.finishLocked(cl, Response{Crash: c.broken.Error(), CrashKind: CrashUnavailable})
 			}
 			c.waiting, c.suspects, c.isolating = nil, nil, false
 			c.mu.Unlock()
@@ -778,6 +928,11 @@ type child struct {
 	headSince  time.Time
 	outOfOrder bool     // answered a request while an older one was pending
 	queue      [][]byte // lines to write
+	sentIDs    idSet    // every id sent to this child
+	recent     [recentCalls]*call
+	recentNext int // recent is a ring of the latest calls answered
+
+	partial atomic.Int64 // bytes read of a line not yet ended
 
 	wakeCh   chan struct{}
 	closeIn  chan struct{}
@@ -871,17 +1026,29 @@ func (c *Client) spawn(gen int) (*child, Hello, error) {
 		<-got
 		return nil, Hello{}, fmt.Errorf("oracle %s: no hello line within %v%s", c.argv[0], c.opts.HelloTimeout, ch.stderrTail())
 	}
-	if res.err != nil {
+	if res.err == errLineTooLong {
 		ch.kill()
-		ch.waitExit()
-		status := "killed"
-		if ch.waitErr != nil {
-			status = ch.waitErr.Error()
+		return nil, Hello{}, fmt.Errorf("oracle %s: protocol error: hello line longer than %d bytes%s", c.argv[0], c.opts.MaxLine, ch.stderrTail())
+	}
+	if res.err != nil {
+		// Its stdout ended: the child is exiting, or closed it. Say
+		// which, and how it exited.
+		before := "before its hello"
+		if res.err == io.ErrUnexpectedEOF {
+			before = "before ending its hello line"
+		} else if res.err != io.EOF {
+			before = fmt.Sprintf("before its hello (reading its stdout: %v)", res.err)
 		}
-		if res.err == io.EOF {
-			return nil, Hello{}, fmt.Errorf("oracle %s: exited before its hello line (%s)%s", c.argv[0], status, ch.stderrTail())
+		what := ""
+		select {
+		case <-ch.exited:
+			what = exitStatus(ch.cmd.ProcessState) + " " + before
+		case <-time.After(2 * time.Second):
+			ch.kill()
+			<-ch.exited
+			what = "closed its stdout " + before + "; killed"
 		}
-		return nil, Hello{}, fmt.Errorf("oracle %s: reading the hello line: %v%s", c.argv[0], res.err, ch.stderrTail())
+		return nil, Hello{}, fmt.Errorf("oracle %s: child %s%s", c.argv[0], what, ch.stderrTail())
 	}
 	hello, err := parseHello(res.line)
 	if err != nil {
@@ -889,6 +1056,18 @@ func (c *Client) spawn(gen int) (*child, Hello, error) {
 		return nil, Hello{}, fmt.Errorf("oracle %s: %v", c.argv[0], err)
 	}
 	return ch, hello, nil
+}
+
+// exitStatus describes how a process ended: "exited with status 3" or
+// "was killed by a signal (terminated)".
+func exitStatus(ps *os.ProcessState) string {
+	if ps == nil {
+		return "ended"
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return fmt.Sprintf("was killed by a signal (%v)", ws.Signal())
+	}
+	return fmt.Sprintf("exited with status %d", ps.ExitCode())
 }
 
 // parseHello parses the first line of a child.
@@ -911,38 +1090,45 @@ func parseHello(line []byte) (Hello, error) {
 	return Hello{Name: *h.Name, Version: *h.Version, Ops: *h.Ops}, nil
 }
 
-// readLine reads one line without its newline, at most max bytes long.
+// readLine reads one line without its newline. A line longer than
+// ch.max is errLineTooLong as soon as more than ch.max bytes of it have
+// been read: the reader never holds more than ch.max bytes of a line, and
+// does not wait for the end of one it will not accept.
 func (ch *child) readLine() ([]byte, error) {
 	var buf []byte
+	defer ch.partial.Store(0)
 	for {
-		frag, err := ch.stdout.ReadSlice('\n')
-		if len(buf)+len(frag) > ch.max+1 {
-			// Skip the rest of the line so the message can name it.
-			for err == bufio.ErrBufferFull {
-				_, err = ch.stdout.ReadSlice('\n')
-			}
-			return nil, errLineTooLong
-		}
-		if err == nil {
-			if buf == nil {
-				return bytes.TrimSuffix(frag, []byte("\n")), nil
-			}
-			buf = append(buf, frag...)
-			return bytes.TrimSuffix(buf, []byte("\n")), nil
-		}
-		if err != bufio.ErrBufferFull {
-			if err == io.EOF && len(buf)+len(frag) > 0 {
+		if _, err := ch.stdout.Peek(1); err != nil { // waits for data
+			if err == io.EOF && len(buf) > 0 {
 				return nil, io.ErrUnexpectedEOF
 			}
 			return nil, err
 		}
-		buf = append(buf, frag...)
+		b, _ := ch.stdout.Peek(ch.stdout.Buffered())
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			if len(buf)+i > ch.max {
+				return nil, errLineTooLong
+			}
+			line := b[:i] // valid until the next read
+			if buf != nil {
+				line = append(buf, line...)
+			}
+			ch.stdout.Discard(i + 1)
+			return line, nil
+		}
+		if len(buf)+len(b) > ch.max {
+			return nil, errLineTooLong
+		}
+		buf = append(buf, b...)
+		ch.stdout.Discard(len(b))
+		ch.partial.Store(int64(len(buf)))
 	}
 }
 
 var errLineTooLong = errors.New("line too long")
 
-// readLoop reads response lines until the child's stdout ends.
+// readLoop reads response lines until the child's stdout ends or a line
+// is too long.
 func (ch *child) readLoop(c *Client) {
 	defer func() {
 		close(ch.readDone)
@@ -952,9 +1138,7 @@ func (ch *child) readLoop(c *Client) {
 		line, err := ch.readLine()
 		if err == errLineTooLong {
 			c.mu.Lock()
-			if c.child == ch {
-				c.failLocked(ch, fmt.Sprintf("garbage response: a line longer than %d bytes", ch.max), nil, true)
-			}
+			c.failLocked(ch, CrashProtocol, fmt.Sprintf("protocol error: response line longer than %d bytes", ch.max), nil)
 			c.mu.Unlock()
 			return
 		}
@@ -1057,6 +1241,42 @@ func (ch *child) stderrTail() string {
 		lines = lines[len(lines)-5:]
 	}
 	return "; stderr: " + strings.Join(lines, " | ")
+}
+
+// recentCalls is how many answered calls a child remembers, so that a
+// second answer can still replace a Response its caller has not taken.
+const recentCalls = 256
+
+// idSet is a set of request ids, one bit each from the smallest id added
+// on: ids are given out in order, so the ids sent to one child are
+// mostly a contiguous range.
+type idSet struct {
+	base  int64 // a multiple of 64
+	words []uint64
+}
+
+func (s *idSet) add(id int64) {
+	w := id &^ 63
+	switch {
+	case len(s.words) == 0:
+		s.base = w
+	case w < s.base:
+		s.words = append(make([]uint64, (s.base-w)/64), s.words...)
+		s.base = w
+	}
+	i := int((w - s.base) / 64)
+	for len(s.words) <= i {
+		s.words = append(s.words, 0)
+	}
+	s.words[i] |= 1 << uint(id&63)
+}
+
+func (s *idSet) has(id int64) bool {
+	if len(s.words) == 0 || id < s.base {
+		return false
+	}
+	i := (id - s.base) / 64
+	return i < int64(len(s.words)) && s.words[i]&(1<<uint(id&63)) != 0
 }
 
 // ring keeps the last ringSize bytes written to it.

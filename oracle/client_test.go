@@ -1,8 +1,11 @@
 package oracle
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,7 +61,7 @@ func normalCases(n int) []testCase {
 			cases[i] = testCase{map[string]any{"op": "slice", "skip": fmt.Sprint("reason ", i)}, Response{Skip: fmt.Sprint("reason ", i)}}
 		case 2:
 			if i%10 == 2 { // a crash the child reports: that case only
-				cases[i] = testCase{map[string]any{"op": "slice", "report": fmt.Sprint("trap ", i)}, Response{Crash: fmt.Sprint("the child reported a crash: trap ", i)}}
+				cases[i] = testCase{map[string]any{"op": "slice", "report": fmt.Sprint("trap ", i)}, Response{Crash: fmt.Sprint("the child reported a crash: trap ", i), CrashKind: CrashReported}}
 				break
 			}
 			fallthrough
@@ -87,8 +90,9 @@ func runAll(t *testing.T, c *Client, cases []testCase) []Response {
 }
 
 // checkResponses checks every response against its case; the responses
-// at crashAt must instead be crashes whose reason contains crashWant.
-func checkResponses(t *testing.T, cases []testCase, got []Response, crashAt map[int]bool, crashWant ...string) {
+// at the keys of crashAt must instead be crashes of the kind given there,
+// whose reason contains crashWant.
+func checkResponses(t *testing.T, cases []testCase, got []Response, crashAt map[int]CrashKind, crashWant ...string) {
 	t.Helper()
 	ids := map[int64]bool{}
 	for i, r := range got {
@@ -96,9 +100,9 @@ func checkResponses(t *testing.T, cases []testCase, got []Response, crashAt map[
 			t.Errorf("case %d: id %d used twice", i, r.ID)
 		}
 		ids[r.ID] = true
-		if crashAt[i] {
-			if r.Crash == "" {
-				t.Errorf("case %d: got %+v, want a crash", i, r)
+		if kind, ok := crashAt[i]; ok {
+			if r.Crash == "" || r.CrashKind != kind {
+				t.Errorf("case %d: got %+v, want a crash of kind %q", i, r, kind)
 				continue
 			}
 			for _, w := range crashWant {
@@ -148,29 +152,32 @@ func TestMisbehavingChild(t *testing.T) {
 		mode      string
 		bad       map[string]any
 		opts      Options
+		kind      CrashKind
 		crashWant []string
 		restarts  bool
 	}{
 		{"a case that kills the child is a crash naming the exit status and stderr", "ok",
-			map[string]any{"crash": true}, Options{}, []string{"child died", "exit status 3", "fatal: crashing on request"}, true},
+			map[string]any{"crash": true}, Options{}, CrashDied, []string{"child died", "exit status 3", "fatal: crashing on request"}, true},
 		{"a crash is isolated among out-of-order answers too", "reverse",
-			map[string]any{"crash": true}, Options{}, []string{"child died", "exit status 3"}, true},
+			map[string]any{"crash": true}, Options{}, CrashDied, []string{"child died", "exit status 3"}, true},
 		{"a case that hangs times out; the others are re-sent", "ok",
-			map[string]any{"hang": true}, Options{Timeout: 2 * time.Second}, []string{"timeout after 2s"}, true},
+			map[string]any{"hang": true}, Options{Timeout: 2 * time.Second}, CrashTimeout, []string{"timeout after 2s"}, true},
 		{"a hang is isolated among out-of-order answers too", "reverse",
-			map[string]any{"hang": true}, Options{Timeout: 2 * time.Second}, []string{"timeout after"}, true},
+			map[string]any{"hang": true}, Options{Timeout: 2 * time.Second}, CrashTimeout, []string{"timeout after"}, true},
 		{"a non-JSON line is blamed on the case that prints it", "ok",
-			map[string]any{"garbage": "this is not JSON"}, Options{}, []string{"garbage response", "not a JSON object"}, true},
+			map[string]any{"garbage": "this is not JSON"}, Options{}, CrashGarbage, []string{"garbage response", "not a JSON object"}, true},
 		{"a line without an id is blamed on the case that prints it", "ok",
-			map[string]any{"garbage": `{"output": ""}`}, Options{}, []string{"garbage response", "no integer id"}, true},
-		{"an unknown id is blamed on the case that prints it", "reverse",
-			map[string]any{"garbage": `{"id": 99999999, "output": ""}`}, Options{}, []string{"garbage response", "unknown id"}, true},
-		{"a too long line is blamed on the case that prints it", "ok",
-			map[string]any{"garbage": strings.Repeat("y", 5000)}, Options{MaxLine: 4096}, []string{"longer than 4096 bytes"}, true},
+			map[string]any{"garbage": `{"output": ""}`}, Options{}, CrashGarbage, []string{"garbage response", "no integer id"}, true},
+		{"an answer for an id never given out is a protocol error of the case that prints it", "reverse",
+			map[string]any{"garbage": `{"id": 99999999, "output": ""}`}, Options{}, CrashProtocol, []string{"protocol error: an answer for case 99999999, which was never sent"}, true},
+		{"a too long line is a protocol error of the case that prints it", "ok",
+			map[string]any{"garbage": strings.Repeat("y", 5000)}, Options{MaxLine: 4096}, CrashProtocol, []string{"protocol error: response line longer than 4096 bytes"}, true},
+		{"a line over the bound is reported at once, not after the rest of it or a timeout", "ok",
+			map[string]any{"longline": 8 << 20}, Options{MaxLine: 1 << 20, Timeout: time.Minute}, CrashProtocol, []string{"protocol error: response line longer than 1048576 bytes"}, true},
 		{"a malformed answer is a crash of its case alone, without a restart", "ok",
-			map[string]any{"badfield": true}, Options{}, []string{"garbage response"}, false},
+			map[string]any{"badfield": true}, Options{}, CrashGarbage, []string{"garbage response"}, false},
 		{"an answer with a bad error kind is a crash of its case alone", "ok",
-			map[string]any{"kind": "weird"}, Options{}, []string{`unknown error kind "weird"`}, false},
+			map[string]any{"kind": "weird"}, Options{}, CrashGarbage, []string{`unknown error kind "weird"`}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -178,10 +185,16 @@ func TestMisbehavingChild(t *testing.T) {
 			cases := normalCases(300)
 			const culprit = 137
 			cases[culprit].req = tt.bad
+			start := time.Now()
 			got := runAll(t, c, cases)
-			checkResponses(t, cases, got, map[int]bool{culprit: true}, tt.crashWant...)
+			checkResponses(t, cases, got, map[int]CrashKind{culprit: tt.kind}, tt.crashWant...)
 			if restarted := c.Restarts() > 0; restarted != tt.restarts {
 				t.Errorf("restarted = %v, want %v", restarted, tt.restarts)
+			}
+			if tt.opts.Timeout == time.Minute {
+				if d := time.Since(start); d > 30*time.Second {
+					t.Errorf("took %v: the long line waited for a timeout", d)
+				}
 			}
 			// The client still works afterwards.
 			more := normalCases(20)
@@ -190,21 +203,192 @@ func TestMisbehavingChild(t *testing.T) {
 	}
 }
 
-func TestSecondAnswerRestartsWithoutBlame(t *testing.T) {
+// TestSecondAnswer runs a batch in which one case is answered twice: the
+// second answer is a protocol error of that case, reported exactly once,
+// either as the case's crash (its caller had not received the first
+// answer yet) or as a Fault that Close returns (it had); every other case
+// gets its real answer and the child is not restarted.
+func TestSecondAnswer(t *testing.T) {
+	tests := []struct {
+		rule  string
+		mode  string
+		twice any
+	}{
+		{"the same answer twice is a protocol error", "ok", true},
+		{"a second, different answer is a protocol error", "ok", "another value"},
+		{"a second answer is found among out-of-order answers too", "reverse", "another value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule, func(t *testing.T) {
+			c := startChild(t, tt.mode, Options{})
+			cases := normalCases(200)
+			const twice = 50
+			cases[twice].req = map[string]any{"value": "v50", "twice": tt.twice}
+			cases[twice].want = Response{Output: []byte("v50")}
+			got := runAll(t, c, cases)
+			id := got[twice].ID
+			crashed := got[twice].CrashKind == CrashProtocol
+			if crashed {
+				cases[twice].want = got[twice] // checked below
+				if want := fmt.Sprintf("protocol error: a second answer for case %d", id); !strings.Contains(got[twice].Crash, want) {
+					t.Errorf("crash %q does not say %q", got[twice].Crash, want)
+				}
+			}
+			checkResponses(t, cases, got, nil)
+			// The second answer may still be on its way: a later
+			// request is answered after it.
+			if r := c.Do(context.Background(), map[string]any{"value": "after"}); string(r.Output) != "after" {
+				t.Errorf("a request after the batch: got %+v", r)
+			}
+			faults, total := c.Faults()
+			t.Logf("the case crashed: %v; faults: %v", crashed, faults)
+			switch {
+			case crashed && total != 0:
+				t.Errorf("the case crashed and %d faults were recorded (%v), want no fault", total, faults)
+			case !crashed && (total != 1 || faults[0].ID != id):
+				t.Errorf("the case kept its first answer and the faults are %v (%d), want one for case %d", faults, total, id)
+			}
+			if n := c.Restarts(); n != 0 {
+				t.Errorf("%d restarts, want none", n)
+			}
+			err := c.Close()
+			var fe *FaultError
+			if isFault := errors.As(err, &fe); isFault == crashed {
+				t.Errorf("Close() = %v; want a *FaultError exactly when the case kept its first answer (%v)", err, !crashed)
+			}
+		})
+	}
+}
+
+// TestSecondAnswerReplacesUntakenResponse: a second answer that comes
+// while the first is still waiting for its caller replaces it, so the
+// caller sees the protocol error rather than either answer.
+func TestSecondAnswerReplacesUntakenResponse(t *testing.T) {
+	c := startChild(t, "hangall", Options{CloseTimeout: 100 * time.Millisecond})
+	c.mu.Lock()
+	ch := c.child
+	c.nextID++
+	cl := &call{id: c.nextID, line: []byte("{}\n"), done: make(chan Response, 1)}
+	c.sendLocked(ch, cl)
+	c.mu.Unlock()
+	answer := []byte(fmt.Sprintf(`{"id":%d,"output":"YWJj"}`, cl.id))
+	c.onLine(ch, answer)
+	c.onLine(ch, answer) // nobody has received the first one yet
+	r := <-cl.done
+	if r.CrashKind != CrashProtocol || !strings.Contains(r.Crash, fmt.Sprintf("a second answer for case %d", cl.id)) {
+		t.Errorf("got %+v, want a protocol error naming the second answer", r)
+	}
+	if _, total := c.Faults(); total != 0 {
+		t.Errorf("%d faults recorded, want none: the case's crash reports it", total)
+	}
+	// A third answer finds the crash taken: now it is a fault.
+	c.onLine(ch, answer)
+	if faults, total := c.Faults(); total != 1 || faults[0].ID != cl.id {
+		t.Errorf("after a third answer: faults %v (%d), want one for case %d", faults, total, cl.id)
+	}
+}
+
+// TestAnswerForCaseNeverSent: an answer naming a case the client gave to
+// an earlier child (never to this one) is a protocol error, charged to
+// the request that makes the child write it.
+func TestAnswerForCaseNeverSent(t *testing.T) {
 	c := startChild(t, "ok", Options{})
-	cases := normalCases(200)
-	cases[50].req = map[string]any{"value": "v50", "twice": true}
-	cases[50].want = Response{Output: []byte("v50")}
-	checkResponses(t, cases, runAll(t, c, cases), nil)
-	if c.Restarts() == 0 {
-		t.Errorf("a second answer did not restart the child")
+	first := c.Do(context.Background(), map[string]any{"crash": true})
+	if first.CrashKind != CrashDied {
+		t.Fatalf("got %+v, want the child to die", first)
+	}
+	r := c.Do(context.Background(), map[string]any{"value": "v", "garbage": fmt.Sprintf(`{"id": %d, "output": ""}`, first.ID)})
+	want := fmt.Sprintf("protocol error: an answer for case %d, which was never sent to this child", first.ID)
+	if r.CrashKind != CrashProtocol || !strings.Contains(r.Crash, want) {
+		t.Errorf("got %+v, want a protocol error saying %q", r, want)
+	}
+	if r := c.Do(context.Background(), map[string]any{"value": "w"}); string(r.Output) != "w" {
+		t.Errorf("afterwards: got %+v", r)
+	}
+}
+
+// blockingReader supplies n bytes of "x" and then blocks until closed, as
+// a child that writes a long line without a newline and hangs.
+type blockingReader struct {
+	n, read int
+	stop    chan struct{}
+}
+
+func (r *blockingReader) Read(p []byte) (int, error) {
+	if r.read >= r.n {
+		<-r.stop
+		return 0, io.EOF
+	}
+	k := min(len(p), r.n-r.read)
+	for i := range p[:k] {
+		p[i] = 'x'
+	}
+	r.read += k
+	return k, nil
+}
+
+// TestReadLineBound checks that the reader gives up on a line as soon as
+// it is longer than the bound, without waiting for its end and without
+// reading (or holding) much more than the bound.
+func TestReadLineBound(t *testing.T) {
+	tests := []struct {
+		rule    string
+		max     int
+		written int
+		wantErr error
+	}{
+		{"a line over the bound is refused before its end arrives", 1 << 20, 100 << 20, errLineTooLong},
+		{"a line one byte over the bound is refused", 1 << 20, 1<<20 + 1, errLineTooLong},
+		{"a line exactly at the bound waits for its newline", 1 << 20, 1 << 20, nil},
+	}
+	for _, tt := range tests {
+		r := &blockingReader{n: tt.written, stop: make(chan struct{})}
+		ch := &child{stdout: bufio.NewReaderSize(r, 1<<16), max: tt.max}
+		done := make(chan error, 1)
+		go func() {
+			_, err := ch.readLine()
+			done <- err
+		}()
+		wait := 5 * time.Second
+		if tt.wantErr == nil {
+			wait = 500 * time.Millisecond
+		}
+		select {
+		case err := <-done:
+			if err != tt.wantErr {
+				t.Errorf("%s: readLine() = %v, want %v", tt.rule, err, tt.wantErr)
+			}
+			if r.read > tt.max+1<<16 {
+				t.Errorf("%s: read %d bytes for a bound of %d", tt.rule, r.read, tt.max)
+			}
+		case <-time.After(wait):
+			if tt.wantErr != nil {
+				t.Errorf("%s: readLine still waiting after %v (read %d bytes)", tt.rule, wait, r.read)
+			}
+		}
+		close(r.stop)
+	}
+}
+
+// TestMaxLineDefault: the default bound on a line fits the base64 of the
+// largest output the engine's output limit allows, with slack.
+func TestMaxLineDefault(t *testing.T) {
+	if got, want := int64(DefaultMaxLine), int64(engine.DefaultOutputLimit)*4/3+LineSlack; got < want {
+		t.Errorf("DefaultMaxLine = %d, want at least %d", got, want)
+	}
+	if got := MaxLineFor(engine.DefaultOutputLimit); got != DefaultMaxLine {
+		t.Errorf("MaxLineFor(DefaultOutputLimit) = %d, want DefaultMaxLine %d", got, DefaultMaxLine)
+	}
+	defer engine.SetOutputLimit(engine.SetOutputLimit(3000))
+	if got, want := (Options{}).withDefaults().MaxLine, 4000+LineSlack; got != want {
+		t.Errorf("with an output limit of 3000 bytes, the default MaxLine is %d, want %d", got, want)
 	}
 }
 
 func TestSeveralCulprits(t *testing.T) {
 	c := startChild(t, "ok", Options{Timeout: 2 * time.Second})
 	cases := normalCases(400)
-	bad := map[int]bool{10: true, 11: true, 200: true, 201: true, 399: true}
+	bad := map[int]CrashKind{10: CrashDied, 11: CrashDied, 200: CrashTimeout, 201: CrashGarbage, 399: CrashDied}
 	cases[10].req = map[string]any{"crash": true}
 	cases[11].req = map[string]any{"crash": true}
 	cases[200].req = map[string]any{"hang": true}
@@ -221,7 +405,8 @@ func TestStartErrors(t *testing.T) {
 		want string
 	}{
 		{"a wrong first line is named in the error", "badhello", Options{}, `{\"greeting\": \"hi\"}`},
-		{"a child that exits before its hello reports status and stderr", "nohello", Options{}, "(exit status 7); stderr: cannot start: missing library"},
+		{"a child that exits before its hello reports status and stderr", "nohello", Options{}, "child exited with status 7 before its hello; stderr: cannot start: missing library"},
+		{"a child that exits with status 0 before its hello says so, not that it was killed", "exit0", Options{}, "child exited with status 0 before its hello; stderr: nothing to do here"},
 		{"a child that never says hello times out", "slowhello", Options{HelloTimeout: 200 * time.Millisecond}, "no hello line within 200ms"},
 	}
 	for _, tt := range tests {
@@ -272,11 +457,13 @@ func TestCancel(t *testing.T) {
 	if !strings.Contains(r.Crash, "canceled") {
 		t.Errorf("canceled request: got %+v, want a crash saying canceled", r)
 	}
-	// The child is still hung on that request; Close must not wait forever.
+	// The child is still hung on that request: Close kills it at once,
+	// without waiting for CloseTimeout, and the child did nothing wrong
+	// that Close could report.
 	start := time.Now()
-	c.opts.CloseTimeout = 200 * time.Millisecond
-	if err := c.Close(); err == nil || !strings.Contains(err.Error(), "killed") {
-		t.Errorf("Close() = %v, want an error saying the child was killed", err)
+	c.opts.CloseTimeout = time.Minute
+	if err := c.Close(); err != nil {
+		t.Errorf("Close() = %v, want nil", err)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("Close took %v", d)

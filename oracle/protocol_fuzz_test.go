@@ -8,7 +8,8 @@ import (
 
 // FuzzProtocolLines feeds arbitrary lines to the client's protocol
 // parsers (the hello line and a response line): they must never panic,
-// a response they accept must hold exactly one result, and a line the
+// a response they accept must hold exactly one result (a crash the child
+// reports has CrashKind CrashReported), and a line the
 // fast reader plainOutput accepts must mean the same to the general one.
 func FuzzProtocolLines(f *testing.F) {
 	for _, seed := range []string{
@@ -65,6 +66,9 @@ func FuzzProtocolLines(f *testing.F) {
 		}
 		if r.Crash != "" {
 			n++
+			if r.CrashKind != CrashReported {
+				t.Fatalf("accepted %q as a crash of kind %q, want %q", line, r.CrashKind, CrashReported)
+			}
 		}
 		if n != 1 {
 			t.Fatalf("accepted %q as %+v", line, r)
