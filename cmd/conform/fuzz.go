@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/conformsuite/conform/internal/fuzz"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/oracle"
 )
 
 const fuzzUsage = `Usage: conform fuzz --impl IMPL [--oracle numpy[,tfjs,tflite]] [--duration D] [--seed S]
@@ -24,7 +26,13 @@ kind). Every disagreement is shrunk to a minimal case (fewest dims,
 smallest sizes, simplest spec) and saved in DIR as a normal case file with
 provenance, so that "conform check --cases DIR --impl IMPL" replays it.
 Prints progress, the throughput in cases/s, and the summary line; exit
-status 1 if anything disagreed.
+status 1 if anything disagreed or a child broke the protocol.
+
+--duration bounds the wall time: no case is generated and no shrinking
+step starts after it, and what is in flight then gets at most --timeout
+more. A disagreement whose shrinking the deadline stops is saved as the
+smallest failing case found by then, and said to be not necessarily
+minimal.
 
 IMPL and each oracle are "engine", an oracle name (numpy, tfjs, ort, tflite), or a
 command line starting a conform/1 child.
@@ -36,7 +44,7 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	fset := newFlags("fuzz", fuzzUsage, stderr)
 	implSpec := fset.String("impl", "", "the implementation under test (required)")
 	oracles := fset.String("oracle", "numpy", "comma-separated `oracles`; the first that runs a case is its reference")
-	duration := fset.Duration("duration", 10*time.Second, "how long to fuzz")
+	duration := fset.Duration("duration", 10*time.Second, "how long to fuzz (wall time, at most --timeout more)")
 	maxCases := fset.Int("max-cases", 0, "stop after `N` cases (0: no limit)")
 	seed := fset.Uint64("seed", 0, "generator `seed` (0: a random one, printed)")
 	out := fset.String("out", "fuzz-findings", "save minimal cases in `DIR`")
@@ -67,7 +75,7 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform fuzz: %v\n", err)
 		return exitUsage
 	}
-	defer im.Close()
+	defer im.Close() // a no-op after closeAll
 	var refs []impl.Impl
 	for _, name := range strings.Split(*oracles, ",") {
 		o, err := impl.Open(strings.TrimSpace(name), *timeout)
@@ -78,6 +86,23 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 		defer o.Close()
 		refs = append(refs, o)
 	}
+	// closeAll closes every implementation and reports whether one broke
+	// the protocol in a way no case's result could show (see
+	// oracle.FaultError).
+	closeAll := func() (faulted bool) {
+		for _, x := range append([]impl.Impl{im}, refs...) {
+			err := x.Close()
+			if err == nil {
+				continue
+			}
+			var fe *oracle.FaultError
+			if errors.As(err, &fe) {
+				faulted = true
+			}
+			fmt.Fprintf(stderr, "conform fuzz: %s: %v\n", x.Name(), err)
+		}
+		return faulted
+	}
 	names := []string{}
 	for _, o := range refs {
 		names = append(names, o.Name()+" "+o.Version())
@@ -87,7 +112,7 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	s, err := fuzz.Run(ctx, fuzz.Options{
-		Impl: im, Oracles: refs, Duration: *duration, MaxCases: *maxCases, Seed: *seed,
+		Impl: im, Oracles: refs, Duration: *duration, CaseTimeout: *timeout, MaxCases: *maxCases, Seed: *seed,
 		Shard: shardI, Shards: shardN, Out: *out, Workers: *workers,
 		ShrinkTime: *shrinkTime, MaxShrinks: *maxShrinks, Log: stderr,
 	})
@@ -95,22 +120,26 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform fuzz: %v\n", err)
 		return exitUsage
 	}
+	faulted := closeAll()
 	for _, f := range s.Findings {
 		fmt.Fprintf(stdout, "disagreement %s: %s gives %v; %s gives %v (%d input elements, shrunk from %d)\n",
 			f.ID, im.Name(), f.Got, f.Oracle, f.Want, elementsOf(f), f.Original)
+		if f.Partial {
+			fmt.Fprintf(stdout, "  shrinking stopped at the --duration deadline: not necessarily minimal\n")
+		}
 		if f.Path != "" {
 			fmt.Fprintf(stdout, "  saved %s\n", f.Path)
 		}
 	}
 	if s.Unshrunk > 0 {
-		fmt.Fprintf(stdout, "%d more disagreements were not shrunk (--max-findings, or the same minimal case kept repeating)\n", s.Unshrunk)
+		fmt.Fprintf(stdout, "%d more disagreements were not shrunk (--max-findings, the --duration deadline, or the same minimal case kept repeating)\n", s.Unshrunk)
 	}
 	if len(s.Findings) > 0 && *out != "" {
 		fmt.Fprintf(stdout, "replay: conform check --cases %s --impl %s\n", *out, quoteArg(*implSpec))
 	}
 	fmt.Fprintf(stdout, "%d cases in %.1f s: %.0f cases/s\n", s.Cases, s.Elapsed.Seconds(), s.Rate())
 	fmt.Fprintln(stdout, s.Line())
-	if s.Disagreed > 0 {
+	if s.Disagreed > 0 || faulted {
 		return exitRejected
 	}
 	return exitOK

@@ -23,10 +23,17 @@ import (
 type Options struct {
 	Impl    impl.Impl   // the implementation under test
 	Oracles []impl.Impl // the first that runs a case is its reference
-	// Duration bounds the run; MaxCases (if > 0) bounds the number of cases.
+	// Duration, if > 0, bounds the run's wall time: no case is generated
+	// and no shrinking step starts after it, and the cases in flight then
+	// and the shrinking under way get at most CaseTimeout more (see Run).
+	// MaxCases (if > 0) bounds the number of cases.
 	Duration time.Duration
 	MaxCases int
-	Seed     uint64
+	// CaseTimeout is the implementations' per-case timeout (that of the
+	// protocol client): how much longer than Duration a run may last.
+	// With 0, whatever runs at the deadline is cut off there.
+	CaseTimeout time.Duration
+	Seed        uint64
 	// Shard and Shards split the case space between processes: this run
 	// takes case indices i with i % Shards == Shard.
 	Shard, Shards int
@@ -57,7 +64,11 @@ type Finding struct {
 	Detail   string
 	Seed     int // the rapid seed of the original case
 	Original int // number of input elements before shrinking
-	Path     string
+	// Partial is set when shrinking stopped at the run's deadline: Case
+	// is the smallest failing case found by then, not necessarily
+	// minimal.
+	Partial bool
+	Path    string
 }
 
 // Summary is the result of a run.
@@ -65,7 +76,8 @@ type Summary struct {
 	Cases, Agreed, Disagreed, Skipped int
 	Elapsed                           time.Duration
 	Findings                          []Finding
-	// Unshrunk counts disagreements not shrunk (over MaxShrinks).
+	// Unshrunk counts disagreements not shrunk (over MaxShrinks, repeats
+	// of one minimal case, or found after the deadline).
 	Unshrunk int
 }
 
@@ -106,6 +118,14 @@ func compareCase(ctx context.Context, im impl.Impl, oracles []impl.Impl, m casef
 }
 
 // Run fuzzes until the duration or case limit is reached or ctx is done.
+//
+// With a Duration, the run's wall time is at most Duration plus
+// CaseTimeout (and the time to write findings): at the deadline the
+// workers stop generating cases, the cases in flight get until
+// deadline+CaseTimeout to finish (one cut off there is not counted), and
+// shrinking starts no new step after the deadline: the disagreement being
+// shrunk is saved as the smallest failing case found so far, marked
+// Partial, and the ones still queued are counted in Unshrunk.
 func Run(ctx context.Context, opts Options) (*Summary, error) {
 	if opts.Shards < 1 {
 		opts.Shards = 1
@@ -136,12 +156,20 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
+	start := time.Now()
 	runCtx, stopRun := context.WithCancel(ctx)
 	defer stopRun()
+	// caseCtx bounds every comparison, shrinking's included; genCtx ends
+	// the generation of cases.
+	caseCtx, genCtx := runCtx, runCtx
+	var deadline time.Time
 	if opts.Duration > 0 {
-		var cancel context.CancelFunc
-		runCtx, cancel = context.WithTimeout(runCtx, opts.Duration)
-		defer cancel()
+		deadline = start.Add(opts.Duration)
+		var cancelCases, cancelGen context.CancelFunc
+		caseCtx, cancelCases = context.WithDeadline(runCtx, deadline.Add(max(opts.CaseTimeout, 0)))
+		defer cancelCases()
+		genCtx, cancelGen = context.WithDeadline(caseCtx, deadline)
+		defer cancelGen()
 	}
 
 	// The run allocates many short-lived buffers; collecting less often
@@ -152,9 +180,8 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	var mu sync.Mutex
 	var next atomic.Int64
 	bar := progress.New(opts.Log, "fuzz", opts.MaxCases)
-	start := time.Now()
 	shrinks := make(chan disagreement, 64)
-	shrinker := newShrinker(ctx, opts)
+	shrinker := newShrinker(caseCtx, deadline, opts)
 	shrinkDone := make(chan struct{})
 	go func() {
 		defer close(shrinkDone)
@@ -183,7 +210,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for runCtx.Err() == nil {
+			for genCtx.Err() == nil {
 				k := int(next.Add(1) - 1)
 				if opts.MaxCases > 0 && k >= opts.MaxCases {
 					return
@@ -192,9 +219,9 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 				op := ops[index%len(ops)]
 				seed := gen.CaseSeed(opts.Seed, op, index)
 				m := gen.CaseOf(op).Example(seed)
-				out := compareCase(runCtx, opts.Impl, opts.Oracles, m)
-				if runCtx.Err() != nil {
-					return // a result cut short by the deadline is not a result
+				out := compareCase(caseCtx, opts.Impl, opts.Oracles, m)
+				if caseCtx.Err() != nil {
+					return // a result cut short is not a result
 				}
 				mu.Lock()
 				s.Cases++

@@ -98,7 +98,17 @@ var bugs = map[string]struct {
 	}},
 }
 
+// hangingEnv, when set, makes the test binary a conform/1 child that says
+// hello and then never answers.
+const hangingEnv = "CONFORM_HANGING"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(hangingEnv) != "" {
+		serve.ServeFunc(os.Stdin, os.Stdout, serve.Hello{Name: "hanging", Version: "0", Ops: casefile.Ops}, func([]byte) map[string]any {
+			select {}
+		})
+		os.Exit(0)
+	}
 	if name := os.Getenv("CONFORM_BROKEN"); name != "" {
 		bug, ok := bugs[name]
 		if !ok {

@@ -12,18 +12,25 @@ import (
 // tensors: it tries cutting each input down along each axis (to 0, 1, half
 // and one less), the batch axes of gather_nd on both inputs at once, and
 // keeps every candidate on which the implementation still disagrees with
-// its reference, until no candidate helps or the deadline passes.
-func (s *shrinker) reduce(m casefile.Memory, out outcome, deadline time.Time) (casefile.Memory, outcome) {
-	for progress := true; progress && time.Now().Before(deadline); {
+// its reference, until no candidate helps or its time (ShrinkTime, or
+// less if the deadline comes first) is up. cut reports that the deadline
+// stopped it.
+func (s *shrinker) reduce(m casefile.Memory, out outcome) (casefile.Memory, outcome, bool) {
+	budget, capped := s.budget()
+	end := time.Now().Add(budget)
+	for progress := true; progress; {
 		progress = false
 		for _, cand := range candidates(m) {
-			if time.Now().After(deadline) {
-				break
+			if !time.Now().Before(end) {
+				return m, out, capped
 			}
 			if elements(cand) >= elements(m) {
 				continue
 			}
-			o := compareCase(s.ctx, s.opts.Impl, s.opts.Oracles, cand)
+			o, ok := s.compare(cand)
+			if !ok {
+				return m, out, true
+			}
 			if o.skipped || o.diff == "" {
 				continue
 			}
@@ -31,7 +38,7 @@ func (s *shrinker) reduce(m casefile.Memory, out outcome, deadline time.Time) (c
 			break
 		}
 	}
-	return m, out
+	return m, out, false
 }
 
 // candidates lists smaller variants of m: each input cut along one axis,

@@ -66,6 +66,9 @@ func Save(dir string, f Finding, opts Options) (string, error) {
 		"difference":     f.Detail,
 		"input_elements": fmt.Sprintf("%d (shrunk from %d)", elements(f.Case), f.Original),
 	}
+	if f.Partial {
+		doc["provenance"].(map[string]any)["shrinking"] = "stopped at the run's deadline: the smallest failing case found by then, not necessarily minimal"
+	}
 	data, err := json.MarshalIndent(doc, "", " ")
 	if err != nil {
 		return "", err

@@ -27,15 +27,16 @@ type disagreement struct {
 
 // shrinker turns disagreements into minimal findings, one at a time.
 type shrinker struct {
-	ctx     context.Context
-	opts    Options
-	seen    map[string]bool // minimal cases found, by ID
-	repeats int             // consecutive shrinks that found a known case
-	skipped int             // disagreements not shrunk
+	ctx      context.Context // bounds every comparison
+	deadline time.Time       // no comparison starts after it (zero: none)
+	opts     Options
+	seen     map[string]bool // minimal cases found, by ID
+	repeats  int             // consecutive shrinks that found a known case
+	skipped  int             // disagreements not shrunk
 }
 
-func newShrinker(ctx context.Context, opts Options) *shrinker {
-	return &shrinker{ctx: ctx, opts: opts, seen: map[string]bool{}}
+func newShrinker(ctx context.Context, deadline time.Time, opts Options) *shrinker {
+	return &shrinker{ctx: ctx, deadline: deadline, opts: opts, seen: map[string]bool{}}
 }
 
 // rapidMu serialises uses of rapid's engine, whose settings are global
@@ -46,17 +47,20 @@ var rapidMu sync.Mutex
 // generator from the case's seed (rapid's first test case for a seed is
 // the generator's example for that seed) and keeps the smallest case on
 // which the implementation still disagrees with its reference. It reports
-// false when the finding is a duplicate or shrinking is over budget.
+// false when the finding is a duplicate, shrinking is over budget, or the
+// deadline has passed. A shrink the deadline stops is a Partial finding.
 func (s *shrinker) shrink(d disagreement) (Finding, bool) {
-	if len(s.seen) >= s.opts.MaxShrinks || s.repeats >= 3 || s.ctx.Err() != nil {
+	if len(s.seen) >= s.opts.MaxShrinks || s.repeats >= 3 || s.expired() {
 		s.skipped++
 		return Finding{}, false
 	}
-	minimal, out := s.minimise(d)
-	minimal, out = s.reduce(minimal, out, time.Now().Add(s.shrinkTime()))
+	minimal, out, cut := s.minimise(d)
+	if !cut {
+		minimal, out, cut = s.reduce(minimal, out)
+	}
 	f := Finding{
 		Case: minimal, Oracle: out.oracle, Want: out.want, Got: out.got, Detail: out.diff,
-		Seed: d.seed, Original: elements(d.m),
+		Seed: d.seed, Original: elements(d.m), Partial: cut,
 	}
 	f.ID = caseID(minimal)
 	if s.seen[f.ID] {
@@ -75,15 +79,52 @@ func (s *shrinker) shrink(d disagreement) (Finding, bool) {
 	return f, true
 }
 
+// expired reports whether no comparison may start any more: the deadline
+// has passed or the run is over.
+func (s *shrinker) expired() bool {
+	return s.ctx.Err() != nil || (!s.deadline.IsZero() && !time.Now().Before(s.deadline))
+}
+
+// budget returns how long a shrinking phase may take: ShrinkTime, or less
+// if the deadline comes first (then capped is set).
+func (s *shrinker) budget() (d time.Duration, capped bool) {
+	d = s.shrinkTime()
+	if !s.deadline.IsZero() {
+		if left := time.Until(s.deadline); left < d {
+			return left, true
+		}
+	}
+	return d, false
+}
+
+// compare runs a shrinking candidate; ok is false if the comparison was
+// not run or cut short (by the deadline or the end of the run), and then
+// out means nothing.
+func (s *shrinker) compare(m casefile.Memory) (out outcome, ok bool) {
+	if s.expired() {
+		return outcome{}, false
+	}
+	out = compareCase(s.ctx, s.opts.Impl, s.opts.Oracles, m)
+	return out, s.ctx.Err() == nil
+}
+
 // minimise runs rapid on the case generator of d's op, seeded so that its
-// first case is d's case.
-func (s *shrinker) minimise(d disagreement) (casefile.Memory, outcome) {
+// first case is d's case. cut reports that the deadline stopped it.
+func (s *shrinker) minimise(d disagreement) (m casefile.Memory, o outcome, cut bool) {
+	budget, capped := s.budget()
+	if budget <= 0 {
+		return d.m, d.out, true
+	}
 	rapidMu.Lock()
 	defer rapidMu.Unlock()
 	best, bestOut := d.m, d.out
 	prop := func(t *rapid.T) {
 		m := gen.CaseOf(d.op).Draw(t, "case")
-		out := compareCase(s.ctx, s.opts.Impl, s.opts.Oracles, m)
+		out, ok := s.compare(m)
+		if !ok {
+			cut = true
+			return
+		}
 		if out.skipped || out.diff == "" {
 			return
 		}
@@ -91,16 +132,18 @@ func (s *shrinker) minimise(d disagreement) (casefile.Memory, outcome) {
 		best, bestOut = m, out
 		t.Fatalf("disagreement: %s", out.diff)
 	}
-	shrinkTime := s.shrinkTime()
 	restore := setRapidFlags(map[string]string{
 		"rapid.seed":       strconv.FormatUint(uint64(d.seed), 10),
 		"rapid.checks":     "1",
 		"rapid.nofailfile": "true",
-		"rapid.shrinktime": shrinkTime.String(),
+		"rapid.shrinktime": budget.String(),
 	})
 	defer restore()
 	runQuietly(prop)
-	return best, bestOut
+	if capped && s.expired() {
+		cut = true
+	}
+	return best, bestOut, cut
 }
 
 // shrinkTime is the time limit of each shrinking phase.
