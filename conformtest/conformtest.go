@@ -274,7 +274,11 @@ func Run(t *testing.T, implementation any, opts ...Option) {
 	for _, e := range entries {
 		seen[e.ID] = true
 		t.Run(e.ID, func(t *testing.T) {
-			r := check.ApplyKnownFailures(check.One(context.Background(), fsys, e, a), c.known)
+			r := check.One(context.Background(), fsys, e, a)
+			if !r.Signature.IsZero() {
+				seen[r.Signature.String()] = true
+			}
+			r = check.ApplyKnownFailures(r, c.known)
 			switch r.Status {
 			case check.Fail:
 				t.Error(describe(r))
@@ -286,7 +290,7 @@ func Run(t *testing.T, implementation any, opts ...Option) {
 		})
 	}
 	for _, id := range unknownIDs(c.known, seen) {
-		t.Logf("warning: known failure %s is not a case of this corpus", id)
+		t.Logf("warning: known failure %s is neither a case of this corpus nor the signature of a failure", id)
 	}
 }
 
@@ -343,10 +347,10 @@ func summaryError(s *check.Summary) error {
 			break
 		}
 		listed++
-		fmt.Fprintf(&b, "\n\t%s: %s", r.ID, describe(r))
+		fmt.Fprintf(&b, "\n\t%s: %s", r.ID, strings.ReplaceAll(describe(r), "\n", "\n\t"))
 	}
 	for _, id := range s.UnknownIDs {
-		fmt.Fprintf(&b, "\n\twarning: known failure %s is not a case of this corpus", id)
+		fmt.Fprintf(&b, "\n\twarning: known failure %s is neither a case of this corpus nor the signature of a failure", id)
 	}
 	return errors.New(b.String())
 }
@@ -354,10 +358,17 @@ func summaryError(s *check.Summary) error {
 // describe renders a failure: the difference and where the expected
 // value comes from.
 func describe(r check.Result) string {
-	if r.Source == "" {
-		return r.Detail
+	text := r.Detail
+	if r.Source != "" {
+		text += " (expected: " + r.Source + ")"
 	}
-	return r.Detail + " (expected: " + r.Source + ")"
+	if r.Case != "" {
+		text += "\n    case: " + r.Case
+	}
+	if !r.Signature.IsZero() {
+		text += "\n    signature: " + r.Signature.String()
+	}
+	return text
 }
 
 func unknownIDs(known map[string]string, seen map[string]bool) []string {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -15,6 +16,7 @@ import (
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/confine"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/oracle"
 )
 
 const checkUsage = `Usage: conform check [--cases DIR] [--impl IMPL] [--known-failures FILE]
@@ -99,7 +101,6 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform check: %v\n", err)
 		return exitUsage
 	}
-	defer im.Close()
 	if *implSpec != "engine" {
 		opts.Workers = 64 // pipelined over the child
 		fmt.Fprintf(stderr, "implementation %s %s\n", im.Name(), im.Version())
@@ -109,6 +110,19 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	summary, err := check.Run(ctx, fsys, im, opts)
 	if err != nil {
 		summary = check.CorpusFailure(err)
+	}
+	// Closing the implementation reports the protocol errors it made
+	// after their case's answer had been returned (a second answer).
+	if err := im.Close(); err != nil {
+		var faults *oracle.FaultError
+		if errors.As(err, &faults) {
+			summary.Protocol = append(summary.Protocol, faults.Error())
+		} else {
+			fmt.Fprintf(stderr, "conform check: warning: closing %s: %v\n", im.Name(), err)
+		}
+	}
+	for _, p := range summary.Protocol {
+		fmt.Fprintf(stdout, "protocol: %s\n", p)
 	}
 	for _, p := range summary.Integrity {
 		fmt.Fprintf(stdout, "integrity: %s (does not match the MANIFEST)\n", p)
@@ -130,7 +144,17 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, ": %s", r.Detail)
 		}
 		fmt.Fprintln(stdout)
+		if r.Status != check.Fail && r.Status != check.XFail {
+			continue
+		}
+		if r.Case != "" {
+			fmt.Fprintf(stdout, "    case: %s\n", r.Case)
+		}
+		if !r.Signature.IsZero() {
+			fmt.Fprintf(stdout, "    signature: %s\n", r.Signature)
+		}
 	}
+	printSignatures(stdout, summary.Results)
 	reasons := make([]string, 0, len(skips))
 	for reason := range skips {
 		reasons = append(reasons, reason)
@@ -140,7 +164,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "skipped %d cases: %s\n", skips[reason], reason)
 	}
 	for _, id := range summary.UnknownIDs {
-		fmt.Fprintf(stdout, "warning: known failure %s is not a case of this corpus\n", id)
+		fmt.Fprintf(stdout, "warning: known failure %s is neither a case of this corpus nor the signature of a failure\n", id)
 	}
 	if summary.KnownFailures+summary.UnexpectedPasses > 0 {
 		fmt.Fprintf(stdout, "%d known failures, %d unexpected passes\n", summary.KnownFailures, summary.UnexpectedPasses)
@@ -188,4 +212,38 @@ func writeReport(path string, write func(io.Writer) error) error {
 		err = cerr
 	}
 	return err
+}
+
+// printSignatures prints the failures grouped by signature: each
+// signature with its number of failures and its first case, most frequent
+// first.
+func printSignatures(w io.Writer, results []check.Result) {
+	type group struct {
+		sig   string
+		n     int
+		first string
+	}
+	index := map[string]*group{}
+	var groups []*group
+	for _, r := range results {
+		if r.Status != check.Fail || r.Signature.IsZero() {
+			continue
+		}
+		sig := r.Signature.String()
+		g := index[sig]
+		if g == nil {
+			g = &group{sig: sig, first: r.ID}
+			index[sig] = g
+			groups = append(groups, g)
+		}
+		g.n++
+	}
+	if len(groups) == 0 {
+		return
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return groups[i].n > groups[j].n })
+	fmt.Fprintf(w, "failures by signature (%d):\n", len(groups))
+	for _, g := range groups {
+		fmt.Fprintf(w, "  %s: %d (first: %s)\n", g.sig, g.n, g.first)
+	}
 }

@@ -195,3 +195,30 @@ func symlink(t *testing.T, target, link string) {
 		t.Fatal(err)
 	}
 }
+
+// TestCheckSecondAnswer checks that a child answering a case twice, with
+// different results, fails the gate even though the first answer passed.
+func TestCheckSecondAnswer(t *testing.T) {
+	top := t.TempDir()
+	child := filepath.Join(top, "twice.sh")
+	writeFile(t, child, `#!/bin/sh
+echo '{"hello": {"name": "twice", "version": "0", "ops": ["getitem"]}}'
+while read -r line; do
+  id=$(echo "$line" | sed 's/.*"id": *\([0-9]*\).*/\1/')
+  echo "{\"id\": $id, \"error\": {\"kind\": \"invalid_spec\", \"message\": \"first\"}}"
+  echo "{\"id\": $id, \"error\": {\"kind\": \"out_of_range\", \"message\": \"second\"}}"
+done
+`)
+	os.Chmod(child, 0o755)
+	dir := filepath.Join(top, "corpus")
+	writeFile(t, filepath.Join(dir, "list.jsonl"), `{"id":"zero-step","op":"getitem","inputs":{"x":"x.npy"},"index":"x[::0]","expect":{"error":"invalid_spec","source":"test"}}`+"\n")
+	writeInput(t, dir, "x.npy", 2, 3)
+	junit := filepath.Join(top, "junit.xml")
+	code, stdout, stderr := runCLI("check", "--cases", dir, "--impl", child, "--junit", junit)
+	if code != 1 || !strings.Contains(stdout, "protocol: ") || !strings.Contains(stdout, "second answer") {
+		t.Errorf("exit %d, want 1 with a protocol error\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if data, err := os.ReadFile(junit); err != nil || !bytes.Contains(data, []byte("conform.protocol")) {
+		t.Errorf("the JUnit report lacks the protocol error: %v", err)
+	}
+}

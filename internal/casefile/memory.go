@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
@@ -184,4 +185,50 @@ func (m Memory) String() string {
 		return fmt.Sprint(m.Spec)
 	}
 	return string(data)
+}
+
+// Describe returns the case in one line, for failure messages: the op,
+// its spec (the subscript of getitem, the other ops' fields as
+// name=value) and each input's dtype and shape, e.g.
+// `getitem x[1, ::-1]; x: <i4 (2, 3)`.
+func (m Memory) Describe() string {
+	var b strings.Builder
+	b.WriteString(m.Op())
+	for _, k := range m.specKeys() {
+		if k == "op" {
+			continue
+		}
+		b.WriteByte(' ')
+		if s, ok := m.Spec[k].(string); ok && k == "index" {
+			b.WriteString(s)
+			continue
+		}
+		data, err := json.Marshal(m.Spec[k])
+		if err != nil {
+			data = []byte(fmt.Sprint(m.Spec[k]))
+		}
+		fmt.Fprintf(&b, "%s=%s", k, data)
+	}
+	for i, name := range m.inputNames() {
+		if i == 0 {
+			b.WriteString("; ")
+		} else {
+			b.WriteString(", ")
+		}
+		t := m.Inputs[name]
+		fmt.Fprintf(&b, "%s: %v %s", name, t.DType, shapeString(t.Shape))
+	}
+	return b.String()
+}
+
+// shapeString writes a shape as Python does: (), (3,), (2, 3).
+func shapeString(shape []int) string {
+	if len(shape) == 1 {
+		return fmt.Sprintf("(%d,)", shape[0])
+	}
+	parts := make([]string, len(shape))
+	for i, d := range shape {
+		parts[i] = strconv.Itoa(d)
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }

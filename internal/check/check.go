@@ -20,6 +20,7 @@ import (
 	"github.com/conformsuite/conform/internal/confine"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/signature"
 )
 
 // Status is the outcome of one case.
@@ -41,6 +42,13 @@ type Result struct {
 	Status Status
 	Source string // where the expected value comes from
 	Detail string
+	// Case describes a failed case in one line: op, spec, input dtypes
+	// and shapes (see casefile.Memory.Describe); empty if its inputs
+	// could not be read.
+	Case string
+	// Signature names the kind of failure (see package signature); zero
+	// unless the case failed on the implementation's answer.
+	Signature signature.Signature
 }
 
 // Summary collects the results of a run.
@@ -53,13 +61,19 @@ type Summary struct {
 	Results                         []Result
 	// Integrity lists the corpus files that do not match its manifest.
 	Integrity []corpus.ManifestProblem
-	// UnknownIDs lists known-failure IDs that are not in the corpus.
+	// Protocol lists protocol errors of the implementation that belong to
+	// no case: answers it gave after the case's answer had been returned
+	// (see oracle.FaultError). Any fails the run.
+	Protocol []string
+	// UnknownIDs lists known-failure entries that are neither a case of
+	// the corpus nor the signature of a failure of this run.
 	UnknownIDs []string
 }
 
 // OK reports whether every case passed (or failed as expected) or was
-// skipped, and the corpus matched its manifest.
-func (s *Summary) OK() bool { return s.Failed == 0 && len(s.Integrity) == 0 }
+// skipped, the corpus matched its manifest, and the implementation made
+// no protocol error outside a case.
+func (s *Summary) OK() bool { return s.Failed == 0 && len(s.Integrity) == 0 && len(s.Protocol) == 0 }
 
 // Line returns the summary line "N passed, N failed, N skipped".
 func (s *Summary) Line() string {
@@ -130,6 +144,9 @@ func Run(ctx context.Context, fsys fs.FS, im impl.Impl, opts Options) (*Summary,
 	seen := map[string]bool{}
 	for _, r := range results {
 		seen[r.ID] = true
+		if !r.Signature.IsZero() {
+			seen[r.Signature.String()] = true
+		}
 		before := r.Status
 		r = ApplyKnownFailures(r, opts.KnownFailures)
 		switch {
@@ -160,9 +177,15 @@ func CorpusFailure(err error) *Summary {
 
 // ApplyKnownFailures turns the failure of a case listed in known into
 // XFail, and a listed case that passed into a failure (an unexpected
-// pass: the list must shrink as the implementation improves).
+// pass: the list must shrink as the implementation improves). An entry of
+// known may also be a signature ("getitem/values", see package
+// signature): every failure with that signature is then known too; a
+// case that passes is not an unexpected pass for a signature entry.
 func ApplyKnownFailures(r Result, known map[string]string) Result {
 	reason, listed := known[r.ID]
+	if !listed && r.Status == Fail && !r.Signature.IsZero() {
+		reason, listed = known[r.Signature.String()]
+	}
 	if !listed {
 		return r
 	}
@@ -216,41 +239,54 @@ func One(ctx context.Context, fsys fs.FS, e corpus.Entry, im impl.Impl) Result {
 		expected = impl.Result{Output: t}
 	}
 
-	got := runEntry(ctx, fsys, e, im)
+	m, err := Memory(fsys, e)
+	var got impl.Result
+	switch {
+	case err == nil:
+		got = im.Run(ctx, m)
+		r.Case = m.Describe()
+	case im.Name() == "engine":
+		// A case whose spec or inputs the loader rejects is a rejection
+		// like any other for the engine: its kind is compared.
+		got = impl.FromError(nil, err)
+	default:
+		// Another implementation cannot be sent a case whose inputs are
+		// unreadable.
+		got = impl.Result{Skip: "the case's inputs cannot be read: " + err.Error()}
+	}
 	switch {
 	case got.Skip != "":
 		r.Status = Skip
 		r.Detail = got.Skip
 		return r
+	}
+	op, _ := m.Spec["op"].(string)
+	if op == "" {
+		op = opOf(e)
+	}
+	r.Signature = signature.Of(op, expected, got)
+	switch {
 	case got.Crash != "":
 		return fail("crash: %s", got.Crash)
+	case r.Signature.IsZero():
+		r.Status = Pass
+		r.Case = ""
+		return r
+	case want.Error != "" && got.Kind == "":
+		return fail("got an output of shape %v, want error %s", got.Output.Shape, want.Error)
+	case want.Output != "" && got.Kind != "":
+		return fail("got error %s (%s), want an output of shape %v", got.Kind, got.Message, expected.Output.Shape)
 	}
-	if d := impl.Diff(expected, got); d != "" {
-		if want.Error != "" && got.Kind == "" {
-			return fail("got an output of shape %v, want error %s", got.Output.Shape, want.Error)
-		}
-		if want.Output != "" && got.Kind != "" {
-			return fail("got error %s (%s), want an output of shape %v", got.Kind, got.Message, expected.Output.Shape)
-		}
-		return fail("%s", d)
-	}
-	r.Status = Pass
-	return r
+	return fail("%s", impl.Diff(expected, got))
 }
 
-// runEntry runs one corpus case on im. A case whose spec or inputs the
-// loader rejects is a rejection like any other for the engine (its kind
-// is compared with the expected one); another implementation cannot be
-// sent a case whose inputs are unreadable, so it is skipped.
-func runEntry(ctx context.Context, fsys fs.FS, e corpus.Entry, im impl.Impl) impl.Result {
-	m, err := Memory(fsys, e)
-	if err != nil {
-		if im.Name() == "engine" {
-			return impl.FromError(nil, err)
-		}
-		return impl.Result{Skip: "the case's inputs cannot be read: " + err.Error()}
+// opOf returns the "op" field of a stored case, or "" if it has none.
+func opOf(e corpus.Entry) string {
+	var head struct {
+		Op string `json:"op"`
 	}
-	return im.Run(ctx, m)
+	json.Unmarshal(e.JSON, &head)
+	return head.Op
 }
 
 // metadataFields are the fields of a stored case that are not part of

@@ -3,6 +3,7 @@ package check
 import (
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"strings"
 )
@@ -11,23 +12,30 @@ import (
 // problems and every case's result.
 func (s *Summary) WriteJSON(w io.Writer) error {
 	type result struct {
-		ID     string `json:"id"`
-		Status Status `json:"status"`
-		Source string `json:"source,omitempty"`
-		Detail string `json:"detail,omitempty"`
+		ID        string `json:"id"`
+		Status    Status `json:"status"`
+		Source    string `json:"source,omitempty"`
+		Detail    string `json:"detail,omitempty"`
+		Case      string `json:"case,omitempty"`
+		Signature string `json:"signature,omitempty"`
 	}
 	doc := struct {
 		Passed    int      `json:"passed"`
 		Failed    int      `json:"failed"`
 		Skipped   int      `json:"skipped"`
 		Integrity []string `json:"integrity"`
+		Protocol  []string `json:"protocol,omitempty"`
 		Results   []result `json:"results"`
-	}{Passed: s.Passed, Failed: s.Failed, Skipped: s.Skipped, Integrity: []string{}, Results: []result{}}
+	}{Passed: s.Passed, Failed: s.Failed, Skipped: s.Skipped, Integrity: []string{}, Protocol: s.Protocol, Results: []result{}}
 	for _, p := range s.Integrity {
 		doc.Integrity = append(doc.Integrity, p.String())
 	}
 	for _, r := range s.Results {
-		doc.Results = append(doc.Results, result{r.ID, r.Status, r.Source, r.Detail})
+		res := result{ID: r.ID, Status: r.Status, Source: r.Source, Detail: r.Detail, Case: r.Case}
+		if !r.Signature.IsZero() {
+			res.Signature = r.Signature.String()
+		}
+		doc.Results = append(doc.Results, res)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", " ")
@@ -57,7 +65,12 @@ func (s *Summary) WriteJUnit(w io.Writer) error {
 		Skipped  int        `xml:"skipped,attr"`
 		Cases    []testcase `xml:"testcase"`
 	}
-	suite := testsuite{Name: "conform", Tests: len(s.Results) + len(s.Integrity), Failures: s.Failed + len(s.Integrity), Skipped: s.Skipped}
+	suite := testsuite{Name: "conform", Tests: len(s.Results) + len(s.Integrity) + len(s.Protocol),
+		Failures: s.Failed + len(s.Integrity) + len(s.Protocol), Skipped: s.Skipped}
+	for i, p := range s.Protocol {
+		suite.Cases = append(suite.Cases, testcase{Name: fmt.Sprintf("protocol-%d", i+1), Classname: "conform.protocol",
+			Failure: &message{Message: p, Text: p}})
+	}
 	for _, p := range s.Integrity {
 		suite.Cases = append(suite.Cases, testcase{Name: p.Path, Classname: "conform.integrity",
 			Failure: &message{Message: p.String(), Text: p.String()}})
@@ -66,6 +79,12 @@ func (s *Summary) WriteJUnit(w io.Writer) error {
 		group, _, _ := strings.Cut(r.ID, "/")
 		tc := testcase{Name: r.ID, Classname: "conform." + group}
 		text := r.Detail
+		if r.Case != "" {
+			text += "\ncase: " + r.Case
+		}
+		if !r.Signature.IsZero() {
+			text += "\nsignature: " + r.Signature.String()
+		}
 		if r.Source != "" {
 			text += "\nexpected value from: " + r.Source
 		}

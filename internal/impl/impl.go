@@ -23,7 +23,23 @@ type Result struct {
 	Message string
 	Skip    string
 	Crash   string
+	// CrashCode says what kind of crash Crash is, as a code: one of the
+	// oracle.CrashKind values, or the codes of this package
+	// (CrashEnginePanic, CrashBadOutput). Nothing reads Crash's text to
+	// tell crashes apart.
+	CrashCode string
 }
+
+// Crash codes of failures this package detects itself.
+const (
+	// CrashEnginePanic: the engine panicked (a bug in conform).
+	CrashEnginePanic = "engine-panic"
+	// CrashBadOutput: the implementation's output is not a readable .npy
+	// file.
+	CrashBadOutput = "bad-output"
+	// CrashNoKind: the engine returned an error without a kind.
+	CrashNoKind = "no-kind"
+)
 
 // Ran reports whether the result is an output or an error, as opposed to
 // a skip or a crash.
@@ -117,7 +133,7 @@ func (Engine) Close() error { return nil }
 func (Engine) Run(ctx context.Context, m casefile.Memory) (r Result) {
 	defer func() {
 		if p := recover(); p != nil {
-			r = Result{Crash: fmt.Sprintf("engine panic: %v", p)}
+			r = Result{Crash: fmt.Sprintf("engine panic: %v", p), CrashCode: CrashEnginePanic}
 		}
 	}()
 	c, err := m.Case()
@@ -137,7 +153,7 @@ func FromError(out *engine.Tensor, err error) Result {
 			msg = e.Message
 		}
 		if kind == "" {
-			return Result{Crash: msg}
+			return Result{Crash: msg, CrashCode: CrashNoKind}
 		}
 		return Result{Kind: kind, Message: msg}
 	}
@@ -177,12 +193,12 @@ func (p *Protocol) Run(ctx context.Context, m casefile.Memory) Result {
 	}
 	req, err := m.AppendRequest(nil)
 	if err != nil {
-		return Result{Crash: "request cannot be encoded: " + err.Error()}
+		return Result{Crash: "request cannot be encoded: " + err.Error(), CrashCode: string(oracle.CrashBadRequest)}
 	}
 	resp := p.client.DoJSON(ctx, req)
 	switch {
 	case resp.Crash != "":
-		return Result{Crash: resp.Crash}
+		return Result{Crash: resp.Crash, CrashCode: string(resp.CrashKind)}
 	case resp.Skip != "":
 		return Result{Skip: resp.Skip}
 	case resp.ErrKind != "":
@@ -190,7 +206,7 @@ func (p *Protocol) Run(ctx context.Context, m casefile.Memory) Result {
 	}
 	t, err := npy.Decode(resp.Output)
 	if err != nil {
-		return Result{Crash: "unreadable output: " + err.Error()}
+		return Result{Crash: "unreadable output: " + err.Error(), CrashCode: CrashBadOutput}
 	}
 	return Result{Output: t}
 }

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFailureLines checks what a failure line tells: the case's spec,
+// its inputs' dtypes and shapes, what differs and the signature; and that
+// a known-failures entry may name a signature.
+func TestFailureLines(t *testing.T) {
+	dir := t.TempDir()
+	writeInput(t, dir, "x.npy", 2, 3)
+	writeInput(t, dir, "y.npy", 3, 2)
+	writeFile(t, filepath.Join(dir, "list.jsonl"),
+		`{"id":"wrong-shape","op":"slice","inputs":{"x":"x.npy"},"begin":[0,0],"size":[-1,-1],"expect":{"output":"y.npy","source":"test"}}`+"\n"+
+			`{"id":"wrong-kind","op":"getitem","inputs":{"x":"x.npy"},"index":"x[1]","expect":{"error":"out_of_range","source":"test"}}`+"\n")
+	code, stdout, _ := runCLI("check", "--cases", dir)
+	for _, want := range []string{
+		"fail wrong-shape (expected: test): ",
+		"    case: slice begin=[0,0] size=[-1,-1]; x: <i4 (2, 3)\n",
+		"    signature: slice/shape/dims\n",
+		"    case: getitem x[1]; x: <i4 (2, 3)\n",
+		"    signature: getitem/output-for-error/out_of_range\n",
+		"failures by signature (2):\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+
+	known := filepath.Join(t.TempDir(), "known.txt")
+	os.WriteFile(known, []byte("slice/shape/dims # a signature\nwrong-kind # a case ID\n"), 0o644)
+	code, stdout, _ = runCLI("check", "--cases", dir, "--known-failures", known)
+	if code != 0 || !strings.Contains(stdout, "2 known failures") {
+		t.Errorf("known failures by signature and by ID: exit %d\n%s", code, stdout)
+	}
+}

@@ -1,0 +1,74 @@
+package signature
+
+import (
+	"testing"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/impl"
+)
+
+func tensor(t *testing.T, dt engine.DType, shape []int, data ...byte) *engine.Tensor {
+	t.Helper()
+	x, err := engine.FromBytes(dt, shape, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+func TestOf(t *testing.T) {
+	u8 := engine.DType{Kind: engine.Uint, Size: 1}
+	le := engine.DType{Kind: engine.Int, Size: 2}
+	be := engine.DType{Kind: engine.Int, Size: 2, BigEndian: true}
+	a := impl.Result{Output: tensor(t, u8, []int{2}, 1, 2)}
+	tests := []struct {
+		rule      string
+		want, got impl.Result
+		sig       string // "" for agreement
+	}{
+		{"the same output agrees", a, impl.Result{Output: tensor(t, u8, []int{2}, 1, 2)}, ""},
+		{"the same error kind agrees, whatever the message", impl.Result{Kind: engine.OutOfRange, Message: "x"}, impl.Result{Kind: engine.OutOfRange, Message: "y"}, ""},
+		{"a skip is never a failure", a, impl.Result{Skip: "no"}, ""},
+		{"a crash is named by its code", a, impl.Result{Crash: "died", CrashCode: "died"}, "slice/crash/died"},
+		{"an error for an output names the kind returned", a, impl.Result{Kind: engine.InvalidSpec}, "slice/error-for-output/invalid_spec"},
+		{"an output for an error names the kind expected", impl.Result{Kind: engine.OutOfRange}, a, "slice/output-for-error/out_of_range"},
+		{"another error kind names both", impl.Result{Kind: engine.OutOfRange}, impl.Result{Kind: engine.InvalidSpec}, "slice/error-kind/invalid_spec-for-out_of_range"},
+		{"a different rank is a rank symptom", a, impl.Result{Output: tensor(t, u8, []int{1, 2}, 1, 2)}, "slice/shape/rank"},
+		{"different sizes of the same rank are a dims symptom", a, impl.Result{Output: tensor(t, u8, []int{1}, 1)}, "slice/shape/dims"},
+		{"only the byte order differing is named", impl.Result{Output: tensor(t, le, []int{1}, 1, 0)}, impl.Result{Output: tensor(t, be, []int{1}, 0, 1)}, "slice/dtype/byte-order"},
+		{"another dtype is a dtype symptom", a, impl.Result{Output: tensor(t, engine.DType{Kind: engine.Int, Size: 1}, []int{2}, 1, 2)}, "slice/dtype"},
+		{"other element bytes are a values symptom", a, impl.Result{Output: tensor(t, u8, []int{2}, 1, 3)}, "slice/values"},
+	}
+	for _, tt := range tests {
+		s := Of("slice", tt.want, tt.got)
+		got := ""
+		if !s.IsZero() {
+			got = s.String()
+		}
+		if got != tt.sig {
+			t.Errorf("%s: %q, want %q", tt.rule, got, tt.sig)
+			continue
+		}
+		if got == "" {
+			continue
+		}
+		if back, err := Parse(got); err != nil || back != s {
+			t.Errorf("%s: Parse(%q) = %v, %v", tt.rule, got, back, err)
+		}
+	}
+}
+
+func TestParseRejects(t *testing.T) {
+	for _, text := range []string{
+		"getitem",                 // no symptom
+		"getitem/123",             // a case ID, not a symptom
+		"getitem/values/a/b",      // too many parts
+		"/values",                 // no op
+		"seeds/tf_doc_1",          // a case ID
+		"getitem/crash/died/more", // too many parts
+	} {
+		if s, err := Parse(text); err == nil {
+			t.Errorf("Parse(%q) = %v, want an error", text, s)
+		}
+	}
+}
