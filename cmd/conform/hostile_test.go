@@ -58,7 +58,7 @@ var hostileCorpora = []struct {
 			t.Fatal(err)
 		}
 		writeFile(t, filepath.Join(dir, "huge.json"), `{"op":"slice","inputs":{"x":"huge.npy"},"begin":[0],"size":[1],"expect":{"error":"out_of_range","source":"test"}}`)
-	}, "more than the input limit"},
+	}, `input "x": npy: huge.npy is 4294967424 bytes, more than the input limit`},
 	{"a compressed pack member (a deflate bomb) is refused", func(t *testing.T, dir, _ string) {
 		payload := npyHeader("{'descr': '|u1', 'fortran_order': False, 'shape': (134217728,), }")
 		name := corpus.Sum(payload)[:24] + ".npy" // the checksum is irrelevant: it is refused first

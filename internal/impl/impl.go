@@ -52,6 +52,8 @@ func (r Result) String() string {
 		return "crash: " + r.Crash
 	case r.Skip != "":
 		return "skip: " + r.Skip
+	case r.Kind != "" && r.Message == "":
+		return "error " + string(r.Kind)
 	case r.Kind != "":
 		return fmt.Sprintf("error %s (%s)", r.Kind, r.Message)
 	}
