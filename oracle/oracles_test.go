@@ -262,7 +262,7 @@ func randomCases(n int, seed int64, tfjs bool) []casefile.Memory {
 }
 
 func haveNumPy() bool {
-	return exec.Command("/usr/bin/python3", "-c", "import numpy").Run() == nil
+	return exec.Command("/usr/bin/python3", "-I", "-c", "import numpy").Run() == nil
 }
 
 // TestNumPyOracle checks that the NumPy oracle agrees exactly with the
@@ -496,9 +496,9 @@ func TestMalformedRequests(t *testing.T) {
 		t.Run(impl, func(t *testing.T) {
 			switch impl {
 			case "numpy":
-				requireOracle(t, "CONFORM_REQUIRE_NUMPY", haveNumPy(), "/usr/bin/python3 has no NumPy")
+				requireOracle(t, "CONFORM_REQUIRE_NUMPY", haveNumPy(), "/usr/bin/python3 has no NumPy (apt-get install python3-numpy)")
 			case "tfjs":
-				requireOracle(t, "CONFORM_REQUIRE_TFJS", haveTFJS(), "oracle/node_modules is missing")
+				requireOracle(t, "CONFORM_REQUIRE_TFJS", haveTFJS(), "oracle/node_modules is missing (sh oracle/setup.sh)")
 			}
 			c := startOracle(t, impl)
 			for _, req := range malformedRequests() {

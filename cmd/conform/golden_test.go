@@ -20,7 +20,7 @@ func TestGoldenKilledLeavesCorpusIntact(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds corpora")
 	}
-	if err := exec.Command("/usr/bin/python3", "-c", "import numpy").Run(); err != nil {
+	if err := exec.Command("/usr/bin/python3", "-I", "-c", "import numpy").Run(); err != nil {
 		if os.Getenv("CONFORM_REQUIRE_NUMPY") == "1" {
 			t.Fatal("NumPy required but not available")
 		}

@@ -291,7 +291,7 @@ func TestReadmeAdapter(t *testing.T) {
 	if n := bytes.Count(adapter, []byte("\n")); n > 30 {
 		t.Errorf("the adapter has %d lines; README promises 30", n)
 	}
-	if err := exec.Command("/usr/bin/python3", "-c", "import numpy").Run(); err != nil {
+	if err := exec.Command("/usr/bin/python3", "-I", "-c", "import numpy").Run(); err != nil {
 		if os.Getenv("CONFORM_REQUIRE_NUMPY") == "1" {
 			t.Fatal("NumPy required but not available")
 		}

@@ -183,7 +183,7 @@ func requireNumPy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("NumPy cross-checks skipped in -short mode")
 	}
-	if out, err := exec.Command(python, "-c", "import numpy").CombinedOutput(); err != nil {
+	if out, err := exec.Command(python, "-I", "-c", "import numpy").CombinedOutput(); err != nil {
 		if os.Getenv("CONFORM_REQUIRE_NUMPY") == "1" {
 			t.Fatalf("NumPy required (CONFORM_REQUIRE_NUMPY=1) but not available: %v: %s", err, bytes.TrimSpace(out))
 		}

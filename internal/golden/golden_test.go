@@ -20,7 +20,7 @@ import (
 // is missing (failing instead under CONFORM_REQUIRE_NUMPY=1).
 func startNumPy(t *testing.T) []*Oracle {
 	t.Helper()
-	if err := exec.Command("/usr/bin/python3", "-c", "import numpy").Run(); err != nil {
+	if err := exec.Command("/usr/bin/python3", "-I", "-c", "import numpy").Run(); err != nil {
 		if os.Getenv("CONFORM_REQUIRE_NUMPY") == "1" {
 			t.Fatalf("NumPy required but not available: %v", err)
 		}
