@@ -11,22 +11,33 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/fuzz"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/signature"
 	"github.com/conformsuite/conform/oracle"
 )
 
 const fuzzUsage = `Usage: conform fuzz --impl IMPL [--oracle numpy[,tfjs,tflite]] [--duration D] [--seed S]
-                    [--out DIR] [--shard i/n] [--max-cases N]
+                    [--out DIR] [--shard i/n] [--max-cases N] [--max-findings N]
+                    [--known-failures FILE]
 
 Generates cases for every op the implementation lists, runs each on the
 implementation and on the oracles (pipelined), and compares the
 implementation exactly with the first oracle that runs the case (errors by
-kind). Every disagreement is shrunk to a minimal case (fewest dims,
-smallest sizes, simplest spec) and saved in DIR as a normal case file with
-provenance, so that "conform check --cases DIR --impl IMPL" replays it.
-Prints progress, the throughput in cases/s, and the summary line; exit
-status 1 if anything disagreed or a child broke the protocol.
+kind). Every disagreement has a signature (op/symptom/detail, as check
+reports failures). The first disagreement of each signature is shrunk to a
+minimal case (fewest dims, smallest sizes, simplest spec) that still
+disagrees with the same signature, and saved in DIR as a normal case file
+with provenance, so that "conform check --cases DIR --impl IMPL" replays
+it; later disagreements of a signature already seen are counted. The run goes on
+until --duration. Prints progress, each signature with its count and saved
+case, the throughput in cases/s, and the summary line; exit status 1 if
+anything disagreed or a child broke the protocol.
+
+--known-failures FILE takes check's format (one entry per line, optional
+"# reason"); its entries that are signatures are known: disagreements with
+them are counted as known, not shrunk or saved, and do not fail the run.
 
 --duration bounds the wall time: no case is generated and no shrinking
 step starts after it, and what is in flight then gets at most --timeout
@@ -51,7 +62,8 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	shard := fset.String("shard", "0/1", "run shard `i/n` of the case space")
 	workers := fset.Int("workers", 64, "cases in flight")
 	shrinkTime := fset.Duration("shrink-time", 10*time.Second, "time limit for shrinking one disagreement")
-	maxShrinks := fset.Int("max-findings", 10, "shrink and save at most `N` distinct disagreements")
+	maxShrinks := fset.Int("max-findings", 10, "shrink and save at most `N` distinct signatures")
+	knownPath := fset.String("known-failures", "", "`FILE` of signatures expected to disagree (check's format)")
 	timeout := fset.Duration("timeout", 5*time.Second, "per-case timeout for protocol children")
 	positional, code, done := parseArgs(fset, args)
 	if done {
@@ -66,6 +78,22 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 		}
 		fset.Usage()
 		return exitUsage
+	}
+	var known map[string]string
+	if *knownPath != "" {
+		data, err := os.ReadFile(*knownPath)
+		if err == nil {
+			known, err = check.ReadKnownFailures(data)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "conform fuzz: --known-failures: %v\n", err)
+			return exitUsage
+		}
+		for entry := range known {
+			if _, err := signature.Parse(entry); err != nil {
+				fmt.Fprintf(stderr, "conform fuzz: --known-failures: ignoring %s: fuzz knows failures by signature only\n", entry)
+			}
+		}
 	}
 	if *seed == 0 {
 		*seed = uint64(time.Now().UnixNano())&(1<<53-1) | 1
@@ -114,7 +142,7 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	s, err := fuzz.Run(ctx, fuzz.Options{
 		Impl: im, Oracles: refs, Duration: *duration, CaseTimeout: *timeout, MaxCases: *maxCases, Seed: *seed,
 		Shard: shardI, Shards: shardN, Out: *out, Workers: *workers,
-		ShrinkTime: *shrinkTime, MaxShrinks: *maxShrinks, Log: stderr,
+		ShrinkTime: *shrinkTime, MaxShrinks: *maxShrinks, KnownFailures: known, Log: stderr,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "conform fuzz: %v\n", err)
@@ -122,8 +150,8 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	}
 	faulted := closeAll()
 	for _, f := range s.Findings {
-		fmt.Fprintf(stdout, "disagreement %s: %s gives %v; %s gives %v (%d input elements, shrunk from %d)\n",
-			f.ID, im.Name(), f.Got, f.Oracle, f.Want, elementsOf(f), f.Original)
+		fmt.Fprintf(stdout, "disagreement %s (%s): %s gives %v; %s gives %v (%d input elements, shrunk from %d)\n",
+			f.ID, f.Signature, im.Name(), f.Got, f.Oracle, f.Want, elementsOf(f), f.Original)
 		if f.Partial {
 			fmt.Fprintf(stdout, "  shrinking stopped at the --duration deadline: not necessarily minimal\n")
 		}
@@ -131,8 +159,25 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "  saved %s\n", f.Path)
 		}
 	}
-	if s.Unshrunk > 0 {
-		fmt.Fprintf(stdout, "%d more disagreements were not shrunk (--max-findings, the --duration deadline, or the same minimal case kept repeating)\n", s.Unshrunk)
+	if len(s.Groups) > 0 {
+		fmt.Fprintf(stdout, "disagreements by signature (%d):\n", len(s.Groups))
+	}
+	for _, g := range s.Groups {
+		var where string
+		switch {
+		case g.Known:
+			where = "known: " + g.Reason
+		case g.Finding != nil && g.Finding.Path != "":
+			where = g.Finding.Path
+		case g.Finding != nil:
+			where = g.Finding.ID
+		default:
+			where = "not shrunk (--max-findings or the --duration deadline)"
+		}
+		fmt.Fprintf(stdout, "  %-40s %8d  %s\n", g.Signature, g.Count, where)
+	}
+	if s.Known > 0 {
+		fmt.Fprintf(stdout, "%d known failures (--known-failures)\n", s.Known)
 	}
 	if len(s.Findings) > 0 && *out != "" {
 		fmt.Fprintf(stdout, "replay: conform check --cases %s --impl %s\n", *out, quoteArg(*implSpec))

@@ -1,7 +1,10 @@
 // Package fuzz runs live differential fuzzing: generated cases go to an
-// implementation under test and to oracles, pipelined; every disagreement
-// is shrunk to a minimal case with rapid's shrinker and saved as a normal
-// case file that `conform check --cases DIR` replays.
+// implementation under test and to oracles, pipelined. Every disagreement
+// is classified by its signature (package signature); the first
+// disagreement of each signature is shrunk, keeping that signature, to a
+// minimal case with rapid's shrinker and saved as a normal case file that
+// `conform check --cases DIR` replays. Later disagreements of a signature
+// already seen are only counted.
 package fuzz
 
 import (
@@ -9,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,6 +21,7 @@ import (
 	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/progress"
+	"github.com/conformsuite/conform/internal/signature"
 )
 
 // Options configures Run.
@@ -43,27 +48,36 @@ type Options struct {
 	Workers int
 	// ShrinkTime bounds the shrinking of one disagreement.
 	ShrinkTime time.Duration
-	// MaxShrinks bounds how many disagreements are shrunk (the rest are
-	// counted); shrinking stops early once the same minimal case repeats.
+	// MaxShrinks bounds how many distinct signatures are shrunk: the
+	// disagreements of further signatures are counted, not shrunk.
 	MaxShrinks int
 	// StopAfter, if > 0, ends the run once that many findings are saved.
 	StopAfter int
 	// Ops restricts the ops generated (default: every op the
 	// implementation supports).
 	Ops []string
-	Log io.Writer
+	// KnownFailures is a known-failures list as check.ReadKnownFailures
+	// reads it (entry to reason). Its entries that are signatures (see
+	// signature.Parse) are known: disagreements with those signatures are
+	// counted in Summary.Known, not shrunk, saved or counted as failures.
+	// Other entries (case IDs) are ignored.
+	KnownFailures map[string]string
+	Log           io.Writer
 }
 
 // Finding is one disagreement, shrunk.
 type Finding struct {
-	ID       string
-	Case     casefile.Memory // the minimal case
-	Oracle   string          // the reference that disagreed
-	Want     impl.Result     // the reference's result on the minimal case
-	Got      impl.Result     // the implementation's
-	Detail   string
-	Seed     int // the rapid seed of the original case
-	Original int // number of input elements before shrinking
+	ID string
+	// Signature is that of the disagreement first seen; the minimal case
+	// disagrees with the same signature.
+	Signature signature.Signature
+	Case      casefile.Memory // the minimal case
+	Oracle    string          // the reference that disagreed
+	Want      impl.Result     // the reference's result on the minimal case
+	Got       impl.Result     // the implementation's
+	Detail    string
+	Seed      int // the rapid seed of the original case
+	Original  int // number of input elements before shrinking
 	// Partial is set when shrinking stopped at the run's deadline: Case
 	// is the smallest failing case found by then, not necessarily
 	// minimal.
@@ -71,13 +85,39 @@ type Finding struct {
 	Path    string
 }
 
+// Group is the disagreements of one signature.
+type Group struct {
+	Signature signature.Signature
+	// Count is the number of disagreements with this signature.
+	Count int
+	// Known is set when the signature is in Options.KnownFailures: its
+	// disagreements are counted, not shrunk, and not failures.
+	Known bool
+	// Reason is the known-failures entry's reason.
+	Reason string
+	// Finding is the saved minimal case, nil if the signature was not
+	// shrunk: it is known, over MaxShrinks or StopAfter, or was first
+	// seen after the deadline.
+	Finding *Finding
+	// queued is set once a disagreement of this signature is queued for
+	// shrinking.
+	queued bool
+}
+
 // Summary is the result of a run.
 type Summary struct {
-	Cases, Agreed, Disagreed, Skipped int
-	Elapsed                           time.Duration
-	Findings                          []Finding
-	// Unshrunk counts disagreements not shrunk (over MaxShrinks, repeats
-	// of one minimal case, or found after the deadline).
+	// Disagreed counts the disagreements whose signature is not known;
+	// Known those whose signature is (not included in Disagreed).
+	Cases, Agreed, Disagreed, Known, Skipped int
+	Elapsed                                  time.Duration
+	// Findings are the minimal cases saved, one per signature, in the
+	// order they were found.
+	Findings []Finding
+	// Groups lists every signature seen (known ones included), the most
+	// frequent first (then by signature).
+	Groups []*Group
+	// Unshrunk counts the signatures not known that were not shrunk
+	// (over MaxShrinks or StopAfter, or first seen after the deadline).
 	Unshrunk int
 }
 
@@ -89,6 +129,18 @@ func (s *Summary) Rate() float64 { return float64(s.Cases) / s.Elapsed.Seconds()
 // reference.
 func (s *Summary) Line() string {
 	return fmt.Sprintf("%d passed, %d failed, %d skipped", s.Agreed, s.Disagreed, s.Skipped)
+}
+
+// knownSignatures returns the entries of a known-failures list that are
+// signatures, with their reasons.
+func knownSignatures(list map[string]string) map[signature.Signature]string {
+	known := map[signature.Signature]string{}
+	for entry, reason := range list {
+		if sig, err := signature.Parse(entry); err == nil {
+			known[sig] = reason
+		}
+	}
+	return known
 }
 
 // outcome is the comparison of one case.
@@ -126,6 +178,13 @@ func compareCase(ctx context.Context, im impl.Impl, oracles []impl.Impl, m casef
 // shrinking starts no new step after the deadline: the disagreement being
 // shrunk is saved as the smallest failing case found so far, marked
 // Partial, and the ones still queued are counted in Unshrunk.
+//
+// Every disagreement is classified by signature.Of (the reference's
+// result as want, the implementation's as got). The first disagreement of
+// a signature neither known nor seen before is shrunk, keeping its
+// signature, and saved (up to MaxShrinks signatures); later ones are
+// counted in their Group. The run goes on generating cases until its
+// duration or case limit, or until StopAfter findings are saved.
 func Run(ctx context.Context, opts Options) (*Summary, error) {
 	if opts.Shards < 1 {
 		opts.Shards = 1
@@ -177,10 +236,18 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 
 	s := &Summary{}
+	known := knownSignatures(opts.KnownFailures)
+	// groups and queued are guarded by mu; queued counts the signatures
+	// queued for shrinking (at most MaxShrinks).
+	groups := map[signature.Signature]*Group{}
+	queued := 0
 	var mu sync.Mutex
 	var next atomic.Int64
 	bar := progress.New(opts.Log, "fuzz", opts.MaxCases)
-	shrinks := make(chan disagreement, 64)
+	// Each signature is queued at most once, so the queue rarely fills;
+	// when it does, the signature is queued again with its next
+	// disagreement.
+	shrinks := make(chan disagreement, min(opts.MaxShrinks, 256))
 	shrinker := newShrinker(caseCtx, deadline, opts)
 	shrinkDone := make(chan struct{})
 	go func() {
@@ -190,12 +257,13 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 			done := opts.StopAfter > 0 && len(s.Findings) >= opts.StopAfter
 			mu.Unlock()
 			if done {
-				shrinker.skipped++
 				continue
 			}
 			if f, ok := shrinker.shrink(d); ok {
 				mu.Lock()
 				s.Findings = append(s.Findings, f)
+				saved := f
+				groups[f.Signature].Finding = &saved
 				enough := opts.StopAfter > 0 && len(s.Findings) >= opts.StopAfter
 				mu.Unlock()
 				if enough {
@@ -231,11 +299,29 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 				case out.diff == "":
 					s.Agreed++
 				default:
+					// Only a disagreement is classified: the hot path
+					// of agreeing cases does not pay for it.
+					sig := signature.Of(op, out.want, out.got)
+					g := groups[sig]
+					if g == nil {
+						g = &Group{Signature: sig}
+						g.Reason, g.Known = known[sig]
+						groups[sig] = g
+					}
+					g.Count++
+					if g.Known {
+						s.Known++
+						break
+					}
 					s.Disagreed++
+					if g.queued || queued >= opts.MaxShrinks {
+						break
+					}
 					select {
-					case shrinks <- disagreement{op: op, seed: seed, m: m, out: out}:
+					case shrinks <- disagreement{op: op, seed: seed, m: m, out: out, sig: sig}:
+						g.queued = true
+						queued++
 					default:
-						s.Unshrunk++
 					}
 				}
 				mu.Unlock()
@@ -248,6 +334,18 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	bar.Done()
 	close(shrinks)
 	<-shrinkDone
-	s.Unshrunk += shrinker.skipped
+	for _, g := range groups {
+		s.Groups = append(s.Groups, g)
+		if !g.Known && g.Finding == nil {
+			s.Unshrunk++
+		}
+	}
+	sort.Slice(s.Groups, func(i, j int) bool {
+		a, b := s.Groups[i], s.Groups[j]
+		if a.Count != b.Count {
+			return a.Count > b.Count
+		}
+		return a.Signature.String() < b.Signature.String()
+	})
 	return s, nil
 }

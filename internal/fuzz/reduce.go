@@ -6,16 +6,17 @@ import (
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/signature"
 )
 
 // reduce shrinks a failing case further after rapid, directly on its
 // tensors: it tries cutting each input down along each axis (to 0, 1, half
 // and one less), the batch axes of gather_nd on both inputs at once, and
 // keeps every candidate on which the implementation still disagrees with
-// its reference, until no candidate helps or its time (ShrinkTime, or
+// its reference with signature sig, until no candidate helps or its time (ShrinkTime, or
 // less if the deadline comes first) is up. cut reports that the deadline
 // stopped it.
-func (s *shrinker) reduce(m casefile.Memory, out outcome) (casefile.Memory, outcome, bool) {
+func (s *shrinker) reduce(m casefile.Memory, out outcome, sig signature.Signature) (casefile.Memory, outcome, bool) {
 	budget, capped := s.budget()
 	end := time.Now().Add(budget)
 	for progress := true; progress; {
@@ -31,7 +32,7 @@ func (s *shrinker) reduce(m casefile.Memory, out outcome) (casefile.Memory, outc
 			if !ok {
 				return m, out, true
 			}
-			if o.skipped || o.diff == "" {
+			if !same(m.Op(), o, sig) {
 				continue
 			}
 			m, out, progress = cand, o, true

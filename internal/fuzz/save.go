@@ -53,9 +53,10 @@ func Save(dir string, f Finding, opts Options) (string, error) {
 		}
 		doc["expect"] = map[string]any{"output": file, "source": source}
 	}
-	doc["rule"] = fmt.Sprintf("found by conform fuzz: %s disagrees with %s", opts.Impl.Name(), f.Oracle)
+	doc["rule"] = fmt.Sprintf("found by conform fuzz: %s disagrees with %s (%s)", opts.Impl.Name(), f.Oracle, f.Signature)
 	doc["provenance"] = map[string]any{
 		"found_by":       "conform fuzz",
+		"signature":      f.Signature.String(),
 		"seed":           opts.Seed,
 		"case_seed":      f.Seed,
 		"shard":          fmt.Sprintf("%d/%d", opts.Shard, opts.Shards),

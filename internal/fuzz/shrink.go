@@ -14,6 +14,7 @@ import (
 
 	"github.com/conformsuite/conform/gen"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/signature"
 )
 
 // disagreement is a case on which the implementation disagreed with its
@@ -23,6 +24,7 @@ type disagreement struct {
 	seed int
 	m    casefile.Memory
 	out  outcome
+	sig  signature.Signature // signature.Of the case's disagreement
 }
 
 // shrinker turns disagreements into minimal findings, one at a time.
@@ -30,13 +32,10 @@ type shrinker struct {
 	ctx      context.Context // bounds every comparison
 	deadline time.Time       // no comparison starts after it (zero: none)
 	opts     Options
-	seen     map[string]bool // minimal cases found, by ID
-	repeats  int             // consecutive shrinks that found a known case
-	skipped  int             // disagreements not shrunk
 }
 
 func newShrinker(ctx context.Context, deadline time.Time, opts Options) *shrinker {
-	return &shrinker{ctx: ctx, deadline: deadline, opts: opts, seen: map[string]bool{}}
+	return &shrinker{ctx: ctx, deadline: deadline, opts: opts}
 }
 
 // rapidMu serialises uses of rapid's engine, whose settings are global
@@ -46,29 +45,23 @@ var rapidMu sync.Mutex
 // shrink minimises one disagreement with rapid's shrinker: it replays the
 // generator from the case's seed (rapid's first test case for a seed is
 // the generator's example for that seed) and keeps the smallest case on
-// which the implementation still disagrees with its reference. It reports
-// false when the finding is a duplicate, shrinking is over budget, or the
-// deadline has passed. A shrink the deadline stops is a Partial finding.
+// which the implementation still disagrees with its reference with the
+// same signature, so that a rarer failure is not shrunk into a more
+// common one. It reports false when the deadline has passed or the run is
+// over. A shrink the deadline stops is a Partial finding.
 func (s *shrinker) shrink(d disagreement) (Finding, bool) {
-	if len(s.seen) >= s.opts.MaxShrinks || s.repeats >= 3 || s.expired() {
-		s.skipped++
+	if s.expired() {
 		return Finding{}, false
 	}
 	minimal, out, cut := s.minimise(d)
 	if !cut {
-		minimal, out, cut = s.reduce(minimal, out)
+		minimal, out, cut = s.reduce(minimal, out, d.sig)
 	}
 	f := Finding{
-		Case: minimal, Oracle: out.oracle, Want: out.want, Got: out.got, Detail: out.diff,
+		Signature: d.sig, Case: minimal, Oracle: out.oracle, Want: out.want, Got: out.got, Detail: out.diff,
 		Seed: d.seed, Original: elements(d.m), Partial: cut,
 	}
 	f.ID = caseID(minimal)
-	if s.seen[f.ID] {
-		s.repeats++
-		return Finding{}, false
-	}
-	s.repeats = 0
-	s.seen[f.ID] = true
 	if s.opts.Out != "" {
 		path, err := Save(s.opts.Out, f, s.opts)
 		if err != nil {
@@ -108,8 +101,15 @@ func (s *shrinker) compare(m casefile.Memory) (out outcome, ok bool) {
 	return out, s.ctx.Err() == nil
 }
 
+// same reports whether out is a disagreement with signature sig. It is
+// called only while shrinking, where every candidate is classified.
+func same(op string, out outcome, sig signature.Signature) bool {
+	return !out.skipped && out.diff != "" && signature.Of(op, out.want, out.got) == sig
+}
+
 // minimise runs rapid on the case generator of d's op, seeded so that its
-// first case is d's case. cut reports that the deadline stopped it.
+// first case is d's case, and keeps the smallest case that disagrees with
+// d's signature. cut reports that the deadline stopped it.
 func (s *shrinker) minimise(d disagreement) (m casefile.Memory, o outcome, cut bool) {
 	budget, capped := s.budget()
 	if budget <= 0 {
@@ -125,7 +125,7 @@ func (s *shrinker) minimise(d disagreement) (m casefile.Memory, o outcome, cut b
 			cut = true
 			return
 		}
-		if out.skipped || out.diff == "" {
+		if !same(d.op, out, d.sig) {
 			return
 		}
 		// rapid re-runs the minimal failing case last.
