@@ -21,7 +21,8 @@ const (
 
 // DType describes the elements of a tensor: kind, item size in bytes and
 // byte order. Slicing moves bytes and never converts them, so a big-endian
-// input gives a big-endian output, as in NumPy.
+// input gives a big-endian output, as in NumPy; the one exception is a
+// getitem index that makes NumPy return a scalar (see GetItem).
 type DType struct {
 	Kind      Kind
 	Size      int  // bytes per element; for Unicode 4 bytes per character

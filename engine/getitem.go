@@ -1,5 +1,7 @@
 package engine
 
+import "encoding/binary"
+
 // GetItemPlan normalises a NumPy basic index (NumPy 1.24 semantics) over an
 // input of the given shape into a Plan. Checks run in NumPy's order: at
 // most one ellipsis, not more integers and slices than dimensions, at most
@@ -79,13 +81,95 @@ func GetItemPlan(shape []int, items []IndexItem) (*Plan, error) {
 }
 
 // GetItem evaluates x[items] with NumPy basic-indexing semantics and
-// returns a C-contiguous tensor. The result may share memory with x: when
-// its elements are one block of x's memory, it is a view of that block,
-// as np.ascontiguousarray(x[items]) is (see Plan.Apply).
+// returns a C-contiguous tensor: what np.asarray(x[items]) returns. The
+// result may share memory with x: when its elements are one block of x's
+// memory, it is a view of that block, as np.ascontiguousarray(x[items])
+// is (see Plan.Apply). Its dtype is x's, byte order included, except for
+// an index that makes NumPy return a scalar (see getItemResult).
 func GetItem(x *Tensor, items []IndexItem) (*Tensor, error) {
 	p, err := GetItemPlan(x.Shape, items)
 	if err != nil {
 		return nil, err
 	}
-	return p.applyLimited(x)
+	out, err := p.applyLimited(x)
+	if err != nil {
+		return nil, err
+	}
+	return getItemResult(x.Rank(), items, out), nil
+}
+
+// getItemResult is the one place that decides the dtype of a getitem
+// result; out is x[items] as an array of x's dtype. NumPy 1.24 returns a
+// NumPy scalar, not an array, when every item is an integer and there is
+// one for each of x's dimensions (x[1, 2] on a matrix, x[()] on a 0-d
+// array); with an ellipsis, a new axis or a slice anywhere, or fewer
+// integers than dimensions, it returns an array (x[1, 2, ...] is a 0-d
+// view). np.asarray turns the scalar into a 0-d array of the scalar's
+// own dtype:
+//   - numbers (i, u, f, c of more than one byte): native byte order, the
+//     values byte-swapped from a big-endian input (each half of a complex
+//     number on its own); little-endian and one-byte dtypes are unchanged;
+//   - S: the bytes without their trailing NULs (np.bytes_), in a dtype
+//     S<n> of exactly that length, at least S1 (an empty string is one
+//     NUL byte);
+//   - U: likewise the code points without trailing NULs (np.str_), in a
+//     native-order U<n>, at least U1.
+//
+// Native means little-endian, the byte order of every machine conform
+// runs on (ParseDType reads '=' the same way). Every other result is out
+// unchanged, keeping x's dtype and byte order.
+func getItemResult(rank int, items []IndexItem, out *Tensor) *Tensor {
+	if len(items) != rank {
+		return out
+	}
+	for _, it := range items {
+		if it.Kind != IndexInt {
+			return out
+		}
+	}
+	dt := out.DType
+	b := out.Bytes()
+	switch dt.Kind {
+	case Bytes:
+		n := len(b)
+		for n > 0 && b[n-1] == 0 {
+			n--
+		}
+		data := make([]byte, max(n, 1))
+		copy(data, b[:n])
+		return &Tensor{DType: DType{Kind: Bytes, Size: len(data)}, Shape: []int{}, Strides: []int{}, Data: data}
+	case Unicode:
+		n := len(b) / 4
+		for n > 0 && unicodeChar(b, n-1, dt.BigEndian) == 0 {
+			n--
+		}
+		data := make([]byte, 4*max(n, 1))
+		for i := 0; i < n; i++ {
+			binary.LittleEndian.PutUint32(data[4*i:], unicodeChar(b, i, dt.BigEndian))
+		}
+		return &Tensor{DType: DType{Kind: Unicode, Size: len(data)}, Shape: []int{}, Strides: []int{}, Data: data}
+	}
+	if !dt.BigEndian || !dt.HasByteOrder() {
+		return out
+	}
+	part := dt.Size
+	if dt.Kind == Complex {
+		part /= 2 // real and imaginary parts are swapped separately
+	}
+	data := make([]byte, len(b))
+	for i := 0; i < len(b); i += part {
+		for k := 0; k < part; k++ {
+			data[i+k] = b[i+part-1-k]
+		}
+	}
+	dt.BigEndian = false
+	return &Tensor{DType: dt, Shape: []int{}, Strides: []int{}, Data: data}
+}
+
+// unicodeChar returns code unit i of the UCS-4 string b.
+func unicodeChar(b []byte, i int, bigEndian bool) uint32 {
+	if bigEndian {
+		return binary.BigEndian.Uint32(b[4*i:])
+	}
+	return binary.LittleEndian.Uint32(b[4*i:])
 }
