@@ -24,7 +24,10 @@ Ops:
                  and NumPy fancy indexing.
 
 Every result keeps the dtype of x (params for gather_nd, data for the ONNX
-ops), byte order included, and is written with np.save.
+ops), byte order included, and is written with np.save; except getitem, whose
+result is np.asarray(x[key]): a full integer index (x[1, 2]; x[()] on a 0-d
+array) makes NumPy return a scalar, whose array has native byte order and, for
+S and U, the string's own length (see op_getitem).
 """
 
 import ast
@@ -101,7 +104,12 @@ class CaseError(Exception):
         self.message = message
 
 
-class TooDeep(Exception):
+class Skip(Exception):
+    """A case this oracle cannot answer with NumPy's result: it is skipped
+    with the message."""
+
+
+class TooDeep(Skip):
     """An index expression nested deeper than Python's own parser allows
     (engine/expr's LALR parser has no such limit): the case is skipped."""
 
@@ -822,9 +830,30 @@ def numpy_index(x, key):
 
 
 def op_getitem(spec, inputs):
+    """x[key] as np.asarray(x[key]): what NumPy returns, dtype included.
+    An index of one integer per dimension and nothing else (x[1, 2], x[()]
+    on a 0-d array) gives a NumPy scalar, which np.asarray makes a 0-d
+    array of the scalar's dtype: native byte order for numbers, and for S
+    and U the string's own length without trailing NULs (at least 1).
+    Every other index gives a view with x's dtype."""
     key = parse_index(spec["index"])
     x = inputs["x"]
-    return numpy_index(x, key), x.dtype
+    try:
+        r = x[key]
+    except IndexError as e:
+        msg = one_line(e)
+        if "out of bounds" in msg:
+            raise out_of_range(msg)
+        raise invalid(msg)
+    except (ValueError, TypeError) as e:
+        raise invalid(one_line(e))
+    except SystemError as e:
+        # A U element holding a code point beyond U+10FFFF has no str
+        # scalar (PyUnicode_New refuses it): NumPy itself has no answer.
+        raise Skip("NumPy cannot make a scalar of this element: %s" % one_line(e))
+    if type(r) is not ndarray:
+        r = np.asarray(r)
+    return r, r.dtype
 
 
 # ---------------------------------------------------------------- strided_slice
@@ -1269,7 +1298,7 @@ def respond(line):
         data = evaluate_case(case)
     except CaseError as e:
         return ('{"id":%s,"error":{"kind":"%s","message":%s}}\n' % (rid, e.kind, json.dumps(e.message))).encode("ascii")
-    except TooDeep as e:
+    except Skip as e:
         return ('{"id":%s,"skip":%s}\n' % (rid, json.dumps(str(e)))).encode("ascii")
     except MemoryError:
         return ('{"id":%s,"skip":"out of memory"}\n' % rid).encode("ascii")

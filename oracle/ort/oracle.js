@@ -21,7 +21,9 @@
 //                   Slice (masked bounds as INT64_MAX / INT64_MIN),
 //                   Squeeze (shrink axes) and Unsqueeze (new axes);
 //                   getitem is NumPy's subscript (parsed by the TF.js
-//                   oracle's parser) mapped the same way
+//                   oracle's parser) mapped the same way, and its result
+//                   follows NumPy's dtype rule for a full integer index
+//                   (see asNumPyScalar)
 //   gather_nd       tf.gather_nd as a converter writes it: GatherND with the
 //                   indices as int64
 // ONNX Runtime's answers are reported as they are, errors mapped to
@@ -224,6 +226,38 @@ function fromOrt(t, a, mode) {
     else out.writeUInt32LE(cp, (i * w + j) * 4);
   }));
   return npy.encode(`${a.big ? '>' : '<'}U${w}`, dims, out);
+}
+
+// asNumPyScalar gives the result of a getitem whose index is one integer
+// per input dimension and nothing else the dtype NumPy gives it (part of
+// getitem's contract, which is NumPy's; ONNX has no byte order): NumPy
+// returns a scalar there, and np.asarray of a scalar has native
+// (little-endian) byte order; an S or U scalar has no trailing NULs, and
+// its array is exactly as wide as the string, at least one character.
+// out is the .npy of ONNX Runtime's result in the input's dtype.
+function asNumPyScalar(out) {
+  const a = npy.decode(out);
+  if (a.kind === 'S' || a.kind === 'U') {
+    const char = a.kind === 'U' ? 4 : 1;
+    const zero = Buffer.alloc(char);
+    // The width: the longest element without its trailing NUL characters.
+    let w = 1;
+    for (let i = 0; i < a.count; i++) {
+      let len = a.n;
+      while (len > 0 && a.data.subarray(i * a.size + (len - 1) * char, i * a.size + len * char).equals(zero)) len--;
+      w = Math.max(w, len);
+    }
+    const data = Buffer.alloc(a.count * w * char);
+    for (let i = 0; i < a.count; i++) {
+      const keep = Math.min(w, a.n);
+      const src = a.data.subarray(i * a.size, i * a.size + keep * char);
+      (a.big ? swapped(src, 4) : src).copy(data, i * w * char);
+    }
+    return npy.encode(`${a.kind === 'U' ? '<' : '|'}${a.kind}${w}`, a.shape, data);
+  }
+  if (!a.big) return out;
+  const half = a.kind === 'c'; // a complex number is two floats, each swapped
+  return npy.encode(`<${a.kind}${a.n}`, a.shape, swapped(a.data, half ? a.size / 2 : a.size));
 }
 
 const i64 = (list) => new ort.Tensor('int64', BigInt64Array.from(list), [list.length]);
@@ -558,9 +592,14 @@ function run(spec, inputs) {
     case 'slice': return tfSlice(spec, inputs);
     case 'gather_nd': return tfGatherND(spec, inputs);
     case 'strided_slice': return stridedGraph(tfEntries(spec), inputs.x);
-    case 'getitem':
+    case 'getitem': {
       if (!OPS.includes('getitem')) throw new Skip('getitem needs the TF.js oracle\'s subscript parser (oracle/node_modules)');
-      return stridedGraph(getitemEntries(spec.index, inputs.x.shape.length), inputs.x);
+      const rank = inputs.x.shape.length;
+      const entries = getitemEntries(spec.index, rank);
+      const out = stridedGraph(entries, inputs.x);
+      if (entries.length !== rank || entries.some((e) => e.kind !== 'shrink')) return out;
+      return Promise.resolve(out).then(asNumPyScalar);
+    }
   }
   throw bad(`unknown op "${spec.op}"`);
 }

@@ -956,10 +956,16 @@ function run(spec, inputs) {
   try {
     let like;
     let thunk;
+    let scalar = false;
     if (spec.op === 'getitem' || spec.op === 'strided_slice') {
       const x = inputs.x;
       like = x;
-      const s = spec.op === 'getitem' ? encodeIndex(parseIndex(spec.index)) : spec;
+      let s = spec;
+      if (spec.op === 'getitem') {
+        const items = parseIndex(spec.index);
+        scalar = items.length === x.shape.length && items.every((it) => it.kind === 'int');
+        s = encodeIndex(items);
+      }
       const strides = s.strides === null ? s.begin.map(() => 1) : s.strides;
       const begin = int32(s.begin, 'begin');
       const end = int32(s.end, 'end');
@@ -989,10 +995,47 @@ function run(spec, inputs) {
       throw mapError(e);
     }
     made.push(out);
-    return fromTensor(out, like);
+    const buf = fromTensor(out, like);
+    return scalar ? numpyScalar(buf) : buf;
   } finally {
     for (const t of made) t.dispose();
   }
+}
+
+// numpyScalar applies getitem's result rule, which is NumPy's and not TF's
+// (TF has no byte order): an index of one integer per input dimension and
+// nothing else makes NumPy return a scalar, and np.asarray of a scalar is
+// a 0-d array of native (little-endian) byte order; an S or U scalar
+// (np.bytes_, np.str_) loses its trailing NULs, and its array is exactly
+// as wide as what is left, at least 1. buf is the .npy of TF.js's result
+// in the input's dtype.
+function numpyScalar(buf) {
+  const a = npy.decode(buf);
+  const count = a.shape.reduce((x, y) => x * y, 1);
+  if (a.kind === 'S' || a.kind === 'U') {
+    const unit = a.kind === 'U' ? 4 : 1;
+    const strings = [];
+    for (let i = 0; i < count; i++) {
+      const units = [];
+      for (let j = 0; j < a.n; j++) {
+        const off = i * a.size + j * unit;
+        units.push(unit === 1 ? a.data[off] : (a.big ? a.data.readUInt32BE(off) : a.data.readUInt32LE(off)));
+      }
+      while (units.length > 0 && units[units.length - 1] === 0) units.pop();
+      strings.push(units);
+    }
+    const width = Math.max(1, ...strings.map((u) => u.length));
+    const out = Buffer.alloc(count * width * unit);
+    strings.forEach((units, i) => units.forEach((u, j) => {
+      if (unit === 1) out[i * width + j] = u;
+      else out.writeUInt32LE(u, (i * width + j) * 4);
+    }));
+    return npy.encode(a.kind === 'S' ? `|S${width}` : `<U${width}`, a.shape, out);
+  }
+  if (!a.big) return buf;
+  // Each float of a complex number is swapped on its own.
+  const part = a.kind === 'c' ? a.size / 2 : a.size;
+  return npy.encode(a.descr.replace('>', '<'), a.shape, npy.swapped(a.data, part));
 }
 
 // indicesFor converts an index array for tf.gatherND. Integers of any

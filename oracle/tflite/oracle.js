@@ -461,9 +461,21 @@ function encodeIndex(items) {
   return s;
 }
 
+// getitem runs the subscript as TF's encoding does, and gives its result
+// the dtype NumPy gives it (getitem's contract is NumPy's, and TFLite
+// has no byte order): an index of one integer per input dimension and
+// nothing else makes NumPy return a scalar, whose np.asarray is in native
+// (little-endian) byte order. Only numbers of up to 8 bytes get here
+// (kernelType skips S and U, whose scalars also change width, and
+// complex), so the rule is: a big-endian input's result is byte-swapped
+// to little-endian.
 function getitem(index, x) {
   const items = req.parseSubscript(index, /TF\.js('s)?/g);
-  return stridedSlice(encodeIndex(items), x);
+  const out = stridedSlice(encodeIndex(items), x);
+  const scalar = items.length === x.shape.length && items.every((it) => it.kind === 'int');
+  if (!scalar || !x.big) return out;
+  const r = npy.decode(out);
+  return npy.encode(`<${r.kind}${r.n}`, r.shape, swapped(r.data, r.size));
 }
 
 // slice runs tf.slice as TFLite's SLICE.
