@@ -8,8 +8,9 @@
 // type, *engine.Tensor (a dtype, a shape, byte strides and the raw bytes),
 // so a library adapts its tensors in a few lines: a tensor comes in, the
 // library's op runs, and its result goes back out as an *engine.Tensor of
-// the input's dtype. Ops whose interface the implementation does not
-// satisfy are skipped, with the reason.
+// the input's dtype (for getitem, the dtype NumPy gives: see GetItemer).
+// Ops whose interface the implementation does not satisfy are skipped,
+// with the reason.
 //
 // Wire it into a library's tests with Run, one subtest per case:
 //
@@ -31,7 +32,8 @@
 // # What is compared
 //
 // Results are compared exactly, as by `conform check`: the dtype (byte
-// order included: slicing a ">f4" tensor gives a ">f4" tensor), the shape,
+// order included: slicing a ">f4" tensor gives a ">f4" tensor, except a
+// getitem scalar, see GetItemer), the shape,
 // and the raw bytes of every element in row-major order (NaN payloads and
 // -0 included). A result may be any valid view (strides and offset are
 // free); it is read in row-major order.
@@ -97,6 +99,13 @@ import (
 // "x[1, 2:4, None, ..., :-3:-1, :]", and items is the same subscript
 // parsed by conform (engine/expr): an implementation may use either.
 // Subscripts that conform cannot parse never reach the implementation.
+//
+// The result is what np.asarray(x[index]) returns. For an index of one
+// integer per dimension and nothing else (x[1, 2], or x[()] on a 0-d
+// tensor) NumPy returns a scalar, so the expected result is a 0-d tensor
+// of native (little-endian) byte order, and for S and U the string
+// without its trailing NULs in a dtype exactly as wide (at least 1), as
+// engine.GetItem returns it; every other index keeps x's dtype.
 type GetItemer interface {
 	GetItem(x *engine.Tensor, index string, items []engine.IndexItem) (*engine.Tensor, error)
 }
