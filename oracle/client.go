@@ -232,7 +232,8 @@ type Client struct {
 	isolating bool
 	broken    error // restarts failed: every request fails
 	closed    bool
-	restarts  int // children started after the first
+	closing   *child // the child Close is waiting for, if any
+	restarts  int    // children started after the first
 
 	faults     []Fault // the first maxFaults
 	faultCount int
@@ -406,6 +407,7 @@ func (c *Client) Close() error {
 	c.closed = true
 	ch := c.child
 	c.child = nil
+	c.closing = ch // its last lines still count for faults
 	var pending []*call
 	pending = append(pending, c.waiting...)
 	pending = append(pending, c.suspects...)
@@ -420,20 +422,16 @@ func (c *Client) Close() error {
 		c.finishLocked(cl, Response{Crash: "client is closed", CrashKind: CrashUnavailable})
 	}
 	broken := c.broken
-	var faults error
-	if c.faultCount > 0 {
-		faults = &FaultError{Name: c.argv[0], Faults: append([]Fault(nil), c.faults...), Total: c.faultCount}
-	}
 	c.timer.Stop()
 	c.mu.Unlock()
 
 	if ch == nil {
-		return errors.Join(broken, faults)
+		return errors.Join(broken, c.faultError())
 	}
 	if busy {
 		ch.kill()
 		<-ch.exited
-		return errors.Join(broken, faults)
+		return errors.Join(broken, c.faultError())
 	}
 	ch.closeStdin()
 	select {
@@ -441,12 +439,26 @@ func (c *Client) Close() error {
 	case <-time.After(c.opts.CloseTimeout):
 		ch.kill()
 		<-ch.exited
-		return errors.Join(fmt.Errorf("oracle %s: child did not exit within %v of closing its stdin; killed", ch.name, c.opts.CloseTimeout), faults)
+		return errors.Join(fmt.Errorf("oracle %s: child did not exit within %v of closing its stdin; killed", ch.name, c.opts.CloseTimeout), c.faultError())
 	}
+	// The child may have written more lines (a second answer) before it
+	// exited: read them all before the faults are counted.
+	<-ch.readDone
 	if ch.waitErr != nil && !ch.killed.Load() {
-		return errors.Join(fmt.Errorf("oracle %s: %v%s", ch.name, ch.waitErr, ch.stderrTail()), faults)
+		return errors.Join(fmt.Errorf("oracle %s: %v%s", ch.name, ch.waitErr, ch.stderrTail()), c.faultError())
 	}
-	return errors.Join(broken, faults)
+	return errors.Join(broken, c.faultError())
+}
+
+// faultError returns the *FaultError of the faults the child committed,
+// or nil.
+func (c *Client) faultError() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.faultCount == 0 {
+		return nil
+	}
+	return &FaultError{Name: c.argv[0], Faults: append([]Fault(nil), c.faults...), Total: c.faultCount}
 }
 
 // finishLocked delivers r for cl unless cl is already finished.
@@ -598,7 +610,12 @@ func (c *Client) onLine(ch *child, line []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.child != ch {
-		return // a late line from a child already replaced
+		// A late line from a child already replaced, or from the child
+		// being closed: only a second answer of the latter still counts.
+		if ch == c.closing && idOK && ch.sentIDs.has(id) {
+			c.secondAnswerLocked(ch, id, line)
+		}
+		return
 	}
 	var cl *call
 	if idOK {
