@@ -8,6 +8,11 @@ import "encoding/binary"
 // MaxRank output dimensions, then each item in order (integer bounds, zero
 // slice step).
 func GetItemPlan(shape []int, items []IndexItem) (*Plan, error) {
+	return getItemPlan(shape, items, 0)
+}
+
+// getItemPlan is GetItemPlan under the variants r.
+func getItemPlan(shape []int, items []IndexItem, rules Rules) (*Plan, error) {
 	rank := len(shape)
 	consumed, newAxes, ellipses := 0, 0, 0
 	for _, it := range items {
@@ -25,7 +30,13 @@ func GetItemPlan(shape []int, items []IndexItem) (*Plan, error) {
 	if ellipses > 1 {
 		return nil, Errorf(InvalidSpec, "an index can only have a single ellipsis ('...')")
 	}
-	if consumed > rank {
+	// Under EllipsisCoversOneDim an ellipsis where the other items
+	// consume every dimension takes one, and the last item that consumes
+	// a dimension falls off the end. Under ExtraEntriesIgnored items that
+	// consume a dimension past the last one are ignored.
+	widen := rules.Has(EllipsisCoversOneDim) && ellipses == 1 && consumed >= rank
+	drop := widen || rules.Has(ExtraEntriesIgnored)
+	if consumed > rank && !rules.Has(ExtraEntriesIgnored) {
 		return nil, Errorf(InvalidSpec, "too many indices for array: array is %d-dimensional, but %d were indexed", rank, consumed)
 	}
 	ints := 0
@@ -34,12 +45,15 @@ func GetItemPlan(shape []int, items []IndexItem) (*Plan, error) {
 			ints++
 		}
 	}
-	if err := checkOutputRank(rank - ints + newAxes); err != nil {
-		return nil, err
+	if !drop {
+		if err := checkOutputRank(rank - ints + newAxes); err != nil {
+			return nil, err
+		}
 	}
 
-	plan := &Plan{Fixed: make([]int, rank), Axes: make([]PlanAxis, 0, rank-ints+newAxes)}
+	plan := &Plan{Fixed: make([]int, rank), Axes: make([]PlanAxis, 0, max(rank-ints+newAxes, 0)+1)}
 	axis := 0
+	emptyFixed := -1 // a dimension of size 0 that a clamped integer index took
 	full := func(n int) {
 		for ; n > 0; n-- {
 			plan.Axes = append(plan.Axes, PlanAxis{Input: axis, Step: 1, Count: shape[axis]})
@@ -49,21 +63,37 @@ func GetItemPlan(shape []int, items []IndexItem) (*Plan, error) {
 	for _, it := range items {
 		switch it.Kind {
 		case IndexEllipsis:
-			full(rank - consumed)
+			if widen {
+				full(min(1, rank-axis))
+			} else {
+				full(rank - consumed)
+			}
 		case IndexNewAxis:
 			plan.Axes = append(plan.Axes, PlanAxis{Input: NewAxis, Step: 1, Count: 1})
 		case IndexInt:
+			if axis == rank && drop { // past the last dimension
+				continue
+			}
 			size := int64(shape[axis])
 			pos := it.Index
 			if pos < 0 {
 				pos += size
 			}
 			if pos < 0 || pos >= size {
-				return nil, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", it.Index, axis, size)
+				if !rules.Has(ShrinkIndexClamped) {
+					return nil, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", it.Index, axis, size)
+				}
+				pos = clampIndex(pos, size)
+				if size == 0 {
+					emptyFixed = axis
+				}
 			}
 			plan.Fixed[axis] = int(pos)
 			axis++
 		case IndexSlice:
+			if axis == rank && drop { // past the last dimension
+				continue
+			}
 			step := int64(1)
 			if it.HasStep {
 				step = it.Step
@@ -77,6 +107,14 @@ func GetItemPlan(shape []int, items []IndexItem) (*Plan, error) {
 		}
 	}
 	full(rank - axis)
+	if drop {
+		if err := checkOutputRank(len(plan.Axes)); err != nil {
+			return nil, err
+		}
+	}
+	if emptyFixed >= 0 && NumElements(plan.OutputShape()) > 0 {
+		return nil, Errorf(OutOfRange, "axis %d is empty: an integer index has no element to be clamped to (variant %s)", emptyFixed, ShrinkIndexClamped)
+	}
 	return plan, nil
 }
 
@@ -87,7 +125,12 @@ func GetItemPlan(shape []int, items []IndexItem) (*Plan, error) {
 // is (see Plan.Apply). Its dtype is x's, byte order included, except for
 // an index that makes NumPy return a scalar (see getItemResult).
 func GetItem(x *Tensor, items []IndexItem) (*Tensor, error) {
-	p, err := GetItemPlan(x.Shape, items)
+	return GetItemUnder(x, items, 0)
+}
+
+// GetItemUnder is GetItem under the variants r (see Variant).
+func GetItemUnder(x *Tensor, items []IndexItem, r Rules) (*Tensor, error) {
+	p, err := getItemPlan(x.Shape, items, r)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +138,7 @@ func GetItem(x *Tensor, items []IndexItem) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return getItemResult(x.Rank(), items, out), nil
+	return r.finish(getItemResult(x.Rank(), items, out, r))
 }
 
 // getItemResult is the one place that decides the dtype of a getitem
@@ -118,8 +161,10 @@ func GetItem(x *Tensor, items []IndexItem) (*Tensor, error) {
 // Native means little-endian, the byte order of every machine conform
 // runs on (ParseDType reads '=' the same way). Every other result is out
 // unchanged, keeping x's dtype and byte order.
-func getItemResult(rank int, items []IndexItem, out *Tensor) *Tensor {
-	if len(items) != rank {
+//
+// Under the variant InputByteOrder every result keeps x's dtype.
+func getItemResult(rank int, items []IndexItem, out *Tensor, r Rules) *Tensor {
+	if len(items) != rank || r.Has(InputByteOrder) {
 		return out
 	}
 	for _, it := range items {

@@ -4,7 +4,24 @@ package engine
 // dimension; size -1 means "to the end") into a Plan, following
 // tensorflow/core/kernels/slice_op.cc: no negative begin, no clamping.
 func SlicePlan(shape []int, begin, size []int64) (*Plan, error) {
+	return slicePlan(shape, begin, size, 0)
+}
+
+// slicePlan is SlicePlan under the variants rules. Int32Arithmetic
+// truncates begin and size to 32 bits first; ExtraEntriesIgnored drops
+// the entries of each past the rank, ShortSliceSpecPadded pads each that
+// is shorter with begin 0 and size -1; the checks then run on the result.
+func slicePlan(shape []int, begin, size []int64, rules Rules) (*Plan, error) {
 	rank := len(shape)
+	if rules.Has(Int32Arithmetic) {
+		begin, size = truncateInt32(begin), truncateInt32(size)
+	}
+	if rules.Has(ExtraEntriesIgnored) {
+		begin, size = begin[:min(len(begin), rank)], size[:min(len(size), rank)]
+	}
+	if rules.Has(ShortSliceSpecPadded) {
+		begin, size = padSpec(begin, rank, 0), padSpec(size, rank, -1)
+	}
 	if len(begin) != rank || len(size) != rank {
 		return nil, Errorf(InvalidSpec, "expected begin and size to have %d entries (the input rank), got %d and %d", rank, len(begin), len(size))
 	}
@@ -32,12 +49,35 @@ func SlicePlan(shape []int, begin, size []int64) (*Plan, error) {
 	return plan, nil
 }
 
+// padSpec returns v padded to n entries with value, for the variant
+// ShortSliceSpecPadded; v is returned as it is when it has n or more.
+func padSpec(v []int64, n int, value int64) []int64 {
+	if len(v) >= n {
+		return v
+	}
+	out := make([]int64, n)
+	copy(out, v)
+	for i := len(v); i < n; i++ {
+		out[i] = value
+	}
+	return out
+}
+
 // Slice evaluates tf.slice on x and returns a C-contiguous tensor, which
 // may share memory with x (see Plan.Apply).
 func Slice(x *Tensor, begin, size []int64) (*Tensor, error) {
-	p, err := SlicePlan(x.Shape, begin, size)
+	return SliceUnder(x, begin, size, 0)
+}
+
+// SliceUnder is Slice under the variants r (see Variant).
+func SliceUnder(x *Tensor, begin, size []int64, r Rules) (*Tensor, error) {
+	p, err := slicePlan(x.Shape, begin, size, r)
 	if err != nil {
 		return nil, err
 	}
-	return p.applyLimited(x)
+	out, err := p.applyLimited(x)
+	if err != nil {
+		return nil, err
+	}
+	return r.finish(out)
 }

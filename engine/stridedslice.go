@@ -64,16 +64,24 @@ type StridedSliceSpec struct {
 // new axis > shrink/range on one position), then per-dimension
 // canonicalisation in dimension order.
 func StridedSlicePlan(shape []int, spec StridedSliceSpec) (*Plan, error) {
+	return stridedSlicePlan(shape, spec, 0)
+}
+
+// stridedSlicePlan is StridedSlicePlan under the variants r.
+func stridedSlicePlan(shape []int, spec StridedSliceSpec, rules Rules) (*Plan, error) {
 	n := len(spec.Begin)
-	strides := spec.Strides
+	begin, end, strides := spec.Begin, spec.End, spec.Strides
 	if strides == nil {
 		strides = make([]int64, n)
 		for i := range strides {
 			strides[i] = 1
 		}
 	}
-	if len(spec.End) != n || len(strides) != n {
-		return nil, Errorf(InvalidSpec, "begin, end and strides must have equal lengths, got %d, %d and %d", n, len(spec.End), len(strides))
+	if rules.Has(Int32Arithmetic) {
+		begin, end, strides = truncateInt32(begin), truncateInt32(end), truncateInt32(strides)
+	}
+	if len(end) != n || len(strides) != n {
+		return nil, Errorf(InvalidSpec, "begin, end and strides must have equal lengths, got %d, %d and %d", n, len(end), len(strides))
 	}
 	if n > MaxSpecLength {
 		return nil, Errorf(InvalidSpec, "spec has %d entries; at most %d are allowed (masks are 32-bit)", n, MaxSpecLength)
@@ -112,12 +120,21 @@ func StridedSlicePlan(shape []int, spec StridedSliceSpec) (*Plan, error) {
 	const shrunk = -2
 	var outputs []int // per output axis: input dim, NewAxis, or shrunk (dropped later)
 	full := 0
+	// dropPastRank: entries that consume a dimension past the last one
+	// are ignored instead of refused (ExtraEntriesIgnored, or an
+	// ellipsis widened by EllipsisCoversOneDim, which pushes the last
+	// entry off the end).
+	dropPastRank := rules.Has(ExtraEntriesIgnored)
 	for i := 0; i < sparseLen; i++ {
 		switch {
 		case i == ellipsisAt:
 			next := rank - (sparseLen - i) + 1 + newAxesAfterEllipsis
 			if next > rank {
 				next = rank
+			}
+			if rules.Has(EllipsisCoversOneDim) && sparseLen == n && next <= full && full < rank {
+				next = full + 1
+				dropPastRank = true
 			}
 			for ; full < next; full++ {
 				dense[full] = denseDim{stride: 1, beginMasked: true, endMasked: true}
@@ -127,11 +144,14 @@ func StridedSlicePlan(shape []int, spec StridedSliceSpec) (*Plan, error) {
 			outputs = append(outputs, NewAxis)
 		default:
 			if full == rank {
+				if dropPastRank {
+					continue
+				}
 				return nil, Errorf(InvalidSpec, "index out of range using input dim %d; input has only %d dims", full, rank)
 			}
 			d := denseDim{
-				begin:       spec.Begin[i],
-				end:         spec.End[i],
+				begin:       begin[i],
+				end:         end[i],
 				stride:      strides[i],
 				beginMasked: spec.BeginMask.Has(i),
 				endMasked:   spec.EndMask.Has(i),
@@ -160,6 +180,7 @@ func StridedSlicePlan(shape []int, spec StridedSliceSpec) (*Plan, error) {
 	// Step 3: per-dimension checks and canonicalisation, in order.
 	plan := &Plan{Fixed: make([]int, rank)}
 	ranges := make([]PlanAxis, rank)
+	emptyShrink := -1 // a dimension of size 0 that a clamped shrink index took
 	for i, d := range dense {
 		size := int64(shape[i])
 		if d.stride == 0 {
@@ -174,7 +195,13 @@ func StridedSlicePlan(shape []int, spec StridedSliceSpec) (*Plan, error) {
 				pos += size
 			}
 			if pos < 0 || pos >= size {
-				return nil, Errorf(OutOfRange, "slice index %d of dimension %d out of bounds (size %d)", d.begin, i, size)
+				if !rules.Has(ShrinkIndexClamped) {
+					return nil, Errorf(OutOfRange, "slice index %d of dimension %d out of bounds (size %d)", d.begin, i, size)
+				}
+				pos = clampIndex(pos, size)
+				if size == 0 {
+					emptyShrink = i
+				}
 			}
 			plan.Fixed[i] = int(pos)
 			continue
@@ -191,15 +218,48 @@ func StridedSlicePlan(shape []int, spec StridedSliceSpec) (*Plan, error) {
 			plan.Axes = append(plan.Axes, ranges[o])
 		}
 	}
+	if emptyShrink >= 0 && NumElements(plan.OutputShape()) > 0 {
+		return nil, Errorf(OutOfRange, "dimension %d is empty: a shrink index has no element to be clamped to (variant %s)", emptyShrink, ShrinkIndexClamped)
+	}
 	return plan, nil
+}
+
+// clampIndex clamps an out-of-bounds index pos (already offset by size
+// when negative) into [0, size-1] for the variant ShrinkIndexClamped; in
+// an empty dimension it is 0, which only a result with no elements may
+// use.
+func clampIndex(pos, size int64) int64 {
+	if pos >= size {
+		pos = size - 1
+	}
+	return max(pos, 0)
+}
+
+// truncateInt32 returns the values of v truncated to 32-bit integers (the
+// low 32 bits, sign-extended), for the variant Int32Arithmetic.
+func truncateInt32(v []int64) []int64 {
+	out := make([]int64, len(v))
+	for i, x := range v {
+		out[i] = int64(int32(x))
+	}
+	return out
 }
 
 // StridedSlice evaluates TF's StridedSlice on x and returns a
 // C-contiguous tensor, which may share memory with x (see Plan.Apply).
 func StridedSlice(x *Tensor, spec StridedSliceSpec) (*Tensor, error) {
-	p, err := StridedSlicePlan(x.Shape, spec)
+	return StridedSliceUnder(x, spec, 0)
+}
+
+// StridedSliceUnder is StridedSlice under the variants r (see Variant).
+func StridedSliceUnder(x *Tensor, spec StridedSliceSpec, r Rules) (*Tensor, error) {
+	p, err := stridedSlicePlan(x.Shape, spec, r)
 	if err != nil {
 		return nil, err
 	}
-	return p.applyLimited(x)
+	out, err := p.applyLimited(x)
+	if err != nil {
+		return nil, err
+	}
+	return r.finish(out)
 }
