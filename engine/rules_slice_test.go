@@ -11,11 +11,15 @@ import (
 type sliceOp func(x *engine.Tensor, r engine.Rules) (*engine.Tensor, error)
 
 func stridedOp(spec engine.StridedSliceSpec) sliceOp {
-	return func(x *engine.Tensor, r engine.Rules) (*engine.Tensor, error) { return engine.StridedSliceUnder(x, spec, r) }
+	return func(x *engine.Tensor, r engine.Rules) (*engine.Tensor, error) {
+		return engine.StridedSliceUnder(x, spec, r)
+	}
 }
 
 func sliceOpOf(begin, size []int64) sliceOp {
-	return func(x *engine.Tensor, r engine.Rules) (*engine.Tensor, error) { return engine.SliceUnder(x, begin, size, r) }
+	return func(x *engine.Tensor, r engine.Rules) (*engine.Tensor, error) {
+		return engine.SliceUnder(x, begin, size, r)
+	}
 }
 
 func getItemOp(t *testing.T, index string) sliceOp {
@@ -23,7 +27,9 @@ func getItemOp(t *testing.T, index string) sliceOp {
 	if err != nil {
 		t.Fatalf("%s: %v", index, err)
 	}
-	return func(x *engine.Tensor, r engine.Rules) (*engine.Tensor, error) { return engine.GetItemUnder(x, items, r) }
+	return func(x *engine.Tensor, r engine.Rules) (*engine.Tensor, error) {
+		return engine.GetItemUnder(x, items, r)
+	}
 }
 
 // TestSliceVariants runs one small case per slicing variant with the
@@ -53,6 +59,12 @@ func TestSliceVariants(t *testing.T) {
 			[]int{3}, stridedOp(engine.StridedSliceSpec{Begin: []int64{1, 5}, End: []int64{2, 6}, Strides: []int64{1, 0}}), fails(engine.InvalidSpec), ok([]int{1}, 1)},
 		{"getitem indices past the last dimension are ignored", engine.ExtraEntriesIgnored,
 			[]int{3}, getItemOp(t, "x[1:2, 5]"), fails(engine.InvalidSpec), ok([]int{1}, 1)},
+		{"a new_axis bit past the spec inserts an axis; the last dimension falls off, the input read as its leading dimensions", engine.MaskBitsPastSpecApplied,
+			[]int{2, 3}, stridedOp(engine.StridedSliceSpec{Begin: []int64{0}, End: []int64{2}, NewAxisMask: m(2)}), ok([]int{2, 3}, 0, 1, 2, 3, 4, 5), ok([]int{2, 1}, 0, 1)},
+		{"an ellipsis bit past the spec stops the mask bits after it", engine.MaskBitsPastSpecApplied,
+			[]int{2, 3}, stridedOp(engine.StridedSliceSpec{Begin: []int64{0}, End: []int64{2}, EllipsisMask: m(2), NewAxisMask: m(4)}), ok([]int{2, 3}, 0, 1, 2, 3, 4, 5), ok([]int{2, 3}, 0, 1, 2, 3, 4, 5)},
+		{"mask bits past the spec have no effect after an explicit ellipsis", engine.MaskBitsPastSpecApplied,
+			[]int{2}, stridedOp(engine.StridedSliceSpec{Begin: []int64{0}, End: []int64{0}, EllipsisMask: m(1), NewAxisMask: m(2)}), ok([]int{2}, 0, 1), ok([]int{2}, 0, 1)},
 		{"a strided_slice ellipsis covers one dimension and pushes the last entry off", engine.EllipsisCoversOneDim,
 			[]int{2, 3}, stridedOp(engine.StridedSliceSpec{Begin: []int64{0, 1, 0}, End: []int64{0, 2, 1}, EllipsisMask: m(1)}), ok([]int{1, 1}, 3), ok([]int{2, 1}, 1, 4)},
 		{"a getitem ellipsis covers one dimension and pushes the last index off", engine.EllipsisCoversOneDim,

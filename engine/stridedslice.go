@@ -58,6 +58,14 @@ type StridedSliceSpec struct {
 	ShrinkAxisMask      Mask
 }
 
+// denseDim is one entry of a strided_slice dense spec: the range or
+// shrink index of one input dimension.
+type denseDim struct {
+	begin, end, stride     int64
+	beginMasked, endMasked bool
+	shrink                 bool
+}
+
 // StridedSlicePlan normalises a TF StridedSlice spec over an input of the
 // given shape into a Plan, following tensorflow/core/util/strided_slice_op.cc:
 // length and ellipsis checks, the sparse-to-dense expansion (ellipsis >
@@ -111,11 +119,6 @@ func stridedSlicePlan(shape []int, spec StridedSliceSpec, rules Rules) (*Plan, e
 	// Step 2: the dense spec, one entry per input dimension, and the
 	// order of output axes.
 	rank := len(shape)
-	type denseDim struct {
-		begin, end, stride     int64
-		beginMasked, endMasked bool
-		shrink                 bool
-	}
 	dense := make([]denseDim, rank)
 	const shrunk = -2
 	var outputs []int // per output axis: input dim, NewAxis, or shrunk (dropped later)
@@ -127,6 +130,13 @@ func stridedSlicePlan(shape []int, spec StridedSliceSpec, rules Rules) (*Plan, e
 	dropPastRank := rules.Has(ExtraEntriesIgnored)
 	for i := 0; i < sparseLen; i++ {
 		switch {
+		case i == n && rules.Has(MaskBitsPastSpecApplied):
+			// The positions past the spec, where TF ignores every mask
+			// bit (see pastSpec).
+			var dropped int
+			outputs, dropped = pastSpec(spec, n, full, rank, dense, outputs)
+			rank -= dropped
+			full = rank
 		case i == ellipsisAt:
 			next := rank - (sparseLen - i) + 1 + newAxesAfterEllipsis
 			if next > rank {
@@ -181,7 +191,7 @@ func stridedSlicePlan(shape []int, spec StridedSliceSpec, rules Rules) (*Plan, e
 	plan := &Plan{Fixed: make([]int, rank)}
 	ranges := make([]PlanAxis, rank)
 	emptyShrink := -1 // a dimension of size 0 that a clamped shrink index took
-	for i, d := range dense {
+	for i, d := range dense[:rank] {
 		size := int64(shape[i])
 		if d.stride == 0 {
 			return nil, Errorf(InvalidSpec, "strides[%d] must be non-zero", i)
@@ -224,6 +234,39 @@ func stridedSlicePlan(shape []int, spec StridedSliceSpec, rules Rules) (*Plan, e
 	return plan, nil
 }
 
+// pastSpec expands the positions past a spec of n entries without an
+// ellipsis under the variant MaskBitsPastSpecApplied, as TFLite's
+// BuildStridedSliceParams does: TF treats them as an implicit ellipsis
+// over the dimensions from full on; TFLite gives them one position per
+// dimension left and applies the 32-bit masks' bits there. A new_axis bit
+// makes its position a new axis, so that the last dimension left falls
+// off: TFLite then reads the input as the C-ordered array of its leading
+// dimensions (its first elements). An ellipsis bit makes every position
+// from it on a full range; the other masks have no effect there. pastSpec
+// fills dense with full ranges, appends the output axes to outputs and
+// returns them with the number of dimensions that fell off.
+func pastSpec(spec StridedSliceSpec, n, full, rank int, dense []denseDim, outputs []int) ([]int, int) {
+	dropped := 0
+	for p := n; full < rank-dropped; p++ {
+		if p < 32 && spec.EllipsisMask.Has(p) {
+			break
+		}
+		if p < 32 && spec.NewAxisMask.Has(p) {
+			outputs = append(outputs, NewAxis)
+			dropped++
+			continue
+		}
+		dense[full] = denseDim{stride: 1, beginMasked: true, endMasked: true}
+		outputs = append(outputs, full)
+		full++
+	}
+	for ; full < rank-dropped; full++ {
+		dense[full] = denseDim{stride: 1, beginMasked: true, endMasked: true}
+		outputs = append(outputs, full)
+	}
+	return outputs, dropped
+}
+
 // clampIndex clamps an out-of-bounds index pos (already offset by size
 // when negative) into [0, size-1] for the variant ShrinkIndexClamped; in
 // an empty dimension it is 0, which only a result with no elements may
@@ -257,9 +300,32 @@ func StridedSliceUnder(x *Tensor, spec StridedSliceSpec, r Rules) (*Tensor, erro
 	if err != nil {
 		return nil, err
 	}
+	if len(p.Fixed) < x.Rank() {
+		// MaskBitsPastSpecApplied: the plan reads x as the C-ordered
+		// array of its leading dimensions.
+		if x, err = leading(x, len(p.Fixed), p); err != nil {
+			return nil, err
+		}
+	}
 	out, err := p.applyLimited(x)
 	if err != nil {
 		return nil, err
 	}
 	return r.finish(out)
+}
+
+// leading returns the first elements of x, in row-major order, as a
+// C-contiguous tensor of x's first k dimensions, the input p reads under
+// MaskBitsPastSpecApplied. When x has fewer elements (a dropped dimension
+// is 0) and p reads any, there is nothing to read: out_of_range.
+func leading(x *Tensor, k int, p *Plan) (*Tensor, error) {
+	shape := x.Shape[:k]
+	n := NumElements(shape)
+	if n > x.Len() {
+		if NumElements(p.OutputShape()) > 0 {
+			return nil, Errorf(OutOfRange, "the input read as shape %v has only %d elements (variant %s)", shape, x.Len(), MaskBitsPastSpecApplied)
+		}
+		return &Tensor{DType: x.DType, Shape: append([]int{}, shape...), Strides: ContiguousStrides(shape, x.DType.Size), Data: []byte{}}, nil
+	}
+	return FromBytes(x.DType, append([]int{}, shape...), x.Bytes()[:n*x.DType.Size])
 }
