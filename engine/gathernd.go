@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
 	"sync"
 )
@@ -28,6 +29,7 @@ type gatherND struct {
 	rowsPerBatch    int // prod(indices.shape[batchDims:-1])
 	block           int // elements per gathered block, prod(params.shape[batchDims+k:])
 	outShape        []int
+	rules           Rules // the variants it runs under
 }
 
 // GatherND evaluates tf.gather_nd(params, indices, batch_dims) and returns
@@ -36,13 +38,24 @@ type gatherND struct {
 // requested, a params tensor with no elements is out of range (TF's
 // "requested more than 0 entries, but params is empty", on CPU and GPU
 // alike), and each row is bounds-checked (0 <= i < dim; negative indices
-// do not wrap).
+// do not wrap). The variants NegativeGatherIndicesWrap and
+// GatherFlatBounds replace the bounds check (see rowCursor.resolve).
 func GatherND(params, indices *Tensor, batchDims int, policy BadIndexPolicy) (*Tensor, error) {
+	return GatherNDUnder(params, indices, batchDims, policy, 0)
+}
+
+// GatherNDUnder is GatherND under the variants r (see Variant).
+func GatherNDUnder(params, indices *Tensor, batchDims int, policy BadIndexPolicy, r Rules) (*Tensor, error) {
 	g, err := newGatherND(params, indices, batchDims, policy)
 	if err != nil {
 		return nil, err
 	}
-	return g.run(policy)
+	g.rules = r
+	out, err := g.run(policy)
+	if err != nil {
+		return nil, err
+	}
+	return r.finish(out)
 }
 
 func newGatherND(params, indices *Tensor, batchDims int, policy BadIndexPolicy) (*gatherND, error) {
@@ -107,10 +120,21 @@ func (g *gatherND) run(policy BadIndexPolicy) (*Tensor, error) {
 	if g.params.Len() == 0 {
 		return nil, Errorf(OutOfRange, "requested %d rows, but params (shape %v) is empty", g.rows, g.params.Shape)
 	}
+	out, indices, bad := g.gather(policy)
+	if bad >= 0 {
+		return nil, g.badRow(indices, bad)
+	}
+	return out, nil
+}
+
+// gather gathers every row (g.rows > 0) into a new tensor. It also returns
+// the contiguous indices, and the first row outside params under
+// BadIndexError, or -1 if there is none (the tensor is then complete).
+func (g *gatherND) gather(policy BadIndexPolicy) (out, indices *Tensor, bad int) {
 	params := g.params.Contiguous()
-	indices := g.indices.Contiguous()
+	indices = g.indices.Contiguous()
 	blockBytes := g.block * params.DType.Size
-	out := &Tensor{
+	out = &Tensor{
 		DType:   g.params.DType,
 		Shape:   g.outShape,
 		Strides: ContiguousStrides(g.outShape, g.params.DType.Size),
@@ -120,7 +144,7 @@ func (g *gatherND) run(policy BadIndexPolicy) (*Tensor, error) {
 	// Rows are gathered in parallel ranges; with BadIndexError each range
 	// stops at its first bad row, and the first of those is the error.
 	var mu sync.Mutex
-	bad := -1
+	bad = -1
 	// Each row reads its index and at least a cache line of params, and
 	// writes its block.
 	traffic := g.rows * (g.depth*indices.DType.Size + max(blockBytes, cacheLine) + blockBytes)
@@ -134,16 +158,16 @@ func (g *gatherND) run(policy BadIndexPolicy) (*Tensor, error) {
 			mu.Unlock()
 		}
 	})
-	if bad >= 0 {
-		return nil, g.badRow(indices, bad)
-	}
-	return out, nil
+	return out, indices, bad
 }
 
 // badRow returns the error for index row r, which is outside params.
 func (g *gatherND) badRow(indices *Tensor, r int) error {
 	row := make([]int64, g.depth)
 	readRow(row, indices, r)
+	if g.rules.Has(GatherFlatBounds) {
+		return Errorf(OutOfRange, "indices%s = %v does not index into param shape %v: its flattened offset is outside the batch entry (variant %s)", rowPosition(g.indices.Shape, r), row, g.params.Shape, GatherFlatBounds)
+	}
 	return Errorf(OutOfRange, "indices%s = %v does not index into param shape %v", rowPosition(g.indices.Shape, r), row, g.params.Shape)
 }
 
@@ -159,6 +183,12 @@ type rowCursor struct {
 	r            int // the next row
 	batchOffset  int // byte offset of the batch entry of row r
 	batchEnd     int // first row of the next batch entry
+
+	// The bounds rule of the variants (see resolve):
+	wrap       bool // a negative component gets its dim added once
+	flat       bool // only the row's offset is checked, against batchBytes
+	unsigned   bool // the indices are unsigned (a negative read is beyond int64)
+	blockBytes int  // bytes per block, for the flat check
 }
 
 // newRowCursor returns a cursor at row first.
@@ -169,9 +199,13 @@ func (g *gatherND) newRowCursor(indices *Tensor, first int) *rowCursor {
 		dims:         g.params.Shape[g.batchDims : g.batchDims+g.depth],
 		strides:      make([]int, g.depth),
 		rowsPerBatch: g.rowsPerBatch,
+		wrap:         g.rules.Has(NegativeGatherIndicesWrap),
+		flat:         g.rules.Has(GatherFlatBounds),
+		unsigned:     indices.DType.Kind == Uint,
+		blockBytes:   g.block * g.params.DType.Size,
 		r:            first,
 	}
-	s := g.block * g.params.DType.Size
+	s := c.blockBytes
 	for j := g.depth - 1; j >= 0; j-- {
 		c.strides[j] = s
 		s *= c.dims[j]
@@ -185,7 +219,7 @@ func (g *gatherND) newRowCursor(indices *Tensor, first int) *rowCursor {
 
 // next resolves the next row: it returns the byte offset in params of the
 // block the row selects, or -1 if the row is outside params (an index
-// below 0 or not below its dimension).
+// below 0 or not below its dimension, or as resolve says under a variant).
 func (c *rowCursor) next() int {
 	if c.r == c.batchEnd {
 		c.batchOffset += c.batchBytes
@@ -193,6 +227,12 @@ func (c *rowCursor) next() int {
 	}
 	readRow(c.row, c.indices, c.r)
 	c.r++
+	if c.wrap || c.flat {
+		if offset := c.resolve(); offset >= 0 {
+			return c.batchOffset + offset
+		}
+		return -1
+	}
 	offset := c.batchOffset
 	for j, i := range c.row {
 		if i < 0 || i >= int64(c.dims[j]) {
@@ -203,12 +243,90 @@ func (c *rowCursor) next() int {
 	return offset
 }
 
+// resolve is the bounds rule of the variants, for c.row: it returns the
+// byte offset of the row's block within its batch entry, or -1 if the row
+// is outside params. This is the one place the variants change:
+//   - NegativeGatherIndicesWrap (c.wrap): a negative component gets the
+//     size of its axis added once, as in ONNX GatherND, so -dim..-1 name
+//     the axis' positions from the end; ONNX's reference rule is this
+//     one (see onnxGatherND);
+//   - GatherFlatBounds (c.flat): the components are not checked one by
+//     one; the row is outside only if its flattened offset,
+//     sum(i[j] * stride[j]) computed exactly, fails 0 <= offset and
+//     offset + block <= batch entry, TFLite's check (TF.js's is the same
+//     for blocks that are not empty): a negative or too-large component
+//     is accepted when the sum lands inside the batch entry. (TFLite
+//     also refuses any negative component, which this variant does not
+//     model; TF.js does not.) A block with no elements has offset 0 on
+//     every row, which is always inside.
+//
+// With both, components wrap first and the sum is checked. An unsigned
+// index beyond int64 (read as -1) is outside under either.
+func (c *rowCursor) resolve() int {
+	if !c.flat {
+		offset := 0
+		for j, i := range c.row {
+			dim := int64(c.dims[j])
+			if i < 0 && !c.unsigned {
+				i += dim // dim <= MaxInt64: cannot overflow
+			}
+			if i < 0 || i >= dim {
+				return -1
+			}
+			offset += int(i) * c.strides[j]
+		}
+		return offset
+	}
+	var sum int64
+	for j, i := range c.row {
+		if i < 0 {
+			if c.unsigned {
+				return -1
+			}
+			if c.wrap {
+				i += int64(c.dims[j])
+			}
+		}
+		s := int64(c.strides[j])
+		p := i * s
+		if i != 0 && p/i != s {
+			return flatOffsetBig(c.row, c.dims, c.strides, c.wrap, c.batchBytes-c.blockBytes)
+		}
+		next := sum + p
+		if (sum > 0 && p > 0 && next < 0) || (sum < 0 && p < 0 && next >= 0) {
+			return flatOffsetBig(c.row, c.dims, c.strides, c.wrap, c.batchBytes-c.blockBytes)
+		}
+		sum = next
+	}
+	if sum < 0 || sum > int64(c.batchBytes-c.blockBytes) {
+		return -1
+	}
+	return int(sum)
+}
+
+// flatOffsetBig is resolve's flattened offset of row when int64 arithmetic
+// overflows: the exact sum, or -1 if it is not in [0, last].
+func flatOffsetBig(row []int64, dims, strides []int, wrap bool, last int) int {
+	sum, p := new(big.Int), new(big.Int)
+	for j, i := range row {
+		p.SetInt64(i)
+		if i < 0 && wrap {
+			p.Add(p, big.NewInt(int64(dims[j])))
+		}
+		sum.Add(sum, p.Mul(p, big.NewInt(int64(strides[j]))))
+	}
+	if sum.Sign() < 0 || sum.Cmp(big.NewInt(int64(last))) > 0 {
+		return -1
+	}
+	return int(sum.Int64())
+}
+
 // fill resolves the next len(offsets) rows into offsets, as next does,
 // and returns the position in offsets of the first row outside params, or
 // -1 if there is none.
 func (c *rowCursor) fill(offsets []int) int {
 	bad := -1
-	if c.indices.DType != Int64Type {
+	if c.indices.DType != Int64Type || c.wrap || c.flat {
 		for k := range offsets {
 			offsets[k] = c.next()
 			if offsets[k] < 0 && bad < 0 {

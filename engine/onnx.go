@@ -54,6 +54,11 @@ type ONNXSliceSpec struct {
 // (the specification's clamp into [0, -1] is degenerate; ONNX Runtime
 // returns 0 elements, as here).
 func ONNXSlicePlan(shape []int, spec ONNXSliceSpec) (*Plan, error) {
+	return onnxSlicePlan(shape, spec, 0)
+}
+
+// onnxSlicePlan is ONNXSlicePlan under the variants r.
+func onnxSlicePlan(shape []int, spec ONNXSliceSpec, rules Rules) (*Plan, error) {
 	rank := len(shape)
 	if rank == 0 {
 		return nil, Errorf(InvalidSpec, "cannot slice a scalar: ONNX Slice needs data of rank >= 1")
@@ -151,11 +156,20 @@ func onnxRange(d, start, end, step int64) (first, count int64) {
 // ONNXSlice evaluates ONNX's Slice-13 on data and returns a C-contiguous
 // tensor, which may share memory with data (see Plan.Apply).
 func ONNXSlice(data *Tensor, spec ONNXSliceSpec) (*Tensor, error) {
-	p, err := ONNXSlicePlan(data.Shape, spec)
+	return ONNXSliceUnder(data, spec, 0)
+}
+
+// ONNXSliceUnder is ONNXSlice under the variants r (see Variant).
+func ONNXSliceUnder(data *Tensor, spec ONNXSliceSpec, r Rules) (*Tensor, error) {
+	p, err := onnxSlicePlan(data.Shape, spec, r)
 	if err != nil {
 		return nil, err
 	}
-	return p.applyLimited(data)
+	out, err := p.applyLimited(data)
+	if err != nil {
+		return nil, err
+	}
+	return r.finish(out)
 }
 
 // ONNXGatherND evaluates ONNX's GatherND (opsets 12 and 13) and returns a
@@ -183,7 +197,26 @@ func ONNXSlice(data *Tensor, spec ONNXSliceSpec) (*Tensor, error) {
 // There is no equivalent of TF's "params is empty" rule: an index into an
 // axis of size 0 is out of range by the rule above, and index tuples into
 // non-empty axes of data with no elements select empty slices.
+//
+// The bounds rule is gather_nd's variant NegativeGatherIndicesWrap, run
+// by the same code; under GatherFlatBounds only each tuple's flattened
+// offset (after the wrap) is checked (see rowCursor.resolve).
 func ONNXGatherND(data, indices *Tensor, batchDims int) (*Tensor, error) {
+	return ONNXGatherNDUnder(data, indices, batchDims, 0)
+}
+
+// ONNXGatherNDUnder is ONNXGatherND under the variants r (see Variant).
+func ONNXGatherNDUnder(data, indices *Tensor, batchDims int, r Rules) (*Tensor, error) {
+	out, err := onnxGatherND(data, indices, batchDims, r)
+	if err != nil {
+		return nil, err
+	}
+	return r.finish(out)
+}
+
+// onnxGatherND is ONNXGatherND under the variants r, except those that
+// finish applies.
+func onnxGatherND(data, indices *Tensor, batchDims int, rules Rules) (*Tensor, error) {
 	if indices.DType.Kind != Int || indices.DType.Size != 8 {
 		return nil, Errorf(BadInput, "ONNX GatherND takes int64 indices, got dtype %v", indices.DType)
 	}
@@ -217,56 +250,56 @@ func ONNXGatherND(data, indices *Tensor, batchDims int) (*Tensor, error) {
 	rows := NumElements(indices.Shape[:q-1])
 	rowsPerBatch := NumElements(indices.Shape[batchDims : q-1])
 	block := NumElements(data.Shape[batchDims+k:])
-	dims := data.Shape[batchDims : batchDims+k]
-	strides := make([]int, k) // element strides of the indexed axes
-	s := block
-	for j := k - 1; j >= 0; j-- {
-		strides[j] = s
-		s *= dims[j]
-	}
-	batchElems := s
-	out, err := Zeros(data.DType, outShape)
-	if err != nil {
-		return nil, err
-	}
-	size := data.DType.Size
-	blockBytes := block * size
-	if k == 0 {
+	if k == 0 || rows == 0 {
 		// No index components to check: every row is its whole batch
 		// entry. rows may be huge here only when the result is empty.
-		if blockBytes > 0 {
+		out, err := Zeros(data.DType, outShape)
+		if err != nil {
+			return nil, err
+		}
+		size := data.DType.Size
+		if blockBytes := block * size; blockBytes > 0 {
 			src := data.Contiguous()
 			for i := 0; i < rows; i++ {
-				off := (i / max(rowsPerBatch, 1)) * batchElems
-				copy(out.Data[i*blockBytes:(i+1)*blockBytes], src.Data[off*size:off*size+blockBytes])
+				off := (i / max(rowsPerBatch, 1)) * blockBytes // k == 0: a batch entry is a block
+				copy(out.Data[i*blockBytes:(i+1)*blockBytes], src.Data[off:off+blockBytes])
 			}
 		}
 		return out, nil
 	}
 	// With k > 0, indices holds rows*k elements, so rows is bounded by the
-	// input.
-	idx := indices.Contiguous()
-	src := data.Contiguous()
-	offsets := make([]int, rows)
-	row := make([]int64, k)
-	for i := 0; i < rows; i++ {
-		off := (i / max(rowsPerBatch, 1)) * batchElems
-		for j := range row {
-			v := readInt(idx, i*k+j)
-			row[j] = v
-			dim := int64(dims[j])
-			if v < -dim || v >= dim {
-				return nil, Errorf(OutOfRange, "indices%s = %v: component %d is outside [-%d, %d)", rowPosition(indices.Shape, i), row[:j+1], j, dim, dim)
-			}
-			if v < 0 {
-				v += dim
-			}
-			off += int(v) * strides[j]
-		}
-		offsets[i] = off
+	// input. The rows are gathered as gather_nd gathers them, under its
+	// variant NegativeGatherIndicesWrap, which is ONNX's bounds rule: one
+	// code path for both ops (see rowCursor.resolve).
+	g := &gatherND{
+		params:       data,
+		indices:      indices,
+		batchDims:    batchDims,
+		depth:        k,
+		rows:         rows,
+		rowsPerBatch: rowsPerBatch,
+		block:        block,
+		outShape:     outShape,
+		rules:        rules.With(NegativeGatherIndicesWrap),
 	}
-	for i, off := range offsets {
-		copy(out.Data[i*blockBytes:(i+1)*blockBytes], src.Data[off*size:off*size+blockBytes])
+	out, idx, bad := g.gather(BadIndexError)
+	if bad >= 0 {
+		return nil, onnxBadRow(g, idx, bad)
 	}
 	return out, nil
+}
+
+// onnxBadRow returns the error for index row r of the contiguous indices
+// idx, which is outside data: it names the first component outside
+// [-dim, dim), or, under GatherFlatBounds, the row's flattened offset.
+func onnxBadRow(g *gatherND, idx *Tensor, r int) error {
+	row := make([]int64, g.depth)
+	readRow(row, idx, r)
+	dims := g.params.Shape[g.batchDims : g.batchDims+g.depth]
+	for j, v := range row {
+		if dim := int64(dims[j]); v < -dim || v >= dim {
+			return Errorf(OutOfRange, "indices%s = %v: component %d is outside [-%d, %d)", rowPosition(g.indices.Shape, r), row[:j+1], j, dim, dim)
+		}
+	}
+	return Errorf(OutOfRange, "indices%s = %v: its flattened offset is outside data (shape %v) (variant %s)", rowPosition(g.indices.Shape, r), row, g.params.Shape, GatherFlatBounds)
 }
