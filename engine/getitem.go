@@ -11,7 +11,10 @@ func GetItemPlan(shape []int, items []IndexItem) (*Plan, error) {
 	return getItemPlan(shape, items, 0)
 }
 
-// getItemPlan is GetItemPlan under the variants r.
+// getItemPlan is GetItemPlan under the variants rules, TF's encoding of
+// x[...] as a strided_slice read as TFLite does: ExtraEntriesIgnored and
+// EllipsisCoversOneDim change how items are matched to dimensions,
+// ShrinkIndexClamped the integer index check.
 func getItemPlan(shape []int, items []IndexItem, rules Rules) (*Plan, error) {
 	rank := len(shape)
 	consumed, newAxes, ellipses := 0, 0, 0

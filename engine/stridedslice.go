@@ -75,7 +75,14 @@ func StridedSlicePlan(shape []int, spec StridedSliceSpec) (*Plan, error) {
 	return stridedSlicePlan(shape, spec, 0)
 }
 
-// stridedSlicePlan is StridedSlicePlan under the variants r.
+// stridedSlicePlan is StridedSlicePlan under the variants rules, each
+// applied where the rule it replaces is: Int32Arithmetic truncates
+// begin, end and strides before anything else; ExtraEntriesIgnored,
+// EllipsisCoversOneDim and MaskBitsPastSpecApplied change the
+// sparse-to-dense expansion; ShrinkIndexClamped the shrink index check.
+// Under MaskBitsPastSpecApplied the plan may cover only the first
+// len(plan.Fixed) dimensions of shape: it reads the input as the
+// C-ordered array of those (see pastSpec and StridedSliceUnder).
 func stridedSlicePlan(shape []int, spec StridedSliceSpec, rules Rules) (*Plan, error) {
 	n := len(spec.Begin)
 	begin, end, strides := spec.Begin, spec.End, spec.Strides
