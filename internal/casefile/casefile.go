@@ -484,24 +484,28 @@ func (c *Case) Spec() engine.StridedSliceSpec {
 
 // Eval evaluates the case on the reference engine. The result is
 // C-contiguous; every error is an *engine.Error.
-func (c *Case) Eval() (*engine.Tensor, error) {
+func (c *Case) Eval() (*engine.Tensor, error) { return c.EvalUnder(0) }
+
+// EvalUnder evaluates the case on the reference engine under the variants
+// r (see engine.Variant).
+func (c *Case) EvalUnder(r engine.Rules) (*engine.Tensor, error) {
 	switch c.Op {
 	case OpGetItem:
 		items, err := expr.Parse(c.Index)
 		if err != nil {
 			return nil, err
 		}
-		return engine.GetItem(c.Inputs["x"], items)
+		return engine.GetItemUnder(c.Inputs["x"], items, r)
 	case OpStridedSlice:
-		return engine.StridedSlice(c.Inputs["x"], c.Spec())
+		return engine.StridedSliceUnder(c.Inputs["x"], c.Spec(), r)
 	case OpSlice:
-		return engine.Slice(c.Inputs["x"], c.Begin, c.Size)
+		return engine.SliceUnder(c.Inputs["x"], c.Begin, c.Size, r)
 	case OpGatherND:
-		return engine.GatherND(c.Inputs["params"], c.Inputs["indices"], c.BatchDims, c.BadIndices)
+		return engine.GatherNDUnder(c.Inputs["params"], c.Inputs["indices"], c.BatchDims, c.BadIndices, r)
 	case OpONNXSlice:
-		return engine.ONNXSlice(c.Inputs["data"], engine.ONNXSliceSpec{Starts: c.Starts, Ends: c.Ends, Axes: c.Axes, Steps: c.Steps})
+		return engine.ONNXSliceUnder(c.Inputs["data"], engine.ONNXSliceSpec{Starts: c.Starts, Ends: c.Ends, Axes: c.Axes, Steps: c.Steps}, r)
 	case OpONNXGatherND:
-		return engine.ONNXGatherND(c.Inputs["data"], c.Inputs["indices"], c.BatchDims)
+		return engine.ONNXGatherNDUnder(c.Inputs["data"], c.Inputs["indices"], c.BatchDims, r)
 	}
 	return nil, bad("unknown op %q", c.Op)
 }

@@ -146,6 +146,9 @@ func Run(ctx context.Context, fsys fs.FS, im impl.Impl, opts Options) (*Summary,
 		seen[r.ID] = true
 		if !r.Signature.IsZero() {
 			seen[r.Signature.String()] = true
+			general := r.Signature
+			general.Variant = ""
+			seen[general.String()] = true
 		}
 		before := r.Status
 		r = ApplyKnownFailures(r, opts.KnownFailures)
@@ -179,12 +182,19 @@ func CorpusFailure(err error) *Summary {
 // XFail, and a listed case that passed into a failure (an unexpected
 // pass: the list must shrink as the implementation improves). An entry of
 // known may also be a signature ("getitem/values", see package
-// signature): every failure with that signature is then known too; a
+// signature; without "@variant" it covers every variant): every failure
+// with that signature is then known too; a
 // case that passes is not an unexpected pass for a signature entry.
 func ApplyKnownFailures(r Result, known map[string]string) Result {
 	reason, listed := known[r.ID]
 	if !listed && r.Status == Fail && !r.Signature.IsZero() {
 		reason, listed = known[r.Signature.String()]
+		if !listed && r.Signature.Variant != "" {
+			// An entry without a variant covers every variant.
+			general := r.Signature
+			general.Variant = ""
+			reason, listed = known[general.String()]
+		}
 	}
 	if !listed {
 		return r
@@ -264,7 +274,11 @@ func One(ctx context.Context, fsys fs.FS, e corpus.Entry, im impl.Impl) Result {
 	if op == "" {
 		op = opOf(e)
 	}
-	r.Signature = signature.Of(op, expected, got)
+	if err == nil {
+		r.Signature = signature.Classify(m, expected, got)
+	} else {
+		r.Signature = signature.Of(op, expected, got)
+	}
 	switch {
 	case got.Crash != "":
 		return fail("crash: %s", got.Crash)

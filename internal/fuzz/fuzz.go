@@ -179,7 +179,7 @@ func compareCase(ctx context.Context, im impl.Impl, oracles []impl.Impl, m casef
 // shrunk is saved as the smallest failing case found so far, marked
 // Partial, and the ones still queued are counted in Unshrunk.
 //
-// Every disagreement is classified by signature.Of (the reference's
+// Every disagreement is classified by signature.Classify (the reference's
 // result as want, the implementation's as got). The first disagreement of
 // a signature neither known nor seen before is shrunk, keeping its
 // signature, and saved (up to MaxShrinks signatures); later ones are
@@ -291,6 +291,12 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 				if caseCtx.Err() != nil {
 					return // a result cut short is not a result
 				}
+				// Only a disagreement is classified (outside the lock):
+				// the hot path of agreeing cases does not pay for it.
+				var sig signature.Signature
+				if !out.skipped && out.diff != "" {
+					sig = signature.Classify(m, out.want, out.got)
+				}
 				mu.Lock()
 				s.Cases++
 				switch {
@@ -299,13 +305,17 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 				case out.diff == "":
 					s.Agreed++
 				default:
-					// Only a disagreement is classified: the hot path
-					// of agreeing cases does not pay for it.
-					sig := signature.Of(op, out.want, out.got)
 					g := groups[sig]
 					if g == nil {
 						g = &Group{Signature: sig}
 						g.Reason, g.Known = known[sig]
+						if !g.Known && sig.Variant != "" {
+							// An entry without a variant covers every
+							// variant.
+							general := sig
+							general.Variant = ""
+							g.Reason, g.Known = known[general]
+						}
 						groups[sig] = g
 					}
 					g.Count++

@@ -24,7 +24,7 @@ type disagreement struct {
 	seed int
 	m    casefile.Memory
 	out  outcome
-	sig  signature.Signature // signature.Of the case's disagreement
+	sig  signature.Signature // signature.Classify of the case's disagreement
 }
 
 // shrinker turns disagreements into minimal findings, one at a time.
@@ -103,8 +103,8 @@ func (s *shrinker) compare(m casefile.Memory) (out outcome, ok bool) {
 
 // same reports whether out is a disagreement with signature sig. It is
 // called only while shrinking, where every candidate is classified.
-func same(op string, out outcome, sig signature.Signature) bool {
-	return !out.skipped && out.diff != "" && signature.Of(op, out.want, out.got) == sig
+func same(m casefile.Memory, out outcome, sig signature.Signature) bool {
+	return !out.skipped && out.diff != "" && signature.Classify(m, out.want, out.got) == sig
 }
 
 // minimise runs rapid on the case generator of d's op, seeded so that its
@@ -125,7 +125,7 @@ func (s *shrinker) minimise(d disagreement) (m casefile.Memory, o outcome, cut b
 			cut = true
 			return
 		}
-		if !same(d.op, out, d.sig) {
+		if !same(m, out, d.sig) {
 			return
 		}
 		// rapid re-runs the minimal failing case last.

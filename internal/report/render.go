@@ -21,7 +21,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Spec compliance: %s\n\n", r.Corpus)
-	fmt.Fprintf(&b, "%d cases. Each cell: cases passed / cases run (skipped cases are not counted). ", r.Cases)
+	fmt.Fprintf(&b, "%d cases. Each cell: cases passed / cases run, and how many the implementation skipped. ", r.Cases)
 	b.WriteString("✅ all passed, ❌ some failed, ➖ not run.\n\n")
 	b.WriteString("| rule | group | cases |")
 	for _, im := range r.Impls {

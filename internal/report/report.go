@@ -56,36 +56,35 @@ type Report struct {
 	Classes []Class `json:"divergence_classes"`
 }
 
-// Class is one divergence class of one implementation: the failing cases
-// the golden corpus records under that class for the implementation's
-// name (from the case's "disagreement" field), or "unclassified".
+// Class is one group of one implementation's failing cases: the cases
+// the golden corpus records under one divergence class for the
+// implementation's name (from the case's "disagreement" field), or, for a
+// failure the corpus records no class for, the cases of one failure
+// signature (see package signature), so that every implementation's
+// failures are grouped by what they are.
 type Class struct {
 	Impl        string   `json:"impl"`
 	ID          string   `json:"id"`
 	Explanation string   `json:"explanation"`
 	Cases       int      `json:"cases"`
 	Smallest    *Failure `json:"smallest_failure"`
+	// CaseIDs lists every failing case of the class.
+	CaseIDs []string `json:"case_ids"`
 }
 
-// Unclassified is the class of a failure the corpus records no class for.
-const Unclassified = "unclassified"
-
 // recordedClass returns the divergence class the case records for impl
-// in its "disagreement" field ("tfjs: tfjs-x; tflite: tflite-y").
+// in its "disagreement" field ("tfjs: tfjs-x; tflite: tflite-y"), or "".
 func recordedClass(disagreement, impl string) string {
 	for _, part := range strings.Split(disagreement, "; ") {
 		if name, class, ok := strings.Cut(part, ": "); ok && name == impl {
 			return class
 		}
 	}
-	return Unclassified
+	return ""
 }
 
 // explain returns the explanation of a divergence class.
 func explain(id string) string {
-	if id == Unclassified {
-		return "no divergence class is recorded for this implementation in the corpus"
-	}
 	for _, d := range golden.Divergences {
 		if d.ID == id {
 			return d.Explanation
@@ -138,13 +137,21 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 			if results[i][n].Status != check.Fail {
 				continue
 			}
-			key := [2]string{im.Name(), recordedClass(head.Disagreement, im.Name())}
+			id, explanation := recordedClass(head.Disagreement, im.Name()), ""
+			if id != "" {
+				explanation = explain(id)
+			} else {
+				sig := results[i][n].Signature
+				id, explanation = "signature "+sig.String(), sig.Explain()
+			}
+			key := [2]string{im.Name(), id}
 			cl := classes[key]
 			if cl == nil {
-				cl = &Class{Impl: key[0], ID: key[1], Explanation: explain(key[1])}
+				cl = &Class{Impl: key[0], ID: id, Explanation: explanation}
 				classes[key] = cl
 			}
 			cl.Cases++
+			cl.CaseIDs = append(cl.CaseIDs, e.ID)
 			if size := elements(m); cl.Smallest == nil || size < cl.Smallest.Elements || (size == cl.Smallest.Elements && e.ID < cl.Smallest.ID) {
 				cl.Smallest = &Failure{ID: e.ID, Detail: results[i][n].Detail, Elements: size, Snippet: Snippet(m)}
 			}
@@ -249,13 +256,20 @@ func (r Row) Failing() bool {
 	return false
 }
 
-// String formats a cell as "passed/total".
+// String formats a cell as "passed/total", followed by ", N skipped"
+// if the implementation skipped some of its cases.
 func (c *Cell) String() string {
 	if c.Total == 0 {
 		if c.Skipped > 0 {
 			return fmt.Sprintf("skipped (%d)", c.Skipped)
 		}
 		return "-"
+	}
+	if c.Skipped > 0 {
+		// The implementation skipped some of the rule's cases itself: the
+		// cell must not look green on the cases it ran alone (say, the
+		// error cases of a dtype it does not implement).
+		return fmt.Sprintf("%d/%d, %d skipped", c.Passed, c.Total, c.Skipped)
 	}
 	return fmt.Sprintf("%d/%d", c.Passed, c.Total)
 }

@@ -5,9 +5,16 @@
 // values) and a detail of the symptom (which error kind, whether the rank
 // or the dimensions differ, whether only the byte order does).
 //
-// A signature is written "op/symptom" or "op/symptom/detail", for example
-// "getitem/values", "slice/error-for-output/invalid_spec",
-// "gather_nd/shape/rank". Every failure line of conform check and
+// Classify also names the rule variant the answer follows, when the
+// engine run under one of its variants (engine.Variants) reproduces the
+// answer exactly: "slice/shape/rank@drop-size-1-dims". That is the
+// strongest statement a signature makes — the implementation follows
+// another rule, and which one.
+//
+// A signature is written "op/symptom", "op/symptom/detail", either
+// followed by "@variant", for example "getitem/values",
+// "slice/error-for-output/invalid_spec",
+// "gather_nd/output-for-error/out_of_range@negative-gather-indices-wrap". Every failure line of conform check and
 // conformtest, every group of a report and every finding of conform fuzz
 // carries one; a known-failures file may list signatures as well as case
 // IDs.
@@ -18,6 +25,7 @@ import (
 	"strings"
 
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/compare"
 	"github.com/conformsuite/conform/internal/impl"
 )
@@ -53,14 +61,56 @@ type Signature struct {
 	Op      string
 	Symptom Symptom
 	Detail  string
+	// Variant names the engine variant that reproduces the answer
+	// (engine.VariantInfo.Name), or is empty.
+	Variant string
 }
 
-// String returns the signature as "op/symptom" or "op/symptom/detail".
+// String returns the signature as "op/symptom" or "op/symptom/detail",
+// followed by "@variant" if a variant reproduces the answer.
 func (s Signature) String() string {
-	if s.Detail == "" {
-		return s.Op + "/" + string(s.Symptom)
+	text := s.Op + "/" + string(s.Symptom)
+	if s.Detail != "" {
+		text += "/" + s.Detail
 	}
-	return s.Op + "/" + string(s.Symptom) + "/" + s.Detail
+	if s.Variant != "" {
+		text += "@" + s.Variant
+	}
+	return text
+}
+
+// symptoms explains each symptom in a few words.
+var symptoms = map[Symptom]string{
+	Crash:          "the implementation crashed (died, hung, answered garbage or broke the protocol)",
+	ErrorForOutput: "an error where an output was expected",
+	OutputForError: "an output where an error was expected",
+	ErrorKind:      "another error kind",
+	Shape:          "an output of another shape",
+	DType:          "an output of another dtype",
+	Values:         "an output of the same dtype and shape with other element bytes",
+}
+
+// Explain says in one line what the signature means, and names the
+// variant's rule when a variant reproduces the answer.
+func (s Signature) Explain() string {
+	text := s.Op + ": " + symptoms[s.Symptom]
+	if s.Detail != "" {
+		text += " (" + s.Detail + ")"
+	}
+	if v, ok := engine.VariantByName(s.Variant); ok {
+		text += "; the engine reproduces the answer under the variant " + s.Variant + ": " + v.Info().Explanation
+	}
+	return text
+}
+
+// Matches reports whether the failure signature s is what entry names: the
+// same signature, or, for an entry without a variant, the same op,
+// symptom and detail with any variant (or none).
+func (s Signature) Matches(entry Signature) bool {
+	if entry.Variant == "" {
+		s.Variant = ""
+	}
+	return s == entry
 }
 
 // IsZero reports whether s is the zero Signature (no failure).
@@ -68,11 +118,17 @@ func (s Signature) IsZero() bool { return s == Signature{} }
 
 // Parse reads a signature written by String.
 func Parse(text string) (Signature, error) {
+	text, variant, hasVariant := strings.Cut(text, "@")
+	if hasVariant {
+		if _, ok := engine.VariantByName(variant); !ok {
+			return Signature{}, fmt.Errorf("%q: unknown variant %q", text+"@"+variant, variant)
+		}
+	}
 	parts := strings.Split(text, "/")
 	if len(parts) < 2 || len(parts) > 3 || parts[0] == "" || parts[1] == "" {
 		return Signature{}, fmt.Errorf("%q is not a signature (op/symptom or op/symptom/detail)", text)
 	}
-	s := Signature{Op: parts[0], Symptom: Symptom(parts[1])}
+	s := Signature{Op: parts[0], Symptom: Symptom(parts[1]), Variant: variant}
 	if len(parts) == 3 {
 		s.Detail = parts[2]
 	}
@@ -107,6 +163,47 @@ func Of(op string, want, got impl.Result) Signature {
 		return outputs(s, want.Output, got.Output)
 	}
 	return s
+}
+
+// Classify returns the signature of got, as Of does, for the case m, and
+// names the first variant of the engine (in engine.Variants order) under
+// which the engine reproduces got exactly — the same output bytes, dtype
+// and shape, or the same error kind — and which changes the engine's
+// answer on this case. A crash is never attributed.
+func Classify(m casefile.Memory, want, got impl.Result) Signature {
+	s := Of(m.Op(), want, got)
+	if s.IsZero() || s.Symptom == Crash {
+		return s
+	}
+	c, err := m.Case()
+	if err != nil {
+		return s
+	}
+	ref := evalUnder(c, 0)
+	for _, info := range engine.Variants {
+		if !info.Variant.AppliesTo(s.Op) {
+			continue
+		}
+		// A variant that changes nothing on this case explains nothing.
+		under := evalUnder(c, engine.Rules(0).With(info.Variant))
+		if under.Crash == "" && !Of(s.Op, ref, under).IsZero() && Of(s.Op, under, got).IsZero() {
+			s.Variant = info.Name
+			break
+		}
+	}
+	return s
+}
+
+// evalUnder runs the case on the engine under r; a panic, a bug of a
+// variant, reproduces nothing.
+func evalUnder(c *casefile.Case, r engine.Rules) (res impl.Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = impl.Result{Crash: fmt.Sprint(p), CrashCode: impl.CrashEnginePanic}
+		}
+	}()
+	out, err := c.EvalUnder(r)
+	return impl.FromError(out, err)
 }
 
 // outputs classifies two outputs.

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/impl"
 )
 
@@ -66,9 +67,75 @@ func TestParseRejects(t *testing.T) {
 		"/values",                 // no op
 		"seeds/tf_doc_1",          // a case ID
 		"getitem/crash/died/more", // too many parts
+		"getitem/values@no-such",  // an unknown variant
 	} {
 		if s, err := Parse(text); err == nil {
 			t.Errorf("Parse(%q) = %v, want an error", text, s)
+		}
+	}
+}
+
+// memory builds a case in memory over an int32 arange of the given shape
+// (big-endian if be).
+func memory(t *testing.T, spec map[string]any, be bool, shape ...int) casefile.Memory {
+	t.Helper()
+	dt := engine.DType{Kind: engine.Int, Size: 4, BigEndian: be}
+	n := engine.NumElements(shape)
+	data := make([]byte, 4*n)
+	for i := 0; i < n; i++ {
+		if be {
+			data[4*i+3] = byte(i + 1)
+		} else {
+			data[4*i] = byte(i + 1)
+		}
+	}
+	return casefile.Memory{Spec: spec, Inputs: map[string]*engine.Tensor{"x": tensor(t, dt, shape, data...)}}
+}
+
+// TestClassify checks that a failing answer is attributed to the engine
+// variant that reproduces it exactly, and to none otherwise.
+func TestClassify(t *testing.T) {
+	getitem := func(index string) map[string]any { return map[string]any{"op": "getitem", "index": index} }
+	tests := []struct {
+		rule string
+		m    casefile.Memory
+		bug  func(t *testing.T, m casefile.Memory, ref impl.Result) impl.Result // the answer under test
+		sig  string
+	}{
+		{"size-1 dimensions dropped are drop-size-1-dims",
+			memory(t, getitem("x[:, 0:1]"), false, 2, 3),
+			func(t *testing.T, m casefile.Memory, ref impl.Result) impl.Result {
+				return impl.Result{Output: tensor(t, ref.Output.DType, []int{2}, ref.Output.Bytes()...)}
+			}, "getitem/shape/rank@drop-size-1-dims"},
+		{"an empty range refused is empty-range-refused",
+			memory(t, getitem("x[2:1]"), false, 3),
+			func(t *testing.T, m casefile.Memory, ref impl.Result) impl.Result {
+				return impl.Result{Kind: engine.InvalidSpec}
+			}, "getitem/error-for-output/invalid_spec@empty-range-refused"},
+		{"a scalar in the input's byte order is input-byte-order",
+			memory(t, getitem("x[1, 2]"), true, 2, 3),
+			func(t *testing.T, m casefile.Memory, ref impl.Result) impl.Result {
+				b := ref.Output.Bytes()
+				return impl.Result{Output: tensor(t, engine.DType{Kind: engine.Int, Size: 4, BigEndian: true}, []int{}, b[3], b[2], b[1], b[0])}
+			}, "getitem/dtype/byte-order@input-byte-order"},
+		{"an answer no variant reproduces names none",
+			memory(t, getitem("x[1]"), false, 3),
+			func(t *testing.T, m casefile.Memory, ref impl.Result) impl.Result {
+				return impl.Result{Output: tensor(t, ref.Output.DType, []int{}, 9, 9, 9, 9)}
+			}, "getitem/values"},
+	}
+	for _, tt := range tests {
+		c, err := tt.m.Case()
+		if err != nil {
+			t.Fatalf("%s: %v", tt.rule, err)
+		}
+		ref := impl.FromError(c.Eval())
+		got := Classify(tt.m, ref, tt.bug(t, tt.m, ref))
+		if got.String() != tt.sig {
+			t.Errorf("%s: %s, want %s", tt.rule, got, tt.sig)
+		}
+		if back, err := Parse(got.String()); err != nil || back != got {
+			t.Errorf("%s: Parse(%q) = %v, %v", tt.rule, got, back, err)
 		}
 	}
 }

@@ -1,0 +1,173 @@
+package engine
+
+import "strings"
+
+// Variant is a named alternative to one rule of the reference semantics:
+// a way real implementations depart from NumPy and TF. The engine can
+// evaluate a case under any set of variants (Rules), each applied by the
+// engine function that owns the rule it replaces, so that a classifier can
+// say which variant an answer follows: the answer is attributed to a
+// variant only when the engine, run with that variant, reproduces it
+// exactly.
+type Variant uint
+
+// The variants. Each is described in Variants.
+const (
+	// InputByteOrder: a getitem result that NumPy returns as a scalar
+	// (x[1, 2]) keeps the input's dtype (byte order and string width)
+	// instead of the scalar's.
+	InputByteOrder Variant = iota + 1
+	// DropSize1Dims: size-1 dimensions of a slicing result are dropped
+	// (a squeeze after the op).
+	DropSize1Dims
+	// EmptyRangeRefused: a slice whose result has a dimension of size 0
+	// is refused (invalid_spec) instead of returning an empty tensor.
+	EmptyRangeRefused
+	// EllipsisCoversOneDim: an ellipsis always stands for at least one
+	// dimension, even where the other entries already cover them all.
+	EllipsisCoversOneDim
+	// ShrinkIndexClamped: a strided_slice shrink index (an integer index)
+	// out of bounds is clamped into the dimension instead of refused.
+	ShrinkIndexClamped
+	// ExtraEntriesIgnored: spec entries beyond the input's dimensions
+	// (strided_slice entries, tf.slice begin/size) are ignored instead of
+	// refused.
+	ExtraEntriesIgnored
+	// ShortSliceSpecPadded: a tf.slice begin/size shorter than the rank
+	// is padded with begin 0, size -1 instead of refused.
+	ShortSliceSpecPadded
+	// Int32Arithmetic: spec values are truncated to 32-bit integers
+	// before they are used.
+	Int32Arithmetic
+	// NegativeGatherIndicesWrap: gather_nd's negative indices count from
+	// the end of their axis (as in ONNX) instead of being out of range.
+	NegativeGatherIndicesWrap
+	// GatherFlatBounds: gather_nd checks an index row only by its
+	// flattened offset into params (an index beyond one axis that lands
+	// inside params reads there) instead of per axis.
+	GatherFlatBounds
+	// MaskBitsPastSpecApplied: strided_slice mask bits at positions
+	// beyond the spec's entries take effect (as entries of begin 0, end
+	// 0, stride 1) instead of being ignored.
+	MaskBitsPastSpecApplied
+)
+
+// VariantInfo describes a variant.
+type VariantInfo struct {
+	Variant Variant
+	// Name is the variant's name in signatures, e.g.
+	// "drop-size-1-dims".
+	Name string
+	// Ops lists the ops (case op names) the variant applies to.
+	Ops []string
+	// Explanation says in one line what the variant does differently.
+	Explanation string
+}
+
+// Variants lists every variant, most specific first: a classifier tries
+// them in this order and attributes an answer to the first one that
+// reproduces it.
+var Variants = []VariantInfo{
+	{InputByteOrder, "input-byte-order", []string{"getitem"},
+		"a full integer index (x[1, 2]) gives a 0-d array of the input's dtype, where NumPy gives a scalar: native byte order, strings as wide as their value"},
+	{Int32Arithmetic, "int32-arithmetic", []string{"strided_slice", "slice"},
+		"begin, end, size and strides are truncated to 32-bit integers"},
+	{ShortSliceSpecPadded, "short-slice-spec-padded", []string{"slice"},
+		"a tf.slice begin/size shorter than the rank is padded with begin 0, size -1 instead of refused"},
+	{ExtraEntriesIgnored, "extra-entries-ignored", []string{"strided_slice", "slice", "getitem"},
+		"spec entries beyond the input's dimensions are ignored instead of refused"},
+	{MaskBitsPastSpecApplied, "mask-bits-past-spec-applied", []string{"strided_slice"},
+		"mask bits beyond the spec's entries take effect instead of being ignored: a new_axis bit pushes the last dimension off (TFLite)"},
+	{EllipsisCoversOneDim, "ellipsis-covers-one-dim", []string{"strided_slice", "getitem"},
+		"an ellipsis stands for at least one dimension, even where the other entries cover them all; the entry pushed past the last dimension falls off"},
+	{ShrinkIndexClamped, "shrink-index-clamped", []string{"strided_slice", "getitem"},
+		"an out-of-bounds integer (shrink) index is clamped into its dimension instead of refused"},
+	{NegativeGatherIndicesWrap, "negative-gather-indices-wrap", []string{"gather_nd"},
+		"negative gather indices count from the end of their axis instead of being out of range"},
+	{GatherFlatBounds, "gather-flat-bounds", []string{"gather_nd", "onnx_gather_nd"},
+		"an index row is checked only by its flattened offset into params, not per axis"},
+	{EmptyRangeRefused, "empty-range-refused", []string{"getitem", "strided_slice", "slice", "onnx_slice"},
+		"a result with a dimension of size 0 is refused instead of returned empty"},
+	{DropSize1Dims, "drop-size-1-dims", []string{"getitem", "strided_slice", "slice", "onnx_slice", "gather_nd", "onnx_gather_nd"},
+		"size-1 dimensions of the result are dropped"},
+}
+
+// Info returns the description of v.
+func (v Variant) Info() VariantInfo {
+	for _, info := range Variants {
+		if info.Variant == v {
+			return info
+		}
+	}
+	return VariantInfo{Variant: v, Name: "unknown"}
+}
+
+// String returns the variant's name.
+func (v Variant) String() string { return v.Info().Name }
+
+// AppliesTo reports whether v is a variant of a rule of op.
+func (v Variant) AppliesTo(op string) bool {
+	for _, o := range v.Info().Ops {
+		if o == op {
+			return true
+		}
+	}
+	return false
+}
+
+// VariantByName returns the variant called name.
+func VariantByName(name string) (Variant, bool) {
+	for _, info := range Variants {
+		if info.Name == name {
+			return info.Variant, true
+		}
+	}
+	return 0, false
+}
+
+// Rules is a set of variants; the zero Rules is the reference semantics.
+type Rules uint64
+
+// With returns r with v added.
+func (r Rules) With(v Variant) Rules { return r | 1<<v }
+
+// Has reports whether r includes v.
+func (r Rules) Has(v Variant) bool { return r&(1<<v) != 0 }
+
+// String lists the variants of r by name, joined by "+".
+func (r Rules) String() string {
+	var names []string
+	for _, info := range Variants {
+		if r.Has(info.Variant) {
+			names = append(names, info.Name)
+		}
+	}
+	return strings.Join(names, "+")
+}
+
+// finish applies the variants that change an op's result after the op
+// (DropSize1Dims, EmptyRangeRefused) to out.
+func (r Rules) finish(out *Tensor) (*Tensor, error) {
+	if r.Has(EmptyRangeRefused) {
+		for i, d := range out.Shape {
+			if d == 0 {
+				return nil, Errorf(InvalidSpec, "dimension %d of the result is empty (variant %s)", i, EmptyRangeRefused)
+			}
+		}
+	}
+	if r.Has(DropSize1Dims) {
+		var shape, strides []int
+		for i, d := range out.Shape {
+			if d != 1 {
+				shape = append(shape, d)
+				strides = append(strides, out.Strides[i])
+			}
+		}
+		if len(shape) != len(out.Shape) {
+			squeezed := *out
+			squeezed.Shape, squeezed.Strides = append([]int{}, shape...), append([]int{}, strides...)
+			return &squeezed, nil
+		}
+	}
+	return out, nil
+}
