@@ -28,6 +28,15 @@ var interfaces = map[string]string{
 	casefile.OpONNXGatherND: "ONNXGatherNDer (ONNXGatherND(data, indices *engine.Tensor, batchDims int) (*engine.Tensor, error))",
 }
 
+// The crash codes of an implementation's failures that are not answers
+// (the detail of a "crash" signature).
+const (
+	CrashPanic         = "panic"          // the method panicked
+	CrashNoKind        = "no-kind"        // an error without a kind
+	CrashNoResult      = "no-result"      // neither a tensor nor an error
+	CrashInvalidResult = "invalid-result" // strides, offset and data do not fit
+)
+
 // adapter makes a user's implementation an impl.Impl, so that the
 // loading, the comparison and the known failures are those of `conform
 // check` (internal/check).
@@ -94,6 +103,13 @@ func (a *adapter) Run(ctx context.Context, m casefile.Memory) impl.Result {
 	if err != nil {
 		return impl.FromError(nil, err)
 	}
+	return a.runCase(c)
+}
+
+// runCase calls the implementation on a parsed case, whose op it
+// supports.
+func (a *adapter) runCase(c *casefile.Case) impl.Result {
+	var err error
 	for name, t := range c.Inputs {
 		c.Inputs[name] = t.Contiguous()
 	}
@@ -106,20 +122,20 @@ func (a *adapter) Run(ctx context.Context, m casefile.Memory) impl.Result {
 	out, err, crash := a.call(c, items)
 	switch {
 	case crash != "":
-		return impl.Result{Crash: crash}
+		return impl.Result{Crash: crash, CrashCode: CrashPanic}
 	case err != nil:
 		if errors.Is(err, errors.ErrUnsupported) {
 			return impl.Result{Skip: err.Error()}
 		}
 		if engine.KindOf(err) == "" {
-			return impl.Result{Crash: fmt.Sprintf("error without a kind: %v (return an *engine.Error, e.g. from engine.Errorf, or an error wrapping one)", err)}
+			return impl.Result{Crash: fmt.Sprintf("error without a kind: %v (return an *engine.Error, e.g. from engine.Errorf, or an error wrapping one)", err), CrashCode: CrashNoKind}
 		}
 		return impl.FromError(nil, err)
 	case out == nil:
-		return impl.Result{Crash: "the implementation returned neither a tensor nor an error"}
+		return impl.Result{Crash: "the implementation returned neither a tensor nor an error", CrashCode: CrashNoResult}
 	}
 	if err := validTensor(out); err != nil {
-		return impl.Result{Crash: "invalid result tensor: " + err.Error()}
+		return impl.Result{Crash: "invalid result tensor: " + err.Error(), CrashCode: CrashInvalidResult}
 	}
 	return impl.Result{Output: out}
 }

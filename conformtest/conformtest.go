@@ -3,8 +3,8 @@
 // implementation's own `go test`.
 //
 // An implementation is any value that has one or more of the methods of
-// GetItemer, StridedSlicer, Slicer and GatherNDer — one tiny interface per
-// op, as in gonum's testlapack. The methods work on conform's own tensor
+// GetItemer, StridedSlicer, Slicer, GatherNDer, ONNXSlicer and
+// ONNXGatherNDer — one tiny interface per op, as in gonum's testlapack. The methods work on conform's own tensor
 // type, *engine.Tensor (a dtype, a shape, byte strides and the raw bytes),
 // so a library adapts its tensors in a few lines: a tensor comes in, the
 // library's op runs, and its result goes back out as an *engine.Tensor of
@@ -22,9 +22,11 @@
 // documents conform was built from and the golden corpus whose expected
 // values NumPy produced: about 9,650 cases, all six ops); for an
 // in-process implementation the whole run takes about a second.
-// Subtests are named by case ID ("seeds/tf_doc_1", "slice/00042", ...),
-// so `go test -run 'TestConformance/slice/'` runs only the golden slice
-// cases. A failing case names the source of the expected value and the
+// Subtests are grouped by op and named by case ID
+// ("TestConformance/slice/slice/00042", "TestConformance/getitem/seeds/tf_doc_1"),
+// so `go test -run 'TestConformance/^slice$'` runs exactly the slice cases
+// (not strided_slice or onnx_slice), and the last line Run logs is the
+// summary "conformtest: N passed, N failed, N skipped". A failing case names the source of the expected value and the
 // first differing element by its N-D index. Check does the same without
 // a *testing.T and returns an error summarising the run, like
 // testing/fstest.TestFS.
@@ -69,6 +71,20 @@
 // error and the implementation is not called, exactly as the reference
 // engine would report it.
 //
+// # Converting tensors
+//
+// Values and FromValues convert between conform's tensors and Go slices
+// of every element type (bool, the sized integers, floats, complex), in
+// row-major order, whatever the tensor's strides and byte order; Strings
+// and FromStrings do the same for S and U tensors, FromFloat16Bits for
+// float16.
+//
+// # Serving the adapter to the conform command
+//
+// Serve runs the same adapter as a conform/1 protocol child, so that
+// `conform check --impl ./mychild`, `conform fuzz --impl ./mychild` and
+// `conform report --impl ./mychild` put the library under test too.
+//
 // # Options
 //
 // KnownFailures and KnownFailuresFile list the cases an implementation is
@@ -80,6 +96,7 @@ package conformtest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -260,7 +277,8 @@ func setup(implementation any, opts []Option) (*config, *adapter, error) {
 // corpus that do not match its MANIFEST fail t itself.
 //
 // Run fails t at once if implementation satisfies none of GetItemer,
-// StridedSlicer, Slicer and GatherNDer, or an option is invalid.
+// StridedSlicer, Slicer, GatherNDer, ONNXSlicer and ONNXGatherNDer, or
+// an option is invalid.
 func Run(t *testing.T, implementation any, opts ...Option) {
 	t.Helper()
 	c, a, err := setup(implementation, opts)
@@ -280,27 +298,60 @@ func Run(t *testing.T, implementation any, opts ...Option) {
 	}
 	fsys := corpus.Open(c.fsys)
 	seen := make(map[string]bool, len(entries))
+	var summary check.Summary
+	byOp := map[string][]corpus.Entry{}
+	var ops []string
 	for _, e := range entries {
-		seen[e.ID] = true
-		t.Run(e.ID, func(t *testing.T) {
-			r := check.One(context.Background(), fsys, e, a)
-			if !r.Signature.IsZero() {
-				seen[r.Signature.String()] = true
-			}
-			r = check.ApplyKnownFailures(r, c.known)
-			switch r.Status {
-			case check.Fail:
-				t.Error(describe(r))
-			case check.Skip:
-				t.Skip(r.Detail)
-			case check.XFail:
-				t.Log(r.Detail)
+		op := opOf(e)
+		if byOp[op] == nil {
+			ops = append(ops, op)
+		}
+		byOp[op] = append(byOp[op], e)
+	}
+	sort.Strings(ops)
+	for _, op := range ops {
+		t.Run(op, func(t *testing.T) {
+			for _, e := range byOp[op] {
+				seen[e.ID] = true
+				t.Run(e.ID, func(t *testing.T) {
+					r := check.One(context.Background(), fsys, e, a)
+					if !r.Signature.IsZero() {
+						seen[r.Signature.String()] = true
+						general := r.Signature
+						general.Variant = ""
+						seen[general.String()] = true
+					}
+					r = check.ApplyKnownFailures(r, c.known)
+					summary.Add(r)
+					switch r.Status {
+					case check.Fail:
+						t.Error(describe(r))
+					case check.Skip:
+						t.Skip(r.Detail)
+					case check.XFail:
+						t.Log(r.Detail)
+					}
+				})
 			}
 		})
 	}
 	for _, id := range unknownIDs(c.known, seen) {
 		t.Logf("warning: known failure %s is neither a case of this corpus nor the signature of a failure", id)
 	}
+	t.Logf("conformtest: %s", summary.Line())
+}
+
+// opOf returns the op a stored case names ("" for an entry that cannot
+// be read: it fails under that name).
+func opOf(e corpus.Entry) string {
+	var head struct {
+		Op string `json:"op"`
+	}
+	json.Unmarshal(e.JSON, &head)
+	if head.Op == "" {
+		return "unreadable"
+	}
+	return head.Op
 }
 
 // Check runs every case of the corpus against implementation, as Run

@@ -102,8 +102,8 @@ func toInts(v []int64) []int {
 //		conformtest.Run(t, slicer{})
 //	}
 //
-// Each case is then a subtest: `go test -run TestConformance/slice/`
-// runs the golden tf.slice cases, and a failure names the case, the
+// Each case is then a subtest, grouped by op: `go test -run
+// 'TestConformance/^slice$'` runs the tf.slice cases, and a failure names the case, the
 // first differing element and where the expected value comes from.
 // slicer implements Slicer only, so the other ops are skipped, as are
 // the inputs it reports as unsupported (every dtype but float32).

@@ -46,7 +46,8 @@ func TestHelperRun(t *testing.T) {
 	Run(t, helperImpls[name], helperOptions(os.Getenv("CONFORMTEST_SLICES") != "", os.Getenv("CONFORMTEST_KNOWN"))...)
 }
 
-var subtestResult = regexp.MustCompile(`(?m)^\s*--- (PASS|FAIL|SKIP): TestHelperRun/(\S+) \(`)
+// subtestResult reads a case's subtest result: TestHelperRun/<op>/<case ID>.
+var subtestResult = regexp.MustCompile(`(?m)^\s*--- (PASS|FAIL|SKIP): TestHelperRun/[^/\s]+/(\S+) \(`)
 
 // TestRunInsideGoTest runs Run inside a child go test and checks that
 // every case's subtest passes, fails or skips exactly as Check judges the
@@ -110,6 +111,9 @@ func TestRunInsideGoTest(t *testing.T) {
 				}
 				if (childErr == nil) != s.OK() {
 					t.Errorf("%s: the child exited with %v, but Check's summary is %s", tt.rule, childErr, s.Line())
+				}
+				if line := "conformtest: " + s.Line(); !strings.Contains(string(out), line) {
+					t.Errorf("%s: Run did not log the summary %q", tt.rule, line)
 				}
 			}
 			if diff := cmp.Diff(want, got); diff != "" {

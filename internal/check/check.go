@@ -80,7 +80,8 @@ func (s *Summary) Line() string {
 	return fmt.Sprintf("%d passed, %d failed, %d skipped", s.Passed, s.Failed, s.Skipped)
 }
 
-func (s *Summary) add(r Result) {
+// Add counts r in the summary and appends it to its results.
+func (s *Summary) Add(r Result) {
 	switch r.Status {
 	case Pass, XFail:
 		s.Passed++
@@ -158,7 +159,7 @@ func Run(ctx context.Context, fsys fs.FS, im impl.Impl, opts Options) (*Summary,
 		case before == Pass && r.Status == Fail:
 			s.UnexpectedPasses++
 		}
-		s.add(r)
+		s.Add(r)
 	}
 	for id := range opts.KnownFailures {
 		if !seen[id] {
@@ -174,7 +175,7 @@ func Run(ctx context.Context, fsys fs.FS, im impl.Impl, opts Options) (*Summary,
 // (JUnit, JSON) are written for it like for any other run.
 func CorpusFailure(err error) *Summary {
 	s := &Summary{}
-	s.add(Result{ID: "corpus", Status: Fail, Detail: "cannot read the corpus: " + err.Error()})
+	s.Add(Result{ID: "corpus", Status: Fail, Detail: "cannot read the corpus: " + err.Error()})
 	return s
 }
 

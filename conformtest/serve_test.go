@@ -1,0 +1,73 @@
+package conformtest
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/conformsuite/conform/internal/check"
+	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/signature"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestHelperServe is the test binary's role as a protocol child: re-run
+// by TestServe with CONFORMTEST_SERVE naming an implementation of
+// helperImpls, it serves it on stdin and stdout.
+func TestHelperServe(t *testing.T) {
+	name := os.Getenv("CONFORMTEST_SERVE")
+	if name == "" {
+		t.Skip("run by TestServe in a child process")
+	}
+	if err := Serve(helperImpls[name]); err != nil {
+		t.Fatal(err)
+	}
+	os.Exit(0) // no test output on stdout after the protocol
+}
+
+// TestServe checks that an adapter served as a conform/1 child gets, case
+// for case, the verdicts Check gives it in process: the same passes,
+// failures (with the same signatures) and skips.
+func TestServe(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"shortSlicer", "panickySlicer"} {
+		os.Setenv("CONFORMTEST_SERVE", name)
+		child, err := impl.Open(exe+" -test.run=^TestHelperServe$", 10*time.Second)
+		os.Unsetenv("CONFORMTEST_SERVE")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		served, err := check.Run(context.Background(), sliceCorpus(), child, check.Options{Workers: 8})
+		child.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		inProcess, err := run(helperImpls[name], []Option{Cases(sliceCorpus())})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A crash's detail, its code, is compared once the client reads
+		// the code a child sends with it.
+		verdicts := func(s *check.Summary) map[string]string {
+			m := map[string]string{}
+			for _, r := range s.Results {
+				sig := r.Signature
+				if sig.Symptom == signature.Crash {
+					sig.Detail = ""
+				}
+				m[r.ID] = string(r.Status) + " " + sig.String()
+			}
+			return m
+		}
+		if diff := cmp.Diff(verdicts(inProcess), verdicts(served)); diff != "" {
+			t.Errorf("%s: verdicts (-in process +served):\n%s", name, diff)
+		}
+		if served.Passed == 0 || served.Failed == 0 {
+			t.Errorf("%s: %s: the test needs both passes and failures", name, served.Line())
+		}
+	}
+}
