@@ -5,7 +5,7 @@
 // deduplicated corpus from a seed: the same seed gives the same cases, byte
 // for byte, on every run and machine.
 //
-// The generators aim at the edges of the semantics (notes/semantics.md):
+// The generators aim at the edges of the semantics (docs/case-format.md):
 // empty and size-1 dimensions, rank 0 and high ranks, every dtype in both
 // byte orders, out-of-range and huge bounds, reverse slices, ellipses
 // covering no dimension, overlapping mask bits, mask bits beyond the spec,

@@ -128,7 +128,7 @@ func checkOutput(out, casePath string) (fs.FileInfo, error) {
 	case st.IsDir():
 		return nil, fmt.Errorf("-o %s is a directory; name a file", out)
 	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("-o %s is not a regular file (%s); refusing to replace it", out, fileKind(st.Mode()))
+		return nil, fmt.Errorf("-o %s is not a regular file (%s); refusing to replace it", out, confine.FileKind(st.Mode()))
 	}
 	if cs, err := os.Stat(casePath); err == nil && os.SameFile(st, cs) {
 		return nil, fmt.Errorf("-o %s is the case file %s itself; refusing to overwrite it", out, casePath)
@@ -139,21 +139,6 @@ func checkOutput(out, casePath string) (fs.FileInfo, error) {
 		}
 	}
 	return st, nil
-}
-
-// fileKind names the type of a file that is not regular.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "type " + m.Type().String()
 }
 
 // caseInput is an input file a case names.

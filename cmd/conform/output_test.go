@@ -148,7 +148,7 @@ func TestEvalOutput(t *testing.T) {
 					t.Skip("mkfifo:", err)
 				}
 				return filepath.Join(dir, "fifo")
-			}, 2, "is not a regular file (a FIFO)", 0},
+			}, 2, "is not a regular file (a named pipe)", 0},
 		{"a socket is refused (it is not a regular file)",
 			acceptedCase, func(t *testing.T, dir string) string {
 				l, err := net.Listen("unix", filepath.Join(dir, "sock"))

@@ -91,7 +91,7 @@ func open(fsys fs.FS, name, shown string) (fs.File, int64, error) {
 		return nil, 0, plain(err, shown)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, 0, fmt.Errorf("%s is not a regular file (%s)", shown, describe(fi.Mode()))
+		return nil, 0, fmt.Errorf("%s is not a regular file (%s)", shown, FileKind(fi.Mode()))
 	}
 	if fi.Size() > Limit() {
 		return nil, 0, fmt.Errorf("%s is %d bytes, more than the input limit of %d bytes (raise it with --max-input)", shown, fi.Size(), Limit())
@@ -163,8 +163,9 @@ func plain(err error, shown string) error {
 	return fmt.Errorf("%s: %v", shown, err)
 }
 
-// describe names the type of a file that is not regular.
-func describe(m fs.FileMode) string {
+// FileKind names the type of a file that is not regular: "a directory",
+// "a named pipe", "a character device", ...
+func FileKind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
@@ -172,10 +173,12 @@ func describe(m fs.FileMode) string {
 		return "a named pipe"
 	case m&fs.ModeSocket != 0:
 		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
 	case m&fs.ModeDevice != 0:
-		return "a device"
+		return "a block device"
 	case m&fs.ModeSymlink != 0:
 		return "a symbolic link"
 	}
-	return "mode " + m.String()
+	return "type " + m.Type().String()
 }

@@ -136,19 +136,31 @@ func member(name string) (dir, file string, ok bool) {
 	return path.Dir(d), file, true
 }
 
+// memberOf returns the pack and member name that serve name, or a nil
+// pack if name is not served from a pack.
+func (p *packFS) memberOf(name string) (*pack, string, error) {
+	dir, file, ok := member(name)
+	if !ok {
+		return nil, "", nil
+	}
+	pk, err := p.pack(dir)
+	if err != nil || pk == nil {
+		return nil, "", err
+	}
+	if err := pk.bad[file]; err != nil {
+		return nil, "", err
+	}
+	return pk, file, nil
+}
+
 // Open implements fs.FS.
 func (p *packFS) Open(name string) (fs.File, error) {
-	if dir, file, ok := member(name); ok {
-		pk, err := p.pack(dir)
-		if err != nil {
-			return nil, err
-		}
-		if pk != nil {
-			if err := pk.bad[file]; err != nil {
-				return nil, err
-			}
-			return pk.zr.Open(file)
-		}
+	pk, file, err := p.memberOf(name)
+	switch {
+	case err != nil:
+		return nil, err
+	case pk != nil:
+		return pk.zr.Open(file)
 	}
 	return p.base.Open(name)
 }
@@ -156,17 +168,12 @@ func (p *packFS) Open(name string) (fs.File, error) {
 // Stat implements fs.StatFS, so that a file of the underlying file system
 // is looked at without being opened (see package confine).
 func (p *packFS) Stat(name string) (fs.FileInfo, error) {
-	if dir, file, ok := member(name); ok {
-		pk, err := p.pack(dir)
-		if err != nil {
-			return nil, err
-		}
-		if pk != nil {
-			if err := pk.bad[file]; err != nil {
-				return nil, err
-			}
-			return fs.Stat(pk.zr, file)
-		}
+	pk, file, err := p.memberOf(name)
+	switch {
+	case err != nil:
+		return nil, err
+	case pk != nil:
+		return fs.Stat(pk.zr, file)
 	}
 	return fs.Stat(p.base, name)
 }
