@@ -57,6 +57,11 @@ type Response struct {
 	// protocol error by CrashKind, never by the text of Crash.
 	Crash     string
 	CrashKind CrashKind
+	// ReasonCode is the child's reason for a Skip or a reported Crash as
+	// a code ("code" next to "skip" or "crash"; oracle/README.md lists
+	// each oracle's codes), or empty if it gave none. Callers tell
+	// reasons apart by ReasonCode, never by the text of Skip or Crash.
+	ReasonCode string
 }
 
 // CrashKind classifies a Crash.
@@ -734,6 +739,11 @@ func parseResponse(fields map[string]json.RawMessage) (r Response, bad string) {
 	errRaw, hasError := fields["error"]
 	skip, hasSkip := fields["skip"]
 	crash, hasCrash := fields["crash"]
+	if raw, ok := fields["code"]; ok && (hasSkip || hasCrash) {
+		if json.Unmarshal(raw, &r.ReasonCode) != nil {
+			return r, "code is not a string"
+		}
+	}
 	n := 0
 	for _, present := range []bool{hasOutput, hasError, hasSkip, hasCrash} {
 		if present {

@@ -58,7 +58,19 @@ class CaseError extends Error {
     this.kind = kind;
   }
 }
-class Skip extends Error {}
+// Skip is thrown for a case the oracle does not run. code is the reason as
+// a code (oracle/README.md lists each oracle's codes), answered next to
+// the message as "code".
+class Skip extends Error {
+  constructor(message, code) {
+    super(message);
+    this.code = code;
+  }
+}
+
+// withCode is the JSON member that carries a skip or crash reason's code
+// (empty without one).
+const withCode = (code) => (code ? `,"code":"${code}"` : '');
 
 const invalid = (msg) => new CaseError('invalid_spec', msg);
 const bad = (msg) => new CaseError('bad_input', msg);
@@ -224,7 +236,7 @@ function parseSubscript(index, tfjsName) {
     return p.parseIndex(index);
   } catch (e) {
     if (e instanceof p.CaseError) throw new CaseError(e.kind, e.message);
-    if (e instanceof p.Skip) throw new Skip(e.message.replace(tfjsName, 'the parser'));
+    if (e instanceof p.Skip) throw new Skip(e.message.replace(tfjsName, 'the parser'), e.code);
     throw e;
   }
 }
@@ -253,16 +265,17 @@ function output(id, out) {
   return `{"id":${id},"output":"${out.toString('base64')}"}\n`;
 }
 
-// failure is the answer line for what a case threw: an error, a skip, or
-// (said on stderr) an internal error, answered as a skip. quote writes a
+// failure is the answer line for what a case threw: an error, a skip (with
+// its code), or (said on stderr) an internal error, answered as a skip with
+// the code "internal-error". quote writes a
 // message as a JSON string.
 function failure(name, id, e, quote = JSON.stringify) {
   if (e instanceof CaseError) {
     return `{"id":${id},"error":{"kind":"${e.kind}","message":${quote(e.message)}}}\n`;
   }
-  if (e instanceof Skip) return `{"id":${id},"skip":${quote(e.message)}}\n`;
+  if (e instanceof Skip) return `{"id":${id},"skip":${quote(e.message)}${withCode(e.code)}}\n`;
   process.stderr.write(`${name} oracle: internal error on request ${id}: ${e && e.stack}\n`);
-  return `{"id":${id},"skip":${quote(`${name} oracle internal error: ${e && e.message}`)}}\n`;
+  return `{"id":${id},"skip":${quote(`${name} oracle internal error: ${e && e.message}`)}${withCode('internal-error')}}\n`;
 }
 
 // readLines calls batch with the non-blank lines of each chunk of stdin,
@@ -298,7 +311,7 @@ module.exports = {
   parseSubscript,
   INT64_MAX, INT64_MIN, INT32_MIN, INT32_MAX, MASKS,
   CLASSIC_OPS, ONNX_OPS, CLASSIC_INPUTS, ONNX_INPUTS, CLASSIC_FIELDS, ONNX_FIELDS,
-  quietConsole, CaseError, Skip, invalid, bad, has,
+  quietConsole, CaseError, Skip, withCode, invalid, bad, has,
   isInt64, ints, mask, caseOp, checkFields, classicSpec, batchDims, badIndices, loadInputs,
   haveSubscriptParser, subscriptParser,
   request, output, failure, readLines, serve,

@@ -11,6 +11,8 @@ import (
 	"github.com/conformsuite/conform/engine/expr"
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/signature"
 )
 
 // Divergence is a known class of disagreement between an oracle and the
@@ -19,9 +21,108 @@ type Divergence struct {
 	ID          string
 	Oracle      string
 	Explanation string
-	// Match reports whether a disagreement on case m (reference outcome
-	// ref, oracle outcome got) belongs to the class.
-	Match func(m casefile.Memory, ref, got Outcome) bool
+	// Match reports whether a disagreement belongs to the class. It sees
+	// no message: a class is defined by the op, the disagreement's
+	// signature (symptom, detail, the engine variant that reproduces the
+	// oracle's answer), the engine's rules that apply to the case, the
+	// oracle's skip or crash code and the spec.
+	Match func(d *Disagreement) bool
+}
+
+// Answer is what a divergence class sees of one oracle's answer: an
+// output, an error kind, or a skip or crash with its code; never a
+// message.
+type Answer struct {
+	Output           []byte
+	Kind             engine.ErrorKind
+	Skipped, Crashed bool
+	// Code is the reason code of a skip or a crash.
+	Code string
+}
+
+// ran reports whether the answer is an output or an error.
+func (a Answer) ran() bool { return !a.Skipped && !a.Crashed }
+
+// noError reports whether the oracle raised no error: it returned an
+// output, or failed without an error (a crash the oracle detected).
+func (a Answer) noError() bool { return a.Kind == "" && (a.Output != nil || a.Crashed) }
+
+// crashed reports whether the oracle reported a crash with the code.
+func (a Answer) crashed(code string) bool { return a.Crashed && a.Code == code }
+
+// Disagreement is one case on which an oracle disagrees with the
+// reference, as the divergence classes see it.
+type Disagreement struct {
+	Case     casefile.Memory
+	Ref, Got Answer
+	// Signature is signature.Classify's name for the disagreement.
+	Signature signature.Signature
+
+	c       *casefile.Case
+	ref     *impl.Result
+	applies map[engine.Variant]bool
+}
+
+// newDisagreement classifies the disagreement of got with ref on m.
+func newDisagreement(m casefile.Memory, ref, got Outcome) *Disagreement {
+	return &Disagreement{
+		Case: m, Ref: ref.answer(), Got: got.answer(),
+		Signature: signature.Classify(m, ref.result(), got.result()),
+	}
+}
+
+// Op is the case's op.
+func (d *Disagreement) Op() string { return d.Case.Op() }
+
+// Is reports whether the signature has the symptom and, if detail is not
+// empty, the detail.
+func (d *Disagreement) Is(symptom signature.Symptom, detail string) bool {
+	return d.Signature.Symptom == symptom && (detail == "" || d.Signature.Detail == detail)
+}
+
+// Follows reports whether the engine under variant v reproduces the
+// oracle's answer (the signature names v).
+func (d *Disagreement) Follows(v engine.Variant) bool { return d.Signature.Variant == v.String() }
+
+// Applies reports whether the rule variant v replaces applies to the case:
+// the engine under v answers otherwise than under the reference rules (an
+// output of other bytes, dtype or shape, or another error kind). This is
+// how a class asks the engine about a spec, instead of re-deriving TF's
+// rules.
+func (d *Disagreement) Applies(v engine.Variant) bool {
+	if !v.AppliesTo(d.Op()) {
+		return false
+	}
+	if got, ok := d.applies[v]; ok {
+		return got
+	}
+	if d.c == nil {
+		c, err := d.Case.Case()
+		if err != nil {
+			return false
+		}
+		d.c = c
+		ref := evalEngine(c, 0)
+		d.ref = &ref
+	}
+	under := evalEngine(d.c, engine.Rules(0).With(v))
+	applies := under.Crash == "" && d.ref.Crash == "" && !signature.Of(d.Op(), *d.ref, under).IsZero()
+	if d.applies == nil {
+		d.applies = map[engine.Variant]bool{}
+	}
+	d.applies[v] = applies
+	return applies
+}
+
+// evalEngine runs c on the engine under r; a panic is a crash.
+func evalEngine(c *casefile.Case, r engine.Rules) (res impl.Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = impl.Result{Crash: fmt.Sprint(p), CrashCode: impl.CrashEnginePanic}
+		}
+	}()
+	out, err := c.EvalUnder(r)
+	return impl.FromError(out, err)
 }
 
 // Unexplained is the class of a disagreement no known divergence matches.
@@ -33,74 +134,78 @@ var Divergences = []Divergence{
 	{
 		ID: "tfjs-strings-not-byte-safe", Oracle: "tfjs",
 		Explanation: "TF.js keeps strings as JavaScript strings on some kernel paths and replaces bytes that are not valid UTF-8 with U+FFFD, so |S values change (and widen).",
-		Match: func(m casefile.Memory, ref, got Outcome) bool {
-			return inputKind(m) == engine.Bytes && got.Output != nil && bytes.Contains(got.Output, []byte("\xef\xbf\xbd"))
+		Match: func(d *Disagreement) bool {
+			return inputKind(d.Case) == engine.Bytes && d.Got.Output != nil && bytes.Contains(d.Got.Output, []byte("\xef\xbf\xbd"))
 		},
 	},
 	{
 		ID: "tfjs-invalid-tensor", Oracle: "tfjs",
 		Explanation: "TF.js returned a tensor no .npy can hold (a negative or NaN dimension, or fewer values than its shape) where TF raises an error or returns a valid result.",
-		Match: func(m casefile.Memory, ref, got Outcome) bool {
-			return strings.HasPrefix(got.Skip, invalidTensorSkip)
+		Match: func(d *Disagreement) bool {
+			return d.Got.Skipped && d.Got.Code == CodeInvalidTensor
 		},
 	},
 	{
 		ID: "tfjs-strided-slice-empty-range-throws", Oracle: "tfjs",
 		Explanation: "On its slice fast path (all strides 1, or only dim 0 sliced) TF.js turns an empty range into a negative size and throws where TF returns an empty tensor (strided_slice, and getitem through TF's encoding).",
-		Match: func(m casefile.Memory, ref, got Outcome) bool {
-			return isStridedSlice(m) && ref.Output != nil && emptyOutput(ref) &&
-				containsAny(got.Message, "Negative size values should be exactly -1", "must match the rank", "must match the product of shape")
+		Match: func(d *Disagreement) bool {
+			// The variant empty-range-refused gives invalid_spec; TF.js
+			// throws out_of_range as often, so any error kind counts. A
+			// spec with a shrink axis and a stride other than 1 takes
+			// the general path (tfjs-strided-slice-shrink-misaligned).
+			return isStridedSlice(d.Case) && d.Is(signature.ErrorForOutput, "") && d.Applies(engine.EmptyRangeRefused) &&
+				(!hasShrunkAxis(d.Case) || unitSteps(d.Case))
 		},
 	},
 	{
 		ID: "tfjs-strided-slice-shrink-misaligned", Oracle: "tfjs",
 		Explanation: "On its general path TF.js walks the output shape with shrink axes removed but indexes begin/strides densely, so a shrink axis (an integer index in getitem) shifts every later axis: wrong elements or an out-of-range read.",
-		Match: func(m casefile.Memory, ref, got Outcome) bool {
-			return isStridedSlice(m) && ref.Output != nil && hasShrunkAxis(m) &&
-				(got.Output != nil || containsAny(got.Message, "Requested out of range element", "number of provided coordinates"))
+		Match: func(d *Disagreement) bool {
+			return isStridedSlice(d.Case) && d.Ref.Output != nil && d.Got.ran() && hasShrunkAxis(d.Case)
 		},
 	},
 	{
 		ID: "tfjs-slice-rank0", Oracle: "tfjs",
 		Explanation: "TF.js refuses tf.slice of a rank-0 tensor (\"Slicing scalar is not possible\"); TF returns it unchanged for empty begin/size.",
-		Match: func(m casefile.Memory, ref, got Outcome) bool {
-			return m.Op() == casefile.OpSlice && strings.Contains(got.Message, "Slicing scalar is not possible")
+		Match: func(d *Disagreement) bool {
+			return d.Op() == casefile.OpSlice && d.Is(signature.ErrorForOutput, "") && inputRank(d.Case, "x") == 0
 		},
 	},
 	{
 		ID: "tfjs-slice-short-spec", Oracle: "tfjs",
 		Explanation: "TF.js pads a begin/size shorter than the rank (begin 0, size -1) where TF requires one entry per dimension.",
-		Match: func(m casefile.Memory, ref, got Outcome) bool {
-			return m.Op() == casefile.OpSlice && ref.Kind == engine.InvalidSpec && got.Kind == "" && specLen(m, "begin") < inputRank(m, "x")
+		Match: func(d *Disagreement) bool {
+			return d.Op() == casefile.OpSlice && d.Follows(engine.ShortSliceSpecPadded)
 		},
 	},
 	{
 		ID: "tfjs-slice-begin-unchecked", Oracle: "tfjs",
 		Explanation: "TF.js tf.slice does not check begin against the dimension (negative, or beyond it): it returns a wrong slice or fails later on a negative shape, where TF reports out of range.",
-		Match: func(m casefile.Memory, ref, got Outcome) bool {
-			return m.Op() == casefile.OpSlice && ref.Kind == engine.OutOfRange &&
-				(got.Output != nil || containsAny(got.Message, "shape comprised of positive integers", "Invalid typed array length"))
+		Match: func(d *Disagreement) bool {
+			return d.Op() == casefile.OpSlice && d.Ref.Kind == engine.OutOfRange && d.Got.ran() && beginOutside(d.Case)
 		},
 	},
 	{
 		ID: "tfjs-result-over-32-dims", Oracle: "tfjs",
 		Explanation: "TF.js, like TF, returns results of more than 32 dimensions (new axes); NumPy and conform cap results at 32 dimensions (invalid_spec), so no .npy holds them.",
-		Match: func(m casefile.Memory, ref, got Outcome) bool {
-			return ref.Kind == engine.InvalidSpec && strings.Contains(ref.Message, "number of dimensions must be within [0, 32]") && got.Output != nil
+		Match: func(d *Disagreement) bool {
+			// The oracle's .npy writer has no cap; the reader refuses
+			// more than engine.MaxRank dimensions.
+			return d.Ref.Kind == engine.InvalidSpec && d.Is(signature.Crash, impl.CrashBadOutput) && d.Got.Output != nil
 		},
 	},
 	{
 		ID: "tfjs-gather-nd-flat-bounds", Oracle: "tfjs",
 		Explanation: "TF.js gatherND bounds-checks only the flattened offset, so a row with a negative or too-large component that lands inside params is accepted.",
-		Match: func(m casefile.Memory, ref, got Outcome) bool {
-			return m.Op() == casefile.OpGatherND && ref.Kind == engine.OutOfRange && got.Output != nil
+		Match: func(d *Disagreement) bool {
+			return d.Op() == casefile.OpGatherND && d.Follows(engine.GatherFlatBounds)
 		},
 	},
 	{
 		ID: "tfjs-gather-nd-empty-params", Oracle: "tfjs",
 		Explanation: "TF.js gatherND throws on params with no elements even when no rows are requested; TF returns an empty result.",
-		Match: func(m casefile.Memory, ref, got Outcome) bool {
-			return m.Op() == casefile.OpGatherND && ref.Output != nil && got.Kind != "" && m.Inputs["params"].Len() == 0
+		Match: func(d *Disagreement) bool {
+			return d.Op() == casefile.OpGatherND && d.Is(signature.ErrorForOutput, "") && d.Case.Inputs["params"].Len() == 0
 		},
 	},
 }
@@ -112,11 +217,11 @@ func init() {
 		Divergence{
 			ID: "ort-slice-intmax-end", Oracle: "ort",
 			Explanation: "ONNX Runtime reads an end of exactly INT64_MAX or INT32_MAX with a negative step as \"to the beginning\"; the ONNX spec clamps it to dim-1, giving an empty slice.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				if m.Op() != casefile.OpONNXSlice {
+			Match: func(d *Disagreement) bool {
+				if d.Op() != casefile.OpONNXSlice {
 					return false
 				}
-				c, err := m.Case()
+				c, err := d.Case.Case()
 				if err != nil {
 					return false
 				}
@@ -135,32 +240,28 @@ func init() {
 		Divergence{
 			ID: "ort-gather-nd-batch-shape", Oracle: "ort",
 			Explanation: "ONNX Runtime's GatherND only checks that the batch sizes divide each other, not that data and indices have the same batch dimensions as the ONNX spec requires.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				c, err := m.Case()
-				return err == nil && m.Op() == casefile.OpONNXGatherND && c.BatchDims > 0 && ref.Kind == engine.InvalidSpec && got.Output != nil
+			Match: func(d *Disagreement) bool {
+				c, err := d.Case.Case()
+				return err == nil && d.Op() == casefile.OpONNXGatherND && c.BatchDims > 0 && d.Is(signature.OutputForError, string(engine.InvalidSpec))
 			},
 		},
 		Divergence{
 			ID: "ort-gather-nd-negative-batch-dims", Oracle: "ort",
 			Explanation: "ONNX Runtime's GatherND accepts a negative batch_dims (and computes a result); the ONNX spec requires 0 <= batch_dims < min(rank(data), rank(indices)).",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				c, err := m.Case()
-				return err == nil && m.Op() == casefile.OpONNXGatherND && c.BatchDims < 0 && ref.Kind == engine.InvalidSpec && got.Output != nil
+			Match: func(d *Disagreement) bool {
+				c, err := d.Case.Case()
+				return err == nil && d.Op() == casefile.OpONNXGatherND && c.BatchDims < 0 && d.Is(signature.OutputForError, string(engine.InvalidSpec))
 			},
 		},
 		Divergence{
 			ID: "ort-gather-nd-empty-output", Oracle: "ort",
 			Explanation: "ONNX Runtime's GatherND skips the index bounds check when the output has no elements; the ONNX spec requires every index in range.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return m.Op() == casefile.OpONNXGatherND && ref.Kind == engine.OutOfRange && got.Output != nil && emptyOutput(got)
+			Match: func(d *Disagreement) bool {
+				return d.Op() == casefile.OpONNXGatherND && d.Is(signature.OutputForError, string(engine.OutOfRange)) && emptyOutput(d.Got.Output)
 			},
 		},
 	)
 }
-
-// invalidTensorSkip starts the skip reason the TF.js oracle gives when
-// TF.js returns a tensor that cannot be written as .npy.
-const invalidTensorSkip = "TF.js returned an invalid tensor"
 
 // inputKind returns the dtype kind of the case's data input.
 func inputKind(m casefile.Memory) engine.Kind {
@@ -179,28 +280,25 @@ func inputRank(m casefile.Memory, name string) int {
 	return -1
 }
 
-func specLen(m casefile.Memory, field string) int {
-	switch v := m.Spec[field].(type) {
-	case []int64:
-		return len(v)
-	case []any:
-		return len(v)
+// beginOutside reports whether a slice case has a begin entry outside its
+// dimension: negative, or beyond the dimension's size.
+func beginOutside(m casefile.Memory) bool {
+	c, err := m.Case()
+	if err != nil {
+		return false
 	}
-	return -1
-}
-
-func containsAny(s string, subs ...string) bool {
-	for _, sub := range subs {
-		if strings.Contains(s, sub) {
+	shape := c.Inputs["x"].Shape
+	for i, b := range c.Begin {
+		if b < 0 || (i < len(shape) && b > int64(shape[i])) {
 			return true
 		}
 	}
 	return false
 }
 
-// emptyOutput reports whether an output has no elements.
-func emptyOutput(o Outcome) bool {
-	t, err := npy.Decode(o.Output)
+// emptyOutput reports whether an output (.npy bytes) has no elements.
+func emptyOutput(output []byte) bool {
+	t, err := npy.Decode(output)
 	return err == nil && t.Len() == 0
 }
 
@@ -211,32 +309,57 @@ func isStridedSlice(m casefile.Memory) bool {
 	return m.Op() == casefile.OpStridedSlice || m.Op() == casefile.OpGetItem
 }
 
-// hasShrunkAxis reports whether a strided_slice or getitem case, as the
-// engine reads it, drops an input axis (a shrink bit, an integer index).
-func hasShrunkAxis(m casefile.Memory) bool {
+// stridedPlan returns the engine's plan of a strided_slice or getitem
+// case and its input's rank, or nil.
+func stridedPlan(m casefile.Memory) (*engine.Plan, int) {
 	c, err := m.Case()
 	if err != nil {
-		return false
+		return nil, 0
 	}
 	x := c.Inputs["x"]
 	var plan *engine.Plan
 	if c.Op == casefile.OpGetItem {
 		items, perr := expr.Parse(c.Index)
 		if perr != nil {
-			return false
+			return nil, 0
 		}
 		plan, err = engine.GetItemPlan(x.Shape, items)
 	} else {
 		plan, err = engine.StridedSlicePlan(x.Shape, c.Spec())
 	}
 	if err != nil {
+		return nil, 0
+	}
+	return plan, x.Rank()
+}
+
+// unitSteps reports whether every output axis of a strided_slice or
+// getitem case, as the engine plans it, steps by 1.
+func unitSteps(m casefile.Memory) bool {
+	plan, _ := stridedPlan(m)
+	if plan == nil {
+		return false
+	}
+	for _, a := range plan.Axes {
+		if a.Input != engine.NewAxis && a.Step != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// hasShrunkAxis reports whether a strided_slice or getitem case, as the
+// engine reads it, drops an input axis (a shrink bit, an integer index).
+func hasShrunkAxis(m casefile.Memory) bool {
+	plan, rank := stridedPlan(m)
+	if plan == nil {
 		return false
 	}
 	used := map[int]bool{}
 	for _, a := range plan.Axes {
 		used[a.Input] = true
 	}
-	return len(used) < x.Rank()+boolInt(used[engine.NewAxis])
+	return len(used) < rank+boolInt(used[engine.NewAxis])
 }
 
 func boolInt(b bool) int {
@@ -249,9 +372,10 @@ func boolInt(b bool) int {
 // Classify returns the known divergence that explains a disagreement, or
 // Unexplained.
 func Classify(oracleName string, m casefile.Memory, ref, got Outcome) Divergence {
-	for _, d := range Divergences {
-		if d.Oracle == oracleName && d.Match(m, ref, got) {
-			return d
+	d := newDisagreement(m, ref, got)
+	for _, div := range Divergences {
+		if div.Oracle == oracleName && div.Match(d) {
+			return div
 		}
 	}
 	return Unexplained

@@ -1,33 +1,25 @@
 package golden
 
 import (
-	"strings"
-
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/signature"
 	"github.com/conformsuite/conform/internal/tfspec"
 )
 
-// The crashes the TFLite oracle reports (oracle/tflite/oracle.js), on
-// cases where TFLite raised no error but failed.
+// The codes of the crashes the TFLite oracle reports (oracle/tflite/oracle.js,
+// oracle/README.md), on cases where TFLite raised no error but failed.
 const (
-	tfliteTrapped       = "TFLite trapped"                    // a WebAssembly trap: an out-of-bounds access
-	tfliteReadOutside   = "TFLite read outside its input"     // output elements that are not input elements
-	tfliteInvalidTensor = "TFLite returned an invalid tensor" // a negative dimension
+	tfliteTrapped       = "trap"           // a WebAssembly trap: an out-of-bounds access
+	tfliteReadOutside   = "read-outside"   // output elements that are not input elements
+	tfliteInvalidTensor = "invalid-tensor" // a negative dimension
 	// The oracle does not run specs TFLite would get wrong in a way that
 	// makes its answer chance or hangs it; it reports them as crashes
-	// that say so.
-	tfliteNotRun         = "TFLite fails on this spec without an error (not run)"
-	tfliteStrideOverflow = "int32 index arithmetic overflows"
-	tfliteReadsOperands  = "it reads past its operands"
-	tfliteSliceShortSpec = "TFLite does not check their length against the rank"
+	// with these codes.
+	tfliteStrideOverflow = "not-run-stride-overflow" // int32 index arithmetic overflows
+	tfliteReadsOperands  = "not-run-reads-past"      // the spec's expansion reads past the operands
+	tfliteSliceShortSpec = "not-run-short-spec"      // SLICE would read past a short begin/size
 )
-
-func crashed(got Outcome, what string) bool { return strings.Contains(got.Crash, what) }
-
-// noError reports whether TFLite raised no error: it returned an output,
-// or failed without an error (a crash the oracle detected).
-func noError(got Outcome) bool { return got.Kind == "" && (got.Output != nil || got.Crash != "") }
 
 // strided reports whether m is a strided_slice or getitem case (read in
 // TF's encoding, as the oracle runs it) whose spec has feature f.
@@ -54,139 +46,145 @@ func init() {
 		Divergence{
 			ID: "tflite-stride-overflow", Oracle: "tflite",
 			Explanation: "TFLite's STRIDED_SLICE computes indices in int32, so a stride whose product with the input size reaches 2^31 wraps: out-of-bounds reads (traps) or loops of about 2^32 steps, where TF computes in int64. The oracle reports such specs as crashes without running them.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return crashed(got, tfliteNotRun) && crashed(got, tfliteStrideOverflow)
+			Match: func(d *Disagreement) bool {
+				return d.Got.crashed(tfliteStrideOverflow)
 			},
 		},
 		Divergence{
 			ID: "tflite-spec-expansion-reads-past", Oracle: "tflite",
 			Explanation: "TFLite's STRIDED_SLICE expands a spec whose entries (with an ellipsis or new axes) reach past the input's dimensions or past the spec itself by reading beyond its operands, so its answer depends on uninitialised memory, where TF answers from the spec alone. The oracle reports such specs as crashes without running them.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return crashed(got, tfliteNotRun) && crashed(got, tfliteReadsOperands)
+			Match: func(d *Disagreement) bool {
+				return d.Got.crashed(tfliteReadsOperands)
 			},
 		},
 		Divergence{
 			ID: "tflite-slice-short-spec", Oracle: "tflite",
 			Explanation: "TFLite's SLICE does not check that begin and size have one entry per dimension and reads past them when they are shorter, where TF refuses the spec. The oracle reports such specs as crashes without running them.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return m.Op() == casefile.OpSlice && crashed(got, tfliteNotRun) && crashed(got, tfliteSliceShortSpec)
+			Match: func(d *Disagreement) bool {
+				return d.Op() == casefile.OpSlice && d.Got.crashed(tfliteSliceShortSpec)
 			},
 		},
 		Divergence{
 			ID: "tflite-several-ellipses", Oracle: "tflite",
 			Explanation: "TFLite's STRIDED_SLICE does not refuse several ellipses as TF does (TF counts every bit of ellipsis_mask, past the spec's entries too): it expands the ones in the spec and returns a result.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return ref.Kind == engine.InvalidSpec && noError(got) && tfspec.SeveralEllipses(m)
+			Match: func(d *Disagreement) bool {
+				return d.Ref.Kind == engine.InvalidSpec && d.Got.noError() && tfspec.SeveralEllipses(d.Case)
 			},
 		},
 		Divergence{
 			ID: "tflite-extra-indices-ignored", Oracle: "tflite",
 			Explanation: "TFLite's STRIDED_SLICE ignores the entries that index past the input's last dimension where TF refuses more indices than dimensions.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return ref.Kind == engine.InvalidSpec && noError(got) && strided(m, tfspec.Strided.ExtraIndices)
+			Match: func(d *Disagreement) bool {
+				// The engine cannot ignore the extra entries of a spec it
+				// refuses for another fault too (a zero stride): the spec
+				// feature decides then.
+				return isStridedSlice(d.Case) && d.Ref.Kind == engine.InvalidSpec && d.Got.noError() &&
+					(d.Applies(engine.ExtraEntriesIgnored) || strided(d.Case, tfspec.Strided.ExtraIndices))
 			},
 		},
 		Divergence{
 			ID: "tflite-shrink-negative-stride", Oracle: "tflite",
 			Explanation: "TFLite's STRIDED_SLICE does not refuse a shrink axis with a negative stride as TF does: it returns a result, or (stride -1) one whose element it never wrote.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return ref.Kind == engine.InvalidSpec && (got.Output != nil || crashed(got, tfliteReadOutside)) &&
-					strided(m, tfspec.Strided.ShrinkNegativeStride)
+			Match: func(d *Disagreement) bool {
+				return d.Ref.Kind == engine.InvalidSpec && (d.Got.Output != nil || d.Got.crashed(tfliteReadOutside)) &&
+					strided(d.Case, tfspec.Strided.ShrinkNegativeStride)
 			},
 		},
 		Divergence{
 			ID: "tflite-zero-stride-reported-first", Oracle: "tflite",
 			Explanation: "On a spec with an out-of-range shrink index and a zero stride TFLite's STRIDED_SLICE reports the zero stride (in Prepare) where TF, checking dimension by dimension, reports the index first.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return ref.Kind == engine.OutOfRange && got.Kind == engine.InvalidSpec &&
-					strided(m, tfspec.Strided.ZeroStride) && strided(m, tfspec.Strided.ShrinkOutOfRange)
+			Match: func(d *Disagreement) bool {
+				// Clamping the index, the engine reaches the zero stride.
+				return d.Is(signature.ErrorKind, "invalid_spec-for-out_of_range") && d.Follows(engine.ShrinkIndexClamped)
 			},
 		},
 		Divergence{
 			ID: "tflite-begin-mask-on-shrink-axis", Oracle: "tflite",
 			Explanation: "TFLite's STRIDED_SLICE applies begin_mask to a shrink axis, taking its first element, where TF ignores begin_mask there and takes (or refuses) the index.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return ref.Kind != engine.InvalidSpec && got.Output != nil && strided(m, tfspec.Strided.ShrinkBeginMasked)
+			Match: func(d *Disagreement) bool {
+				return d.Ref.Kind != engine.InvalidSpec && d.Got.Output != nil && strided(d.Case, tfspec.Strided.ShrinkBeginMasked)
 			},
 		},
 		Divergence{
 			ID: "tflite-shrink-index-read-past-end", Oracle: "tflite",
 			Explanation: "TFLite's STRIDED_SLICE does not check a shrink index (TF: out of range): it clamps one at or past the dimension's size to the size and reads the element one past the end, with no error.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return ref.Kind == engine.OutOfRange && crashed(got, tfliteReadOutside) && strided(m, tfspec.Strided.ShrinkOutOfRange)
+			Match: func(d *Disagreement) bool {
+				// The engine cannot clamp an index into an empty dimension,
+				// as TFLite does (to 0, reading one past the end): the spec
+				// feature decides.
+				return d.Ref.Kind == engine.OutOfRange && d.Got.crashed(tfliteReadOutside) && strided(d.Case, tfspec.Strided.ShrinkOutOfRange)
 			},
 		},
 		Divergence{
 			ID: "tflite-shrink-index-clamped", Oracle: "tflite",
 			Explanation: "TFLite's STRIDED_SLICE does not check a shrink index (TF: out of range): it clamps it into the dimension (one below -d to the first element) and returns that element.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return ref.Kind == engine.OutOfRange && got.Output != nil && strided(m, tfspec.Strided.ShrinkOutOfRange)
+			Match: func(d *Disagreement) bool {
+				return d.Is(signature.OutputForError, string(engine.OutOfRange)) && d.Applies(engine.ShrinkIndexClamped)
 			},
 		},
 		Divergence{
 			ID: "tflite-ellipsis-covers-one-dim", Oracle: "tflite",
 			Explanation: "TFLite's STRIDED_SLICE expands an ellipsis over at least one dimension, so where the other entries consume every dimension (TF: the ellipsis covers none) the entries after it shift by one dimension (an index can land past the end of its new one) and the last falls off.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return noError(got) && strided(m, tfspec.Strided.EllipsisCoversNone)
+			Match: func(d *Disagreement) bool {
+				return d.Got.noError() && d.Applies(engine.EllipsisCoversOneDim)
 			},
 		},
 		Divergence{
 			ID: "tflite-mask-bits-past-spec", Oracle: "tflite",
 			Explanation: "TFLite's STRIDED_SLICE applies mask bits at positions past the spec's entries (a new axis, a shrink, an ellipsis) where TF ignores them.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return noError(got) && strided(m, tfspec.Strided.MaskBitsPastSpec)
+			Match: func(d *Disagreement) bool {
+				return d.Got.noError() && d.Applies(engine.MaskBitsPastSpecApplied)
 			},
 		},
 		Divergence{
 			ID: "tflite-slice-extra-entries-ignored", Oracle: "tflite",
 			Explanation: "TFLite's SLICE reads one begin/size entry per dimension and ignores the rest where TF refuses begin/size longer than the rank.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return ref.Kind == engine.InvalidSpec && got.Kind != engine.InvalidSpec && slice(m, tfspec.Slice.ExtraEntries)
+			Match: func(d *Disagreement) bool {
+				return d.Op() == casefile.OpSlice && d.Ref.Kind == engine.InvalidSpec && d.Got.Kind != engine.InvalidSpec && d.Applies(engine.ExtraEntriesIgnored)
 			},
 		},
 		Divergence{
 			ID: "tflite-slice-int64-truncated", Oracle: "tflite",
 			Explanation: "TFLite's SLICE checks int64 begin/size in int64 arithmetic that overflows and then truncates them to 32 bits, so a value beyond int32 gives a wrong slice or a tensor with a negative dimension where TF reports out of range.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return ref.Kind == engine.OutOfRange && noError(got) && slice(m, tfspec.Slice.Int64Values)
+			Match: func(d *Disagreement) bool {
+				return d.Op() == casefile.OpSlice && d.Ref.Kind == engine.OutOfRange && d.Got.noError() && d.Applies(engine.Int32Arithmetic)
 			},
 		},
 		Divergence{
 			ID: "tflite-slice-negative-begin", Oracle: "tflite",
 			Explanation: "TFLite's SLICE does not check for a negative begin (TF: out of range) and reads before its input: elements from outside it, a trap far below it, or an empty result.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return ref.Kind == engine.OutOfRange && (got.Output != nil || crashed(got, tfliteReadOutside) || crashed(got, tfliteTrapped)) &&
-					slice(m, tfspec.Slice.NegativeBegin)
+			Match: func(d *Disagreement) bool {
+				return d.Ref.Kind == engine.OutOfRange && (d.Got.Output != nil || d.Got.crashed(tfliteReadOutside) || d.Got.crashed(tfliteTrapped)) &&
+					slice(d.Case, tfspec.Slice.NegativeBegin)
 			},
 		},
 		Divergence{
 			ID: "tflite-slice-begin-size-overflow", Oracle: "tflite",
 			Explanation: "TFLite's SLICE checks begin + size <= dim in int32 arithmetic, so a sum that overflows passes the check where TF reports out of range.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return ref.Kind == engine.OutOfRange && noError(got) && slice(m, tfspec.Slice.BeginSizeOverflow)
+			Match: func(d *Disagreement) bool {
+				return d.Ref.Kind == engine.OutOfRange && d.Got.noError() && slice(d.Case, tfspec.Slice.BeginSizeOverflow)
 			},
 		},
 		Divergence{
 			ID: "tflite-slice-negative-dim", Oracle: "tflite",
 			Explanation: "TFLite's SLICE turns size -1 with a begin past the dimension into a negative dimension and, when the output still has no bytes to allocate, returns a tensor of that shape with no error where TF reports out of range.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return ref.Kind == engine.OutOfRange && crashed(got, tfliteInvalidTensor) && slice(m, tfspec.Slice.NegativeDim)
+			Match: func(d *Disagreement) bool {
+				return d.Ref.Kind == engine.OutOfRange && d.Got.crashed(tfliteInvalidTensor) && slice(d.Case, tfspec.Slice.NegativeDim)
 			},
 		},
 		Divergence{
 			ID: "tflite-gather-nd-empty-params-depth-0", Oracle: "tflite",
 			Explanation: "TFLite's GATHER_ND with index depth 0 on params with no elements returns the requested rows (empty) where TF reports out of range: it checks that there are indices, not rows.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return m.Op() == casefile.OpGatherND && ref.Kind == engine.OutOfRange && got.Output != nil &&
-					tfspec.GatherNDEmptyParamsDepth0(m.Inputs["params"], m.Inputs["indices"])
+			Match: func(d *Disagreement) bool {
+				return d.Op() == casefile.OpGatherND && d.Is(signature.OutputForError, string(engine.OutOfRange)) &&
+					tfspec.GatherNDEmptyParamsDepth0(d.Case.Inputs["params"], d.Case.Inputs["indices"])
 			},
 		},
 		Divergence{
 			ID: "tflite-gather-nd-flat-bounds", Oracle: "tflite",
-			Explanation: "TFLite's GATHER_ND bounds-checks only each row's flattened offset, so a row with a negative or too-large component that lands inside params is accepted where TF reports out of range.",
-			Match: func(m casefile.Memory, ref, got Outcome) bool {
-				return m.Op() == casefile.OpGatherND && ref.Kind == engine.OutOfRange && got.Output != nil &&
-					tfspec.GatherNDFlatInRange(m.Inputs["params"], m.Inputs["indices"])
+			Explanation: "TFLite's GATHER_ND refuses a row with a negative component, then bounds-checks only the row's flattened offset, so a row with a too-large component that lands inside params is accepted where TF reports out of range.",
+			Match: func(d *Disagreement) bool {
+				return d.Op() == casefile.OpGatherND && d.Follows(engine.GatherFlatBounds)
 			},
 		},
 	)

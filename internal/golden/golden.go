@@ -50,6 +50,10 @@ type Oracle struct {
 // the ONNX ops themselves.
 var goldenOps = map[string][]string{"ort": casefile.ONNXOps}
 
+// CodeUnsupportedOp is the skip code of a case whose op the oracle does
+// not run.
+const CodeUnsupportedOp = "unsupported-op"
+
 // Supports reports whether the oracle listed op in its hello (and runs it
 // for the golden corpus).
 func (o *Oracle) Supports(op string) bool {
@@ -108,7 +112,7 @@ func runAll(ctx context.Context, cases []casefile.Memory, oracles []*Oracle, wor
 				res := map[string]Outcome{}
 				for _, o := range oracles {
 					if !o.Supports(cases[i].Op()) {
-						res[o.Name] = Outcome{Skip: fmt.Sprintf("%s does not implement %s", o.Name, cases[i].Op())}
+						res[o.Name] = Outcome{Skip: fmt.Sprintf("%s does not implement %s", o.Name, cases[i].Op()), Code: CodeUnsupportedOp}
 						continue
 					}
 					res[o.Name] = fromResponse(o.Client.Do(ctx, cases[i].Request(0)))
@@ -280,6 +284,9 @@ func record(w *corpus.Writer, id string, m casefile.Memory, res map[string]Outco
 			}
 			entry["output"] = blob
 		}
+		if !out.ran() && out.Code != "" {
+			entry["code"] = out.Code
+		}
 		stored[o.Name] = entry
 		used[o.Name] = versions[o.Name]
 	}
@@ -318,7 +325,7 @@ func record(w *corpus.Writer, id string, m casefile.Memory, res map[string]Outco
 			s.Disagreements[o.Name][class.ID] = append(s.Disagreements[o.Name][class.ID], id)
 		case got.Crash != "":
 			counts["crash"]++
-		case got.Skip != "" && !strings.HasPrefix(got.Skip, invalidTensorSkip):
+		case got.Skip != "" && got.Code != CodeInvalidTensor:
 			counts["skip"]++
 		case !ref.ran():
 			counts["skip"]++

@@ -6,6 +6,7 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/compare"
+	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/oracle"
 )
 
@@ -17,11 +18,43 @@ type Outcome struct {
 	Message string
 	Skip    string
 	Crash   string
+	// Code is the oracle's reason for a skip or a crash as a code
+	// (oracle.Response.ReasonCode; oracle/README.md lists them), or empty.
+	Code string
 }
 
 // fromResponse converts a protocol response.
 func fromResponse(r oracle.Response) Outcome {
-	return Outcome{Output: r.Output, Kind: r.ErrKind, Message: r.ErrMessage, Skip: r.Skip, Crash: r.Crash}
+	return Outcome{Output: r.Output, Kind: r.ErrKind, Message: r.ErrMessage, Skip: r.Skip, Crash: r.Crash, Code: r.ReasonCode}
+}
+
+// CodeInvalidTensor is the skip code of an oracle whose implementation
+// returned a tensor no .npy can hold (a negative dimension, fewer values
+// than its shape): a disagreement, not a skip.
+const CodeInvalidTensor = "invalid-tensor"
+
+// answer returns what a divergence class may see of o: everything but its
+// messages.
+func (o Outcome) answer() Answer {
+	return Answer{Output: o.Output, Kind: o.Kind, Skipped: o.Skip != "", Crashed: o.Crash != "", Code: o.Code}
+}
+
+// result converts o to the form signature.Classify reads, without its
+// messages: the crash code is the oracle's reason code.
+func (o Outcome) result() impl.Result {
+	switch {
+	case o.Crash != "":
+		return impl.Result{Crash: "crash", CrashCode: o.Code}
+	case o.Skip != "":
+		return impl.Result{Skip: "skip"}
+	case o.Kind != "":
+		return impl.Result{Kind: o.Kind}
+	}
+	t, err := npy.Decode(o.Output)
+	if err != nil {
+		return impl.Result{Crash: "unreadable output", CrashCode: impl.CrashBadOutput}
+	}
+	return impl.Result{Output: t}
 }
 
 // ran reports whether the implementation produced a result to compare

@@ -61,11 +61,12 @@ func stored(fsys fs.FS, e corpus.Entry, raw json.RawMessage) (Outcome, error) {
 		Message string `json:"message"`
 		Skip    string `json:"skip"`
 		Crash   string `json:"crash"`
+		Code    string `json:"code"`
 	}
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return Outcome{}, err
 	}
-	o := Outcome{Kind: engine.ErrorKind(r.Error), Message: r.Message, Skip: r.Skip, Crash: r.Crash}
+	o := Outcome{Kind: engine.ErrorKind(r.Error), Message: r.Message, Skip: r.Skip, Crash: r.Crash, Code: r.Code}
 	if r.Output != "" {
 		if err := confine.CheckPath(r.Output); err != nil {
 			return Outcome{}, err

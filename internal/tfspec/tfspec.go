@@ -1,8 +1,20 @@
 // Package tfspec reads slicing cases the way TensorFlow encodes them and
 // names the features of a spec on which TensorFlow Lite's kernels
-// (strided_slice.cc, slice.cc, gather_nd.cc) depart from TF. The golden
-// corpus's divergence classes (internal/golden) and the TFLite oracle's
-// tests (oracle/tflite_test.go) both classify with these predicates.
+// (strided_slice.cc, slice.cc, gather_nd.cc) depart from TF.
+//
+// It is kept only for what the engine cannot answer. Where a rule variant
+// of the engine (engine.Variants) models TFLite's rule, the golden
+// corpus's divergence classes (internal/golden) ask the engine instead:
+// whether the variant applies to a case, or reproduces the answer. The
+// classes use this package for the rest: several ellipses (which the
+// engine refuses before any variant can act), a shrink axis with a
+// negative stride or with begin_mask, a shrink index outside an empty
+// dimension (which no variant can clamp into), extra indices in a spec the
+// engine refuses for another fault too, SLICE's unchecked negative begin,
+// int32 overflow of begin + size and negative dimensions, and GATHER_ND on
+// empty params with index depth 0. The predicates marked deprecated
+// duplicate a variant; only the TFLite oracle's tests
+// (oracle/tflite_test.go) still use them.
 package tfspec
 
 import (
@@ -161,6 +173,9 @@ func (s Strided) StridesLonger() bool {
 // EllipsisCoversNone reports whether the one ellipsis of the spec covers
 // no input dimension in TF: the other entries consume them all (TFLite
 // expands it over one).
+//
+// Deprecated: ask the engine whether the variant ellipsis-covers-one-dim
+// applies.
 func (s Strided) EllipsisCoversNone() bool {
 	return s.Ellipses() == 1 && s.Consuming() == s.Rank()
 }
@@ -175,6 +190,9 @@ func (s Strided) TooLong() bool { return len(s.Entries) > engine.MaxSpecLength }
 // MaskBitsPastSpec reports whether a strided_slice sets a mask bit at a
 // position past its entries and below 32: TF ignores such bits, TFLite's
 // 32-bit masks apply them.
+//
+// Deprecated: ask the engine whether the variant
+// mask-bits-past-spec-applied applies.
 func (s Strided) MaskBitsPastSpec() bool {
 	for _, mask := range s.Masks {
 		for i := len(s.Entries); i < 32; i++ {
@@ -301,6 +319,9 @@ func ReadSlice(m casefile.Memory) (s Slice, ok bool) {
 // Int64Values reports whether a begin or size value does not fit int32:
 // TFLite's SLICE takes them as int64, checks them in int64 arithmetic and
 // then truncates them to int.
+//
+// Deprecated: ask the engine whether the variant int32-arithmetic
+// applies.
 func (s Slice) Int64Values() bool {
 	for _, v := range append(append([]int64{}, s.Begin...), s.Size...) {
 		if v < math.MinInt32 || v > math.MaxInt32 {
@@ -323,6 +344,9 @@ func (s Slice) NegativeBegin() bool {
 
 // ExtraEntries reports whether begin and size, of one length, are longer
 // than the rank (SLICE reads one entry per dimension).
+//
+// Deprecated: ask the engine whether the variant extra-entries-ignored
+// applies.
 func (s Slice) ExtraEntries() bool {
 	return len(s.Begin) == len(s.Size) && len(s.Begin) > len(s.Shape)
 }
@@ -360,7 +384,11 @@ func GatherNDEmptyParamsDepth0(params, indices *engine.Tensor) bool {
 // GatherNDFlatInRange reports whether every row of an integer index
 // tensor (index depth k) starts a slice that lies inside params when
 // flattened, 0 <= sum(idx[j] * stride[j]) and that + slice size <= params
-// size: the only check GATHER_ND makes on the indices.
+// size: GATHER_ND's check on the indices after it refuses negative
+// components.
+//
+// Deprecated: ask the engine whether the variant gather-flat-bounds
+// reproduces the answer.
 func GatherNDFlatInRange(params, indices *engine.Tensor) bool {
 	if !indices.DType.IsInteger() || indices.Rank() == 0 || params.Rank() == 0 {
 		return false

@@ -190,7 +190,7 @@ function fromOrt(t, a, mode) {
   const n = dims.reduce((x, y) => x * y, 1);
   const vals = t.data;
   if (!dims.every((d) => Number.isSafeInteger(d) && d >= 0) || vals.length !== n) {
-    throw new Skip(`ONNX Runtime returned an invalid tensor: shape [${dims}] with ${vals.length} values`);
+    throw new Skip(`ONNX Runtime returned an invalid tensor: shape [${dims}] with ${vals.length} values`, 'invalid-tensor');
   }
   if (mode === 'native') {
     const b = Buffer.from(vals.buffer, vals.byteOffset, vals.byteLength);
@@ -201,7 +201,7 @@ function fromOrt(t, a, mode) {
     for (let i = 0; i < n; i++) {
       const p = vals[i];
       if (!(p >= 0n && p < BigInt(a.count))) {
-        throw new Skip(`ONNX Runtime returned an invalid tensor: element ${i} holds position ${p} of ${a.count}`);
+        throw new Skip(`ONNX Runtime returned an invalid tensor: element ${i} holds position ${p} of ${a.count}`, 'invalid-tensor');
       }
       a.data.copy(out, i * a.size, Number(p) * a.size, (Number(p) + 1) * a.size);
     }
@@ -211,7 +211,7 @@ function fromOrt(t, a, mode) {
   if (a.kind === 'S') {
     let w = a.n;
     for (const s of vals) {
-      if (/[^\u0000-\u00ff]/.test(s)) throw new Skip('ONNX Runtime returned a string the input does not hold');
+      if (/[^\u0000-\u00ff]/.test(s)) throw new Skip('ONNX Runtime returned a string the input does not hold', 'invalid-tensor');
       w = Math.max(w, s.length);
     }
     const out = Buffer.alloc(n * w);
@@ -390,7 +390,7 @@ function gatherND(data, indices, indicesElem, indicesTensor, batchDims) {
     // data.shape.begin() + batch_dims + indices.shape[-1]: before the
     // start, the process aborts (std::terminate), whatever the data.
     throw new Skip('ONNX Runtime 1.30 aborts the process on GatherND with batch_dims + indices.shape[-1] < 0 ' +
-      '("terminate called without an active exception"); not run');
+      '("terminate called without an active exception"); not run', 'not-run-aborts');
   }
   const x = toOrt(data);
   const g = {
@@ -418,7 +418,7 @@ function onnxGatherND(spec, inputs) {
 // tf.gather_nd as a converter writes it: integer indices cast to int64.
 function tfGatherND(spec, inputs) {
   if (spec.bad_indices !== 'error') {
-    throw new Skip('ONNX GatherND has no bad_indices "zero" mode (TF GPU behaviour)');
+    throw new Skip('ONNX GatherND has no bad_indices "zero" mode (TF GPU behaviour)', 'unsupported-spec');
   }
   const ia = inputs.indices;
   if (ia.kind !== 'i' && ia.kind !== 'u') {
@@ -593,7 +593,7 @@ function run(spec, inputs) {
     case 'gather_nd': return tfGatherND(spec, inputs);
     case 'strided_slice': return stridedGraph(tfEntries(spec), inputs.x);
     case 'getitem': {
-      if (!OPS.includes('getitem')) throw new Skip('getitem needs the TF.js oracle\'s subscript parser (oracle/node_modules)');
+      if (!OPS.includes('getitem')) throw new Skip('getitem needs the TF.js oracle\'s subscript parser (oracle/node_modules)', 'no-parser');
       const rank = inputs.x.shape.length;
       const entries = getitemEntries(spec.index, rank);
       const out = stridedGraph(entries, inputs.x);

@@ -59,7 +59,7 @@ function mask(c, name) {
     let m = 0;
     list.forEach((e, i) => {
       if (e === 1) {
-        if (i > 31) throw new Skip(`${name} sets entry ${i}; TF.js masks are 32-bit integers`);
+        if (i > 31) throw new Skip(`${name} sets entry ${i}; TF.js masks are 32-bit integers`, 'int32-limit');
         m |= 1 << i;
       } else if (e !== 0) {
         throw invalid(`${name}: mask list entry ${i} is ${e}; entries must be 0 or 1`);
@@ -68,7 +68,7 @@ function mask(c, name) {
     return m;
   }
   if (!isInt(v)) throw bad(`"${name}" must be an integer bitmask or a list of 0/1`);
-  if (v < INT32_MIN || v > INT32_MAX) throw new Skip(`${name} ${v} does not fit TF.js's int32 masks`);
+  if (v < INT32_MIN || v > INT32_MAX) throw new Skip(`${name} ${v} does not fit TF.js's int32 masks`, 'int32-limit');
   return v;
 }
 
@@ -137,7 +137,7 @@ function toTensor(a) {
   }
   if (mode === 'bool') return tf.tensor(new Uint8Array(a.data), a.shape, 'bool');
   if (mode === 'positions') {
-    if (n > INT32_MAX) throw new Skip(`${n} elements do not fit TF.js int32 positions`);
+    if (n > INT32_MAX) throw new Skip(`${n} elements do not fit TF.js int32 positions`, 'int32-limit');
     const vals = new Int32Array(n);
     for (let i = 0; i < n; i++) vals[i] = i + 1;
     return tf.tensor(vals, a.shape, 'int32');
@@ -157,12 +157,12 @@ function fromTensor(t, like) {
     // TF.js made a tensor no .npy can hold (a negative or NaN dimension,
     // or fewer values than its shape says). It raised no error, so this
     // is not an error kind either; say what it returned.
-    throw new Skip(`TF.js returned an invalid tensor: shape [${shape}] with ${vals.length} values`);
+    throw new Skip(`TF.js returned an invalid tensor: shape [${shape}] with ${vals.length} values`, 'invalid-tensor');
   }
   if (t.dtype !== 'string' && !ArrayBuffer.isView(vals)) {
     vals.forEach((v, i) => {
       if (typeof v !== 'number' && typeof v !== 'boolean') {
-        throw new Skip(`TF.js returned an invalid tensor: element ${i} is ${typeof v}`);
+        throw new Skip(`TF.js returned an invalid tensor: element ${i} is ${typeof v}`, 'invalid-tensor');
       }
     });
   }
@@ -177,7 +177,7 @@ function fromTensor(t, like) {
         // TF.js never wrote this element (a typed array's default 0):
         // it has no value of the input's dtype (an int32 tensor would
         // show 0 there, a float32 one NaN).
-        throw new Skip(`TF.js returned an invalid tensor: element ${i} was never written (it holds no input element)`);
+        throw new Skip(`TF.js returned an invalid tensor: element ${i} was never written (it holds no input element)`, 'invalid-tensor');
       }
       like.data.copy(b, i * size, (p - 1) * size, p * size);
     }
@@ -200,7 +200,7 @@ function fromTensor(t, like) {
     let w = like.n;
     vals.forEach((v, i) => {
       if (!(v instanceof Uint8Array)) {
-        throw new Skip(`TF.js returned an invalid tensor: string element ${i} is ${typeof v}`);
+        throw new Skip(`TF.js returned an invalid tensor: string element ${i} is ${typeof v}`, 'invalid-tensor');
       }
       w = Math.max(w, v.length);
     });
@@ -220,7 +220,7 @@ function fromTensor(t, like) {
 // int32 checks that every value fits TF.js's int32 attributes.
 function int32(list, what) {
   list.forEach((v, i) => {
-    if (v < INT32_MIN || v > INT32_MAX) throw new Skip(`${what}[${i}] = ${v} does not fit TF.js's int32 ${what}`);
+    if (v < INT32_MIN || v > INT32_MAX) throw new Skip(`${what}[${i}] = ${v} does not fit TF.js's int32 ${what}`, 'int32-limit');
   });
   return list;
 }
@@ -382,7 +382,7 @@ function scanTokens(text, toks) {
     }
     if (op === null) throw new PySyntax(`invalid character ${JSON.stringify(c)}`);
     if (op === '(' || op === '[' || op === '{') {
-      if (++depth > MAX_NESTING) throw new Skip(`index nests brackets more than ${MAX_NESTING} deep`);
+      if (++depth > MAX_NESTING) throw new Skip(`index nests brackets more than ${MAX_NESTING} deep`, 'parser-limit');
     } else if (op === ')' || op === ']' || op === '}') {
       depth--;
     }
@@ -472,7 +472,7 @@ class PyParser {
     return false;
   }
   enter() {
-    if (++this.depth > 4 * MAX_NESTING) throw new Skip(`index expression nests more than ${MAX_NESTING} deep`);
+    if (++this.depth > 4 * MAX_NESTING) throw new Skip(`index expression nests more than ${MAX_NESTING} deep`, 'parser-limit');
   }
 
   // eval_input: testlist NEWLINE* ENDMARKER
@@ -829,11 +829,11 @@ function parseIndex(src) {
       // unless an earlier item is an integer beyond int64 and the rest is
       // valid Python (then out_of_range), which this parser cannot tell.
       if (e.bigBefore) {
-        throw new Skip(`index ${quoted} has ${e.message} after a huge integer: the TF.js oracle's parser cannot tell invalid_spec from out_of_range`);
+        throw new Skip(`index ${quoted} has ${e.message} after a huge integer: the TF.js oracle's parser cannot tell invalid_spec from out_of_range`, 'parser-limit');
       }
       throw invalid(`index ${quoted} is not a valid basic index (${e.message})`);
     }
-    if (e instanceof RangeError) throw new Skip(`index ${quoted} nests too deeply for the TF.js oracle's parser`);
+    if (e instanceof RangeError) throw new Skip(`index ${quoted} nests too deeply for the TF.js oracle's parser`, 'parser-limit');
     throw e;
   }
   if (tree.t !== 'sub') throw invalid(`index ${quoted} must be a single subscript of a name, like x[1, 2:4]`);
@@ -857,7 +857,7 @@ function parseIndex(src) {
         // engine/expr stops at the second ellipsis (invalid_spec); TF's
         // Python would fail converting the integer before its kernel saw
         // the ellipses. Neither would be TF.js's answer.
-        throw new Skip(`index ${quoted} has two ellipses and then ${e.message}: TF.js never sees it`);
+        throw new Skip(`index ${quoted} has two ellipses and then ${e.message}: TF.js never sees it`, 'parser-limit');
       }
       throw e;
     }
@@ -908,13 +908,13 @@ function encodeIndex(items) {
   };
   const num = (v, what, i) => {
     if (v < BigInt(INT32_MIN) || v > BigInt(INT32_MAX)) {
-      throw new Skip(`item ${i + 1}: ${what} ${v} is a value beyond int32, which TF.js's stridedSlice cannot take`);
+      throw new Skip(`item ${i + 1}: ${what} ${v} is a value beyond int32, which TF.js's stridedSlice cannot take`, 'int32-limit');
     }
     return Number(v);
   };
   items.forEach((it, i) => {
     const setBit = (m) => {
-      if (i > 31) throw new Skip(`item ${i + 1} needs bit ${i} of ${m}; TF.js masks are 32-bit integers`);
+      if (i > 31) throw new Skip(`item ${i + 1} needs bit ${i} of ${m}; TF.js masks are 32-bit integers`, 'int32-limit');
       spec[m] |= 1 << i;
     };
     let b = 0;
@@ -980,8 +980,8 @@ function run(spec, inputs) {
       const xt = mk(inputs.x);
       thunk = () => tf.slice(xt, begin, size);
     } else {
-      if (spec.batch_dims !== 0) throw new Skip('TF.js gatherND has no batch_dims');
-      if (spec.bad_indices !== 'error') throw new Skip('TF.js gatherND has no bad_indices "zero" mode (TF GPU behaviour)');
+      if (spec.batch_dims !== 0) throw new Skip('TF.js gatherND has no batch_dims', 'unsupported-spec');
+      if (spec.bad_indices !== 'error') throw new Skip('TF.js gatherND has no bad_indices "zero" mode (TF GPU behaviour)', 'unsupported-spec');
       const p = inputs.params;
       like = p;
       const it = mk(indicesFor(inputs.indices));
@@ -1079,7 +1079,7 @@ function indicesFor(a) {
         : (a.kind === 'i' ? a.data.readBigInt64LE(off) : a.data.readBigUInt64LE(off));
     }
     if (v < INT32_MIN || v > INT32_MAX) {
-      throw new Skip(`index value ${v} does not fit TF.js's int32 indices`);
+      throw new Skip(`index value ${v} does not fit TF.js's int32 indices`, 'int32-limit');
     }
     vals[i] = Number(v);
   }

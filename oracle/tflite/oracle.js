@@ -89,8 +89,14 @@ const OP_INPUTS = req.CLASSIC_INPUTS;
 const OP_FIELDS = req.CLASSIC_FIELDS;
 // Crash is a case on which TFLite failed without raising an error: it
 // returned an invalid tensor, or values read from outside its input. The
-// answer is {"id": N, "crash": "..."}, like a trap's.
-class Crash extends Error {}
+// answer is {"id": N, "crash": "...", "code": "..."}, like a trap's; code
+// is the reason as a code (oracle/README.md lists them).
+class Crash extends Error {
+  constructor(message, code) {
+    super(message);
+    this.code = code;
+  }
+}
 
 // getitem subscripts are parsed by the TF.js oracle's parser (../request.js).
 const OPS = ['strided_slice', 'slice', 'gather_nd'].concat(req.haveSubscriptParser() ? ['getitem'] : []);
@@ -106,7 +112,7 @@ function mask(c, name) {
 
 function parseSpec(c) {
   const op = req.caseOp(c);
-  if (ONNX_OPS.includes(op)) throw new Skip(`op ${op} is not run by the TFLite oracle (it runs ${OPS.join(', ')})`);
+  if (ONNX_OPS.includes(op)) throw new Skip(`op ${op} is not run by the TFLite oracle (it runs ${OPS.join(', ')})`, 'unsupported-op');
   req.checkFields(c, op, OP_FIELDS, CLASSIC_OPS);
   const spec = { op };
   req.classicSpec(c, spec, mask);
@@ -117,7 +123,7 @@ function parseSpec(c) {
 function int32(list, what) {
   return list.map((v, i) => {
     if (v < INT32_MIN || v > INT32_MAX) {
-      throw new Skip(`${what}[${i}] = ${v} does not fit TFLite's int32 ${what} tensor`);
+      throw new Skip(`${what}[${i}] = ${v} does not fit TFLite's int32 ${what} tensor`, 'int32-limit');
     }
     return Number(v);
   });
@@ -153,10 +159,10 @@ function mask32(m, name, n) {
     if (i < 32) {
       v |= 1 << i;
     } else if (i < n) {
-      throw new Skip(`${name} sets bit ${i} (spec entry ${i}); TFLite's masks are 32-bit integers`);
+      throw new Skip(`${name} sets bit ${i} (spec entry ${i}); TFLite's masks are 32-bit integers`, 'int32-limit');
     } else if (name === 'ellipsis_mask' && bits.length > 1) {
       throw new Skip(`ellipsis_mask sets bit ${i} besides another (TF counts both as ellipses); ` +
-        'TFLite\'s masks are 32-bit integers');
+        'TFLite\'s masks are 32-bit integers', 'int32-limit');
     }
   }
   return v;
@@ -186,7 +192,7 @@ function kernelType(a, gather) {
   const [kernel, types] = gather ?
     ['GATHER_ND', 'int8, uint8, int16, int32, int64 and float32 params'] :
     ['STRIDED_SLICE and SLICE', 'bool, int8, uint8, int16, int32, int64 and float32'];
-  throw new Skip(`TFLite's ${kernel} kernels have no ${a.descr} type (they run ${types})`);
+  throw new Skip(`TFLite's ${kernel} kernels have no ${a.descr} type (they run ${types})`, 'unsupported-dtype');
 }
 
 // positions returns int32 little-endian bytes base, base+1, ... for the
@@ -196,7 +202,7 @@ function kernelType(a, gather) {
 // one of them.
 function positions(a) {
   const n = a.count;
-  if (n > 0x7fffffff - (1 << 22)) throw new Skip(`${n} elements do not fit int32 positions`);
+  if (n > 0x7fffffff - (1 << 22)) throw new Skip(`${n} elements do not fit int32 positions`, 'int32-limit');
   let h = 0x811c9dc5; // FNV-1a over the shape and the bytes
   const feed = (byte) => { h = Math.imul(h ^ byte, 0x01000193) >>> 0; };
   for (const d of a.shape) for (const ch of String(d) + ',') feed(ch.charCodeAt(0));
@@ -232,7 +238,7 @@ function result(op, outs) {
   const shape = posOut.shape;
   const n = shape.reduce((x, y) => x * y, 1);
   if (!shape.every((d) => Number.isSafeInteger(d) && d >= 0) || posOut.bytes.length !== 4 * n) {
-    throw new Crash(`TFLite returned an invalid tensor (no error raised): shape [${shape}] with ${posOut.bytes.length} bytes`);
+    throw new Crash(`TFLite returned an invalid tensor (no error raised): shape [${shape}] with ${posOut.bytes.length} bytes`, 'invalid-tensor');
   }
   const p = new DataView(posOut.bytes.buffer, posOut.bytes.byteOffset, posOut.bytes.byteLength);
   const picked = Buffer.alloc(n * a.size);
@@ -241,7 +247,7 @@ function result(op, outs) {
     if (!(k >= 0 && k < a.count)) {
       throw new Crash(`TFLite read outside its input (no error raised): output element ${i} of shape [${shape}] ` +
         `is not one of the ${a.count} input elements (read from outside the input, or never written); ` +
-        'its values are whatever the heap held');
+        'its values are whatever the heap held', 'read-outside');
     }
     a.data.copy(picked, i * a.size, k * a.size, (k + 1) * a.size);
   }
@@ -251,7 +257,7 @@ function result(op, outs) {
     // The two operators of one model computed different shapes from the
     // same spec: TFLite read memory it never wrote.
     throw new Crash(`TFLite's answer is chance (no error raised): the ${a.descr} run gave shape [${realOut.shape}] and the positions ` +
-      `run [${shape}] for the same spec (uninitialised memory)`);
+      `run [${shape}] for the same spec (uninitialised memory)`, 'chance');
   }
   let bytes = Buffer.from(realOut.bytes.buffer, realOut.bytes.byteOffset, realOut.bytes.byteLength);
   if (a.big) bytes = swapped(bytes, a.size);
@@ -294,7 +300,7 @@ const CANNOT = [
 function mapError(e) {
   const msg = e.message.replace(/\s+/g, ' ').trim();
   for (const re of CANNOT) {
-    if (re.test(msg)) return new Skip(`TFLite cannot run this: ${msg}`);
+    if (re.test(msg)) return new Skip(`TFLite cannot run this: ${msg}`, 'unsupported-rank');
   }
   for (const [re, kind] of ERROR_KINDS) {
     if (re.test(msg)) return new CaseError(kind, `TFLite (${e.stage}): ${msg}`);
@@ -402,15 +408,16 @@ function stridedSlice(s, x) {
       // on inputs of a few elements.
       const msg = `strides[${i}] = ${st} on an input of ${x.count} elements: TFLite's int32 index arithmetic ` +
         'overflows (out-of-bounds reads, or loops of about 2^32 steps)';
-      if (prepared) throw new Crash(`TFLite fails on this spec without an error (not run): ${msg}`);
-      throw new Skip(msg);
+      if (prepared) throw new Crash(`TFLite fails on this spec without an error (not run): ${msg}`, 'not-run-stride-overflow');
+      throw new Skip(msg, 'not-run-stride-overflow');
     }
   });
   if (prepared) {
     const read = stridedSliceReads(rank, n, strides.length, m);
     if (read !== null) {
       throw new Crash(`TFLite fails on this spec without an error (not run): it reads past its operands (${read}): ` +
-        'STRIDED_SLICE\'s expansion of the spec reads uninitialised memory, so its answer would be chance');
+        'STRIDED_SLICE\'s expansion of the spec reads uninitialised memory, so its answer would be chance',
+        'not-run-reads-past');
     }
   }
   const d = dataOperand(x, false);
@@ -486,8 +493,8 @@ function slice(s, x) {
     // dimension.
     const msg = `begin and size have ${s.begin.length} entries for an input of rank ${rank}: TFLite does not check ` +
       'their length against the rank and would read past them';
-    if (rank <= 5) throw new Crash(`TFLite fails on this spec without an error (not run): ${msg}`);
-    throw new Skip(msg);
+    if (rank <= 5) throw new Crash(`TFLite fails on this spec without an error (not run): ${msg}`, 'not-run-short-spec');
+    throw new Skip(msg, 'not-run-short-spec');
   }
   const fits = (v) => v >= INT32_MIN && v <= INT32_MAX;
   const wide = !(s.begin.every(fits) && s.size.every(fits));
@@ -505,8 +512,8 @@ const INDEX_TYPES = { f2: TT.FLOAT16, f4: TT.FLOAT32, f8: TT.FLOAT64, b1: TT.BOO
 
 
 function gatherNd(spec, params, indices) {
-  if (spec.batch_dims !== 0n) throw new Skip('TFLite GATHER_ND has no batch_dims (only batch_dims 0 runs)');
-  if (spec.bad_indices !== 'error') throw new Skip('TFLite GATHER_ND has no bad_indices "zero" mode (TF GPU behaviour)');
+  if (spec.batch_dims !== 0n) throw new Skip('TFLite GATHER_ND has no batch_dims (only batch_dims 0 runs)', 'unsupported-spec');
+  if (spec.bad_indices !== 'error') throw new Skip('TFLite GATHER_ND has no bad_indices "zero" mode (TF GPU behaviour)', 'unsupported-spec');
   let iType;
   let iFeed;
   if (indices.kind === 'i' || indices.kind === 'u') {
@@ -515,7 +522,7 @@ function gatherNd(spec, params, indices) {
     iType = TT.INT32;
     iFeed = Buffer.alloc(4 * indices.count);
     npy.intValues(indices).forEach((v, i) => {
-      if (v < INT32_MIN || v > INT32_MAX) throw new Skip(`index value ${v} does not fit TFLite's int32 indices`);
+      if (v < INT32_MIN || v > INT32_MAX) throw new Skip(`index value ${v} does not fit TFLite's int32 indices`, 'int32-limit');
       iFeed.writeInt32LE(Number(v), 4 * i);
     });
   } else {
@@ -531,7 +538,7 @@ function gatherNd(spec, params, indices) {
     const rows = indices.shape.slice(0, ir - 1).reduce((x, y) => x * y, 1);
     const inner = params.shape.slice(indices.shape[ir - 1]).reduce((x, y) => x * y, 1);
     if (rows * inner > MAX_OUTPUT_ELEMENTS) {
-      throw new Skip(`output of ${rows * inner} elements is beyond the oracle's limit of ${MAX_OUTPUT_ELEMENTS}`);
+      throw new Skip(`output of ${rows * inner} elements is beyond the oracle's limit of ${MAX_OUTPUT_ELEMENTS}`, 'output-limit');
     }
   }
   const d = dataOperand(params, true);
@@ -544,11 +551,11 @@ function gatherNd(spec, params, indices) {
     } catch (e) {
       if (e instanceof ModelError) throw mapError(e);
       if (e instanceof OracleError) {
-        throw new Skip(`TFLite accepted GATHER_ND indices of type ${indices.descr} (not run: ${e.message})`);
+        throw new Skip(`TFLite accepted GATHER_ND indices of type ${indices.descr} (not run: ${e.message})`, 'unsupported-dtype');
       }
       throw e;
     }
-    throw new Skip(`TFLite accepted GATHER_ND indices of type ${indices.descr}`);
+    throw new Skip(`TFLite accepted GATHER_ND indices of type ${indices.descr}`, 'unsupported-dtype');
   }
   outs = runModel(key, build, d.feeds.concat([iFeed]));
   return result(d, outs);
@@ -563,7 +570,7 @@ function run(spec, inputs) {
     case 'slice': return slice(spec, inputs.x);
     case 'gather_nd': return gatherNd(spec, inputs.params, inputs.indices);
     case 'getitem':
-      if (!OPS.includes('getitem')) throw new Skip('getitem needs the TF.js oracle\'s subscript parser (oracle/node_modules)');
+      if (!OPS.includes('getitem')) throw new Skip('getitem needs the TF.js oracle\'s subscript parser (oracle/node_modules)', 'no-parser');
       return getitem(spec.index, inputs.x);
   }
   throw bad(`unknown op "${spec.op}"`);
@@ -605,11 +612,11 @@ function respond(line) {
     const inputs = req.loadInputs(c, spec.op, OP_INPUTS);
     return req.output(id, run(spec, inputs));
   } catch (e) {
-    if (e instanceof Crash) return `{"id":${id},"crash":${jsonString(e.message)}}\n`;
+    if (e instanceof Crash) return `{"id":${id},"crash":${jsonString(e.message)}${req.withCode(e.code)}}\n`;
     if (e instanceof Trap) {
       const msg = `TFLite trapped (WebAssembly instance re-created): ${e.message}`;
       process.stderr.write(`tflite oracle: request ${id}: ${msg}\n`);
-      return `{"id":${id},"crash":${jsonString(msg)}}\n`;
+      return `{"id":${id},"crash":${jsonString(msg)}${req.withCode('trap')}}\n`;
     }
     return req.failure('tflite', id, e, jsonString);
   }
