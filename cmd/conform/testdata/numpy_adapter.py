@@ -1,0 +1,269 @@
+#!/usr/bin/python3
+# A conform/1 adapter for plain NumPy: getitem is np.asarray(x[index]), strided_slice is TF's spec
+# translated into a NumPy index, tf.slice is basic slicing and gather_nd is a loop over index rows.
+#
+# Errors come from exception types (IndexError -> out_of_range; ValueError, TypeError ->
+# invalid_spec) and from the checks NumPy and TF document, made explicitly where one exception
+# type covers faults of different kinds (NumPy raises IndexError both for "index 5 is out of
+# bounds" and for "too many indices"). Messages are for people; they are never parsed.
+import ast, base64, io, json, sys
+import numpy as np
+
+INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
+MAX_DIMS = 32  # NumPy's limit on the number of dimensions of an array
+
+
+class Rejected(Exception):
+    """A case the op refuses: kind is a conform error kind."""
+
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+
+
+# ---- getitem: x[index] -------------------------------------------------------------------------
+
+NEWAXIS_NAMES = {"np", "numpy", "tf"}  # np.newaxis, numpy.newaxis, tf.newaxis
+
+
+def subscript_value(node):
+    """Turns one expression of the subscript into its Python value, evaluating nothing but
+    literals, unary operators on integers and the names of None / Ellipsis / newaxis."""
+    if isinstance(node, ast.Constant) and (node.value is None or node.value is Ellipsis
+                                           or isinstance(node.value, int)):  # bool is an int
+        return node.value
+    if isinstance(node, ast.Name) and node.id == "Ellipsis":
+        return Ellipsis
+    if (isinstance(node, ast.Attribute) and node.attr == "newaxis"
+            and isinstance(node.value, ast.Name) and node.value.id in NEWAXIS_NAMES):
+        return None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd, ast.Invert, ast.Not)):
+        operand = subscript_value(node.operand)
+        if isinstance(operand, int):
+            return {ast.USub: lambda v: -v, ast.UAdd: lambda v: +v,
+                    ast.Invert: lambda v: ~v, ast.Not: lambda v: not v}[type(node.op)](operand)
+    raise Rejected("invalid_spec", f"unsupported index expression {ast.unparse(node)!r}")
+
+
+def parse_index(text):
+    """Parses 'x[...]' with Python's own parser (nothing is evaluated) into a NumPy key: a tuple
+    of ints, slices, None and Ellipsis."""
+    try:
+        tree = ast.parse(text, mode="eval").body
+    except SyntaxError as e:
+        raise Rejected("invalid_spec", f"syntax error in {text!r} at column {e.offset}")
+    if not (isinstance(tree, ast.Subscript) and isinstance(tree.value, ast.Name)):
+        raise Rejected("invalid_spec", "the index must be one subscript of a name, x[...]")
+    items = tree.slice.elts if isinstance(tree.slice, ast.Tuple) else [tree.slice]
+    key = []
+    for item in items:
+        if isinstance(item, ast.Slice):
+            parts = [None if p is None else subscript_value(p) for p in (item.lower, item.upper, item.step)]
+            key.append(slice(*parts))  # bounds beyond int64 are clamped by NumPy, as CPython does
+            continue
+        value = subscript_value(item)
+        if isinstance(value, bool):  # x[True] would be a boolean (advanced) index
+            raise Rejected("invalid_spec", "advanced indexing is not supported")
+        # NumPy reads the items in order and stops at the first integer it cannot convert or
+        # the second ellipsis, before it counts indices: x[2**63, 0, 0] on a vector is
+        # out_of_range, x[..., ..., 2**63] invalid_spec. Both are IndexErrors there, so they
+        # are told apart here.
+        if isinstance(value, int) and not INT64_MIN <= value <= INT64_MAX:
+            raise Rejected("out_of_range", f"index {value} does not fit in int64")
+        if value is Ellipsis and Ellipsis in key:
+            raise Rejected("invalid_spec", "an index can only have a single ellipsis")
+        key.append(value)
+    return tuple(key)
+
+
+def check_basic_index(key, ndim):
+    """The checks NumPy makes once it has read the items, before it looks at any dimension:
+    too many indices, then the result's rank. Each is an IndexError in NumPy, which would
+    otherwise read as out_of_range."""
+    used = sum(isinstance(k, (int, slice)) for k in key)
+    if used > ndim:
+        raise Rejected("invalid_spec", f"too many indices: {used} for {ndim} dimensions")
+    rank = ndim - sum(isinstance(k, int) for k in key) + sum(k is None for k in key)
+    if rank > MAX_DIMS:
+        raise Rejected("invalid_spec", f"the result would have {rank} dimensions")
+
+
+def getitem(inputs, request):
+    x = inputs["x"]
+    key = parse_index(request["index"])
+    check_basic_index(key, x.ndim)
+    # A full integer index (x[1, 2] on a matrix) gives a NumPy scalar; np.asarray makes it the
+    # 0-d array conform expects (native byte order, strings as wide as their value).
+    return np.asarray(x[key])
+
+
+# ---- strided_slice: TF's StridedSlice translated into a NumPy index ------------------------------
+
+def mask_bits(request, name):
+    """A mask as an integer bitmask; OpenVINO writes it as a list of 0/1, entry i being bit i."""
+    mask = request.get(name, 0)
+    if isinstance(mask, list):
+        if any(bit not in (0, 1) or isinstance(bit, bool) for bit in mask):
+            raise Rejected("invalid_spec", f"{name} entries must be 0 or 1")
+        mask = sum(bit << i for i, bit in enumerate(mask))
+    # The masks are int64 bitmasks: -2**63 is bit 63 alone, not (as a Python int would have
+    # it) every bit from 63 up. Keep the 64 bits two's complement gives.
+    return mask & (2**64 - 1)
+
+
+def strided_slice(inputs, request):
+    x = inputs["x"]
+    begin, end = request["begin"], request["end"]
+    strides = request.get("strides", [1] * len(begin))
+    n = len(begin)
+    if len(end) != n or len(strides) != n:
+        raise Rejected("invalid_spec", "begin, end and strides must have the same length")
+    if n >= 32:
+        raise Rejected("invalid_spec", "a spec of 32 or more entries")
+    begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_mask = (
+        mask_bits(request, m) for m in
+        ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"))
+    if ellipsis_mask & (ellipsis_mask - 1):  # TF counts the bits of the whole mask
+        raise Rejected("invalid_spec", "multiple ellipses in slice spec")
+
+    # Each spec entry becomes one NumPy index item. When one entry has several bits, TF's order
+    # decides: ellipsis, then new axis, then shrink. Bits past the spec's entries are ignored.
+    key, checks = [], []  # checks: (entry, stride, shrink index or None) of each entry taking a dim
+    for i in range(n):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            key.append(Ellipsis)
+        elif new_axis_mask & bit:
+            key.append(None)
+        elif shrink_mask & bit:  # an integer index; TF ignores begin/end masks here
+            key.append(begin[i])
+            checks.append((i, strides[i], begin[i]))
+        else:
+            key.append(slice(None if begin_mask & bit else begin[i],
+                             None if end_mask & bit else end[i], strides[i]))
+            checks.append((i, strides[i], None))
+    if Ellipsis not in key:
+        key.append(Ellipsis)  # TF adds an ellipsis after the spec, as NumPy does
+    if len(checks) > x.ndim:
+        raise Rejected("invalid_spec", f"the spec indexes {len(checks)} dims; the input has {x.ndim}")
+    rank = x.ndim - sum(isinstance(k, int) for k in key) + key.count(None)
+    if rank > MAX_DIMS:
+        raise Rejected("invalid_spec", f"the result would have {rank} dimensions")
+
+    # TF's per-dimension checks, in order. The ellipsis stands for the dims no entry uses, so
+    # the entries after it refer to the last dims.
+    before_ellipsis = sum(isinstance(k, (int, slice)) for k in key[:key.index(Ellipsis)])
+    covered = x.ndim - len(checks)
+    for j, (i, stride, index) in enumerate(checks):
+        dim = j if j < before_ellipsis else j + covered
+        if stride == 0:
+            raise Rejected("invalid_spec", f"strides[{i}] must be non-zero")
+        if index is not None:
+            if stride < 0:
+                raise Rejected("invalid_spec", "only stride 1 allowed on non-range indexing")
+            if not -x.shape[dim] <= index < x.shape[dim]:
+                raise Rejected("out_of_range", f"slice index {index} of dimension {dim} out of bounds")
+    # The trailing ellipsis keeps the result an array (a view) even when every dim is shrunk,
+    # so its dtype stays the input's, byte order included, as TF's and ONNX's results do.
+    return x[tuple(key)]
+
+
+# ---- slice: tf.slice(x, begin, size) ------------------------------------------------------------
+
+def tf_slice(inputs, request):
+    x, begin, size = inputs["x"], request["begin"], request["size"]
+    if len(begin) != x.ndim or len(size) != x.ndim:
+        raise Rejected("invalid_spec", "begin and size need one entry per dimension")
+    index = []
+    for d, b, s in zip(x.shape, begin, size):
+        s = d - b if s == -1 else s
+        if not (0 <= b <= d and 0 <= s <= d - b):
+            raise Rejected("out_of_range", f"begin {b}, size {s} outside a dimension of {d}")
+        index.append(slice(b, b + s))
+    # The trailing ... keeps a 0-d input a 0-d array (x[()] would be a scalar, of native byte
+    # order): tf.slice keeps the input's dtype.
+    return x[tuple(index) + (...,)]
+
+
+# ---- gather_nd: tf.gather_nd(params, indices, batch_dims) -------------------------------------
+
+def gather_nd(inputs, request):
+    params, indices = inputs["params"], inputs["indices"]
+    batch_dims = request.get("batch_dims", 0)
+    zero_bad_rows = request.get("bad_indices", "error") == "zero"  # TF on GPU: zeros, no error
+    if indices.dtype.kind not in "iu":
+        raise Rejected("bad_input", f"indices must be integers, not {indices.dtype}")
+    if params.ndim == 0 or indices.ndim == 0:
+        raise Rejected("invalid_spec", "params and indices must be at least vectors")
+    if not 0 <= batch_dims < min(params.ndim, indices.ndim):
+        raise Rejected("invalid_spec", f"batch_dims {batch_dims} out of range")
+    if indices.shape[:batch_dims] != params.shape[:batch_dims]:
+        raise Rejected("invalid_spec", "the batch dims of params and indices differ")
+    depth = indices.shape[-1]
+    if depth > params.ndim - batch_dims:
+        raise Rejected("invalid_spec", f"index depth {depth} beyond the rank of params")
+    rows_shape = indices.shape[:-1]
+    out_shape = rows_shape + params.shape[batch_dims + depth:]
+    if len(out_shape) > MAX_DIMS:
+        raise Rejected("invalid_spec", f"the result would have {len(out_shape)} dimensions")
+    # TF refuses any row of an empty params tensor (CPU and GPU alike), even where NumPy
+    # could return an empty slice.
+    if params.size == 0 and np.prod(rows_shape, dtype=np.int64) > 0:
+        raise Rejected("out_of_range", "requested more than 0 entries, but params is empty")
+
+    out = np.zeros(out_shape, dtype=params.dtype)  # zeros for the rows TF on GPU zeroes
+    for row in np.ndindex(*rows_shape):
+        position = tuple(int(i) for i in indices[row])  # Python ints: no uint64/int64 surprises
+        bounds = params.shape[batch_dims:batch_dims + depth]
+        if not all(0 <= i < d for i, d in zip(position, bounds)):  # negative indices do not wrap
+            if zero_bad_rows:
+                continue
+            raise Rejected("out_of_range", f"index {list(position)} of row {list(row)} out of bounds")
+        # The trailing ... makes both sides arrays, so elements are copied as bytes (NaN payloads).
+        out[row + (...,)] = params[row[:batch_dims] + position + (...,)]
+    return out
+
+
+# ---- the conform/1 protocol --------------------------------------------------------------------
+
+OPS = {"getitem": getitem, "strided_slice": strided_slice, "slice": tf_slice, "gather_nd": gather_nd}
+SUPPORTED_KINDS = "biufcSU"  # conform's dtypes: bool, integers, floats, complex, byte and unicode strings
+
+
+def load(b64):
+    try:
+        array = np.load(io.BytesIO(base64.b64decode(b64)), allow_pickle=False)
+    except Exception as e:  # a corrupt or unreadable .npy, whatever NumPy raised
+        raise Rejected("bad_input", f"unreadable .npy: {e}")
+    if array.dtype.kind not in SUPPORTED_KINDS:
+        raise Rejected("bad_input", f"unsupported dtype {array.dtype}")
+    return array
+
+
+def answer(request):
+    op = OPS[request["op"]]
+    inputs = {name: load(data) for name, data in request["inputs"].items()}
+    try:
+        out = op(inputs, request)
+    except IndexError as e:  # what NumPy raises for an index outside a dimension
+        raise Rejected("out_of_range", str(e))
+    except (ValueError, TypeError) as e:  # e.g. a slice step of zero
+        raise Rejected("invalid_spec", str(e))
+    buf = io.BytesIO()
+    np.save(buf, np.array(out, order="C"), allow_pickle=False)  # C order, dtype kept
+    return {"output": base64.b64encode(buf.getvalue()).decode()}
+
+
+print(json.dumps({"hello": {"name": "plain-numpy", "version": np.__version__, "ops": list(OPS)}}), flush=True)
+for line in sys.stdin:
+    request = json.loads(line)
+    try:
+        response = answer(request)
+    except Rejected as e:
+        response = {"error": {"kind": e.kind, "message": str(e)}}
+    except RecursionError:  # a subscript nested deeper than Python's parser goes
+        response = {"skip": "the index is nested too deeply for Python's parser"}
+    except Exception as e:  # a bug in this adapter: say so rather than guess an error kind
+        response = {"crash": f"{type(e).__name__}: {e}"}
+    response["id"] = request["id"]
+    print(json.dumps(response), flush=True)
