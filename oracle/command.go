@@ -2,40 +2,57 @@ package oracle
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode"
 )
 
 // ModulePath is the module whose oracle/ directory Command looks for.
 const ModulePath = "github.com/conformsuite/conform"
 
+// Names lists the oracles Command knows by name.
+var Names = []string{"numpy", "tfjs", "ort", "tflite"}
+
+// Python is the interpreter that runs the NumPy oracle: Debian's
+// /usr/bin/python3 with python3-numpy (the python3 first on PATH may lack
+// NumPy). Tests may change it.
+var Python = "/usr/bin/python3"
+
+// nodePackages names, for each node oracle, the npm packages it loads
+// from node_modules.
+var nodePackages = map[string][]string{
+	"tfjs":   {"@tensorflow/tfjs-core", "@tensorflow/tfjs-backend-cpu"},
+	"ort":    {"onnxruntime-node"},
+	"tflite": {"@tensorflow/tfjs-tflite"},
+}
+
+// SetupHint is what every error meaning "an oracle is not installed"
+// tells the user to run.
+const SetupHint = "run `conform setup`"
+
 // Command returns the command line that runs the implementation impl:
-// "numpy" runs oracle/numpy/oracle.py with /usr/bin/python3 (Debian's
-// python3-numpy; the python3 first on PATH may lack NumPy), "tfjs" runs
-// oracle/tfjs/oracle.js, "ort" oracle/ort/oracle.js and "tflite"
-// oracle/tflite/oracle.js with node.
+// "numpy" runs numpy/oracle.py with Python, "tfjs" runs tfjs/oracle.js,
+// "ort" ort/oracle.js and "tflite" tflite/oracle.js with node, each in the
+// oracle directory (see Locate).
 // Anything else is taken as a command line and split into words at white
 // space; single quotes, double quotes and backslashes work as in a POSIX
 // shell (without expansions).
 //
-// The oracle directory is $CONFORM_ORACLE_DIR if set, else the oracle/
-// directory of the module found by walking up from the working directory,
-// else the one found by walking up from the running executable.
+// For an oracle, Command also checks that it can run: Python imports
+// NumPy, or node is on PATH and the oracle's npm packages are in the
+// directory's node_modules. An error that means something is not
+// installed says to run "conform setup".
 func Command(impl string) ([]string, error) {
 	var interp, script string
 	switch impl {
 	case "numpy":
-		interp, script = "/usr/bin/python3", filepath.Join("numpy", "oracle.py")
-	case "tfjs":
-		interp, script = "node", filepath.Join("tfjs", "oracle.js")
-	case "ort":
-		interp, script = "node", filepath.Join("ort", "oracle.js")
-	case "tflite":
-		interp, script = "node", filepath.Join("tflite", "oracle.js")
+		interp, script = Python, filepath.Join("numpy", "oracle.py")
+	case "tfjs", "ort", "tflite":
+		interp, script = "node", filepath.Join(impl, "oracle.js")
 	default:
 		argv, err := SplitCommand(impl)
 		if err != nil {
@@ -51,19 +68,121 @@ func Command(impl string) ([]string, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("oracle %s: %w", impl, err)
 	}
+	if err := Installed(impl, dir); err != nil {
+		return nil, fmt.Errorf("oracle %s: %w", impl, err)
+	}
 	return []string{interp, path}, nil
 }
 
-// Dir returns the directory holding the oracle programs, located as
-// Command describes.
-func Dir() (string, error) {
+// numpyOK caches the interpreters found to import NumPy.
+var numpyOK sync.Map
+
+// Installed returns nil if what the oracle name needs to run from dir is
+// installed, and otherwise an error that says what is missing and to run
+// "conform setup".
+func Installed(name, dir string) error {
+	if name == "numpy" {
+		if _, ok := numpyOK.Load(Python); ok {
+			return nil
+		}
+		if err := checkNumPy(Python); err != nil {
+			return fmt.Errorf("%v: %s", err, SetupHint)
+		}
+		numpyOK.Store(Python, true)
+		return nil
+	}
+	pkgs, ok := nodePackages[name]
+	if !ok {
+		return fmt.Errorf("unknown oracle %q (the oracles: %s)", name, strings.Join(Names, ", "))
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		return fmt.Errorf("node is not on PATH (install Node.js 18 or later and npm, e.g. apt-get install nodejs npm), then %s", SetupHint)
+	}
+	nm := filepath.Join(dir, "node_modules")
+	if _, err := os.Stat(nm); err != nil {
+		return fmt.Errorf("node_modules missing in %s: %s", dir, SetupHint)
+	}
+	for _, p := range pkgs {
+		if _, err := os.Stat(filepath.Join(nm, filepath.FromSlash(p), "package.json")); err != nil {
+			return fmt.Errorf("%s missing in %s: %s", p, nm, SetupHint)
+		}
+	}
+	return nil
+}
+
+// checkNumPy returns nil if python imports NumPy (in isolated mode: no
+// user site-packages, no PYTHON* variables, as the oracle would see them
+// on another machine).
+func checkNumPy(python string) error {
+	if _, err := os.Stat(python); err != nil {
+		return fmt.Errorf("%s not found (install python3 and python3-numpy)", python)
+	}
+	out, err := exec.Command(python, "-I", "-c", "import numpy").CombinedOutput()
+	if err != nil {
+		msg := strings.TrimSpace(string(out))
+		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+			msg = msg[i+1:]
+		}
+		return fmt.Errorf("%s cannot import NumPy (%s; install python3-numpy)", python, msg)
+	}
+	return nil
+}
+
+// Source says where Locate found the oracle directory.
+type Source string
+
+// The places the oracle directory comes from, in the order Locate tries
+// them.
+const (
+	FromEnv      Source = "CONFORM_ORACLE_DIR"
+	FromModule   Source = "module source tree"
+	FromEmbedded Source = "unpacked from the binary"
+)
+
+// Location is the oracle directory and where it comes from.
+type Location struct {
+	Dir    string
+	Source Source
+}
+
+// Locate finds the directory holding the oracle programs: $CONFORM_ORACLE_DIR
+// if set; else the oracle/ directory of the module found by walking up
+// from the working directory, else by walking up from the running
+// executable; else the programs embedded in the binary, unpacked by
+// Extract into the user's cache directory (os.UserCacheDir, e.g.
+// ~/.cache/conform/oracle-<hash>).
+func Locate() (Location, error) {
 	if d := os.Getenv("CONFORM_ORACLE_DIR"); d != "" {
 		abs, err := filepath.Abs(d)
 		if err != nil {
-			return "", err
+			return Location{}, err
 		}
-		return abs, nil
+		return Location{abs, FromEnv}, nil
 	}
+	if dir, ok := moduleOracleDir(); ok {
+		return Location{dir, FromModule}, nil
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return Location{}, fmt.Errorf("cannot find the oracle directory: not inside the %s module, and no cache directory to unpack the oracle programs into (%v): set CONFORM_ORACLE_DIR or XDG_CACHE_HOME", ModulePath, err)
+	}
+	dir, err := Extract(cache)
+	if err != nil {
+		return Location{}, fmt.Errorf("cannot find the oracle directory: %w (or set CONFORM_ORACLE_DIR)", err)
+	}
+	return Location{dir, FromEmbedded}, nil
+}
+
+// Dir returns the directory holding the oracle programs, located as
+// Locate describes.
+func Dir() (string, error) {
+	loc, err := Locate()
+	return loc.Dir, err
+}
+
+// moduleOracleDir returns the oracle/ directory of the module source tree
+// above the working directory, else above the running executable.
+func moduleOracleDir() (string, bool) {
 	var starts []string
 	if wd, err := os.Getwd(); err == nil {
 		starts = append(starts, wd)
@@ -76,10 +195,10 @@ func Dir() (string, error) {
 	}
 	for _, start := range starts {
 		if root, ok := findModuleRoot(start); ok {
-			return filepath.Join(root, "oracle"), nil
+			return filepath.Join(root, "oracle"), true
 		}
 	}
-	return "", errors.New("cannot find the oracle directory: set CONFORM_ORACLE_DIR, or run inside the " + ModulePath + " module")
+	return "", false
 }
 
 // findModuleRoot walks up from dir to the directory whose go.mod declares

@@ -36,6 +36,8 @@ Usage:
   conform report --impl A --impl B --format md,html,json --out FILE
                                       spec compliance matrix: rules x implementations
   conform serve                       run the engine as a conform/1 protocol child
+  conform setup [--oracles numpy,tfjs,ort,tflite]
+                                      install what the oracles need (NumPy, npm packages)
   conform help                        show this help
 
 Run "conform COMMAND -h" for the options of a command.
@@ -64,6 +66,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runReport(args[1:], stdout, stderr)
 	case "serve":
 		return runServe(args[1:], os.Stdin, stdout, stderr)
+	case "setup":
+		return runSetup(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
