@@ -2,14 +2,18 @@ package golden
 
 import (
 	"encoding/binary"
+	"encoding/json"
+	"io/fs"
 	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/conformsuite/conform/cases"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/corpus"
 )
 
 func tensor(t *testing.T, dt engine.DType, shape ...int) *engine.Tensor {
@@ -77,6 +81,9 @@ func TestClassify(t *testing.T) {
 		{"a shrink axis before a strided axis reads the wrong elements",
 			casefile.Memory{Spec: map[string]any{"op": "strided_slice", "begin": []int64{0, 0}, "end": []int64{1, 4}, "strides": []int64{1, 2}, "shrink_axis_mask": 1}, Inputs: map[string]*engine.Tensor{"x": tensor(t, i32, 2, 4)}},
 			out(tensor(t, i32, 2)), out(tensor(t, i32, 2)), "tfjs-strided-slice-shrink-misaligned"},
+		{"an empty range with a shrink axis and stride 2 takes TF.js's general path, not the fast path",
+			casefile.Memory{Spec: map[string]any{"op": "strided_slice", "begin": []int64{0, 3}, "end": []int64{1, 1}, "strides": []int64{1, 2}, "shrink_axis_mask": 1}, Inputs: map[string]*engine.Tensor{"x": tensor(t, i32, 2, 4)}},
+			out(tensor(t, i32, 0)), fail(engine.OutOfRange, "Requested out of range element"), "tfjs-strided-slice-shrink-misaligned"},
 		{"tf.slice of a scalar",
 			casefile.Memory{Spec: map[string]any{"op": "slice", "begin": []int64{}, "size": []int64{}}, Inputs: map[string]*engine.Tensor{"x": tensor(t, i32)}},
 			out(tensor(t, i32)), fail(engine.InvalidSpec, "Slicing scalar is not possible"), "tfjs-slice-rank0"},
@@ -250,5 +257,48 @@ func TestClassifyTFLite(t *testing.T) {
 		if d.Oracle == "tflite" && !covered[d.ID] {
 			t.Errorf("class %s has no case here", d.ID)
 		}
+	}
+}
+
+// TestCorpusReasonCodes checks that every skip and crash the TF.js, ONNX
+// Runtime and TFLite oracles gave in the embedded corpus carries a reason
+// code, since the classes match on codes, never on reasons.
+func TestCorpusReasonCodes(t *testing.T) {
+	fsys, err := fs.Sub(corpus.Open(cases.FS), "golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := corpus.Entries(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	coded := 0
+	for _, e := range entries {
+		var head struct {
+			Oracles map[string]json.RawMessage `json:"oracles"`
+		}
+		if err := json.Unmarshal(e.JSON, &head); err != nil {
+			t.Fatalf("%s: %v", e.ID, err)
+		}
+		for _, name := range []string{"tfjs", "ort", "tflite"} {
+			raw, ok := head.Oracles[name]
+			if !ok {
+				continue
+			}
+			o, err := stored(fsys, e, raw)
+			if err != nil {
+				t.Fatalf("%s: %v", e.ID, err)
+			}
+			switch {
+			case o.ran():
+			case o.Code == "":
+				t.Errorf("%s: %s: %v without a code", e.ID, name, o)
+			default:
+				coded++
+			}
+		}
+	}
+	if coded == 0 {
+		t.Error("no skip or crash with a code in the corpus")
 	}
 }
