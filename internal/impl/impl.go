@@ -24,9 +24,9 @@ type Result struct {
 	Skip    string
 	Crash   string
 	// CrashCode says what kind of crash Crash is, as a code: one of the
-	// oracle.CrashKind values, or the codes of this package
-	// (CrashEnginePanic, CrashBadOutput). Nothing reads Crash's text to
-	// tell crashes apart.
+	// oracle.CrashKind values, the code a child gave a crash it reported
+	// (its "code"), or the codes of this package (CrashEnginePanic,
+	// CrashBadOutput). Nothing reads Crash's text to tell crashes apart.
 	CrashCode string
 }
 
@@ -200,7 +200,11 @@ func (p *Protocol) Run(ctx context.Context, m casefile.Memory) Result {
 	resp := p.client.DoJSON(ctx, req)
 	switch {
 	case resp.Crash != "":
-		return Result{Crash: resp.Crash, CrashCode: string(resp.CrashKind)}
+		code := string(resp.CrashKind)
+		if resp.CrashKind == oracle.CrashReported && resp.ReasonCode != "" {
+			code = resp.ReasonCode // the child's own code for its crash
+		}
+		return Result{Crash: resp.Crash, CrashCode: code}
 	case resp.Skip != "":
 		return Result{Skip: resp.Skip}
 	case resp.ErrKind != "":
