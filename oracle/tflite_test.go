@@ -233,11 +233,11 @@ func tfliteDivergence(r tfliteResult) string {
 		s, ok := tfspec.ReadSlice(r.m)
 		switch {
 		case !ok:
-		case s.Int64Values():
+		case variantChanges(r.m, engine.Int32Arithmetic):
 			return op + ": int64 begin/size truncated to 32 bits, not checked (" + pair + ")"
 		case s.NegativeBegin():
 			return op + ": negative begin not checked (" + pair + ")"
-		case s.ExtraEntries():
+		case variantChanges(r.m, engine.ExtraEntriesIgnored):
 			return op + ": begin/size longer than the rank: the extra entries are ignored (" + pair + ")"
 		case s.BeginSizeOverflow():
 			return op + ": begin + size overflows int32 and passes the bounds check (" + pair + ")"
@@ -248,7 +248,7 @@ func tfliteDivergence(r tfliteResult) string {
 		case r.want.kind != engine.OutOfRange || r.got.tensor == nil:
 		case tfspec.GatherNDEmptyParamsDepth0(params, indices):
 			return op + ": params with no elements, index depth 0: TFLite checks the index count, not the row count (" + pair + ")"
-		case tfspec.GatherNDFlatInRange(params, indices):
+		case variantChanges(r.m, engine.GatherFlatBounds):
 			return op + ": only each row's flattened position is checked, not each index (" + pair + ")"
 		}
 	}
@@ -269,7 +269,7 @@ func stridedDivergence(r tfliteResult, pair string) string {
 		return "several ellipses not checked (" + pair + ")"
 	case !ok:
 		return ""
-	case s.EllipsisCoversNone():
+	case variantChanges(r.m, engine.EllipsisCoversOneDim):
 		return "an ellipsis that covers no dimension: TFLite expands it over one, and the last entry falls off (" + pair + ")"
 	case invalid && s.ExtraIndices():
 		return "more indices than dimensions: the extra entries are ignored (" + pair + ")"
@@ -283,10 +283,18 @@ func stridedDivergence(r tfliteResult, pair string) string {
 		return "shrink index out of range clamped into the dimension, not checked (" + pair + ")"
 	case invalid && s.TooLong():
 		return "spec of 32 or more entries not checked (" + pair + ")"
-	case s.MaskBitsPastSpec():
+	case variantChanges(r.m, engine.MaskBitsPastSpecApplied):
 		return "mask bits past the spec's entries are applied (TF ignores them) (" + pair + ")"
 	}
 	return ""
+}
+
+// variantChanges reports whether the engine's variant v of a rule changes
+// its answer on the case m: the engine says whether a TF rule that TFLite
+// replaces matters for the case.
+func variantChanges(m casefile.Memory, v engine.Variant) bool {
+	c, err := m.Case()
+	return err == nil && c.VariantChanges(v)
 }
 
 // arange32 is an int32 tensor holding 0, 1, ... in C order.

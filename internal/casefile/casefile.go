@@ -14,6 +14,7 @@ import (
 	"math"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -508,6 +509,44 @@ func (c *Case) EvalUnder(r engine.Rules) (*engine.Tensor, error) {
 		return engine.ONNXGatherNDUnder(c.Inputs["data"], c.Inputs["indices"], c.BatchDims, r)
 	}
 	return nil, bad("unknown op %q", c.Op)
+}
+
+// VariantChanges reports whether the engine answers the case otherwise
+// under the variant v than under the reference rules: another error kind,
+// an error for an output or the reverse, or an output of another dtype,
+// shape or element bytes. It is how a classifier asks whether the rule a
+// variant replaces matters for a case, instead of re-deriving the rule. A
+// panic under either rule set counts as no change.
+func (c *Case) VariantChanges(v engine.Variant) bool {
+	if !v.AppliesTo(c.Op) {
+		return false
+	}
+	ref, refErr, ok := c.evalSafely(0)
+	if !ok {
+		return false
+	}
+	under, underErr, ok := c.evalSafely(engine.Rules(0).With(v))
+	if !ok {
+		return false
+	}
+	switch {
+	case refErr != nil || underErr != nil:
+		return engine.KindOf(refErr) != engine.KindOf(underErr)
+	case ref.DType != under.DType || !slices.Equal(ref.Shape, under.Shape):
+		return true
+	}
+	return !bytes.Equal(ref.Bytes(), under.Bytes())
+}
+
+// evalSafely is EvalUnder with a panic reported as ok == false.
+func (c *Case) evalSafely(r engine.Rules) (out *engine.Tensor, err error, ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err, ok = nil, nil, false
+		}
+	}()
+	out, err = c.EvalUnder(r)
+	return out, err, true
 }
 
 // FSInputs returns an InputLoader that reads .npy files from fsys, by

@@ -59,7 +59,6 @@ type Disagreement struct {
 	Signature signature.Signature
 
 	c       *casefile.Case
-	ref     *impl.Result
 	applies map[engine.Variant]bool
 }
 
@@ -90,9 +89,6 @@ func (d *Disagreement) Follows(v engine.Variant) bool { return d.Signature.Varia
 // how a class asks the engine about a spec, instead of re-deriving TF's
 // rules.
 func (d *Disagreement) Applies(v engine.Variant) bool {
-	if !v.AppliesTo(d.Op()) {
-		return false
-	}
 	if got, ok := d.applies[v]; ok {
 		return got
 	}
@@ -102,27 +98,13 @@ func (d *Disagreement) Applies(v engine.Variant) bool {
 			return false
 		}
 		d.c = c
-		ref := evalEngine(c, 0)
-		d.ref = &ref
 	}
-	under := evalEngine(d.c, engine.Rules(0).With(v))
-	applies := under.Crash == "" && d.ref.Crash == "" && !signature.Of(d.Op(), *d.ref, under).IsZero()
+	applies := d.c.VariantChanges(v)
 	if d.applies == nil {
 		d.applies = map[engine.Variant]bool{}
 	}
 	d.applies[v] = applies
 	return applies
-}
-
-// evalEngine runs c on the engine under r; a panic is a crash.
-func evalEngine(c *casefile.Case, r engine.Rules) (res impl.Result) {
-	defer func() {
-		if p := recover(); p != nil {
-			res = impl.Result{Crash: fmt.Sprint(p), CrashCode: impl.CrashEnginePanic}
-		}
-	}()
-	out, err := c.EvalUnder(r)
-	return impl.FromError(out, err)
 }
 
 // Unexplained is the class of a disagreement no known divergence matches.

@@ -12,21 +12,17 @@
 // dimension (which no variant can clamp into), extra indices in a spec the
 // engine refuses for another fault too, SLICE's unchecked negative begin,
 // int32 overflow of begin + size and negative dimensions, and GATHER_ND on
-// empty params with index depth 0. The predicates marked deprecated
-// duplicate a variant; only the TFLite oracle's tests
-// (oracle/tflite_test.go) still use them.
+// empty params with index depth 0.
 package tfspec
 
 import (
 	"math"
 	"math/bits"
 	"regexp"
-	"strconv"
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/expr"
 	"github.com/conformsuite/conform/internal/casefile"
-	"github.com/conformsuite/conform/internal/compare"
 )
 
 // Entry kinds, by TF's priority on one position: ellipsis > new axis >
@@ -170,15 +166,6 @@ func (s Strided) StridesLonger() bool {
 	return s.Op == casefile.OpStridedSlice && s.NStrides > len(s.Entries)
 }
 
-// EllipsisCoversNone reports whether the one ellipsis of the spec covers
-// no input dimension in TF: the other entries consume them all (TFLite
-// expands it over one).
-//
-// Deprecated: ask the engine whether the variant ellipsis-covers-one-dim
-// applies.
-func (s Strided) EllipsisCoversNone() bool {
-	return s.Ellipses() == 1 && s.Consuming() == s.Rank()
-}
 
 // ExtraIndices reports whether more entries consume a dimension than the
 // input has.
@@ -187,22 +174,6 @@ func (s Strided) ExtraIndices() bool { return s.Consuming() > s.Rank() }
 // TooLong reports whether the spec has more entries than TF allows.
 func (s Strided) TooLong() bool { return len(s.Entries) > engine.MaxSpecLength }
 
-// MaskBitsPastSpec reports whether a strided_slice sets a mask bit at a
-// position past its entries and below 32: TF ignores such bits, TFLite's
-// 32-bit masks apply them.
-//
-// Deprecated: ask the engine whether the variant
-// mask-bits-past-spec-applied applies.
-func (s Strided) MaskBitsPastSpec() bool {
-	for _, mask := range s.Masks {
-		for i := len(s.Entries); i < 32; i++ {
-			if mask.Has(i) {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 // ShrinkDim is a shrink entry with the input dimension it indexes in TF's
 // sparse-to-dense expansion.
@@ -316,20 +287,6 @@ func ReadSlice(m casefile.Memory) (s Slice, ok bool) {
 	return Slice{Begin: c.Begin, Size: c.Size, Shape: c.Inputs["x"].Shape}, true
 }
 
-// Int64Values reports whether a begin or size value does not fit int32:
-// TFLite's SLICE takes them as int64, checks them in int64 arithmetic and
-// then truncates them to int.
-//
-// Deprecated: ask the engine whether the variant int32-arithmetic
-// applies.
-func (s Slice) Int64Values() bool {
-	for _, v := range append(append([]int64{}, s.Begin...), s.Size...) {
-		if v < math.MinInt32 || v > math.MaxInt32 {
-			return true
-		}
-	}
-	return false
-}
 
 // NegativeBegin reports whether a begin value is negative (SLICE does not
 // check begin).
@@ -342,14 +299,6 @@ func (s Slice) NegativeBegin() bool {
 	return false
 }
 
-// ExtraEntries reports whether begin and size, of one length, are longer
-// than the rank (SLICE reads one entry per dimension).
-//
-// Deprecated: ask the engine whether the variant extra-entries-ignored
-// applies.
-func (s Slice) ExtraEntries() bool {
-	return len(s.Begin) == len(s.Size) && len(s.Begin) > len(s.Shape)
-}
 
 // BeginSizeOverflow reports whether begin + size of one dimension, both
 // int32, overflows int32 (and so passes SLICE's check begin + size <= d).
@@ -381,41 +330,3 @@ func GatherNDEmptyParamsDepth0(params, indices *engine.Tensor) bool {
 	return params.Len() == 0 && indices.Len() == 0 && indices.Rank() > 0 && indices.Shape[indices.Rank()-1] == 0
 }
 
-// GatherNDFlatInRange reports whether every row of an integer index
-// tensor (index depth k) starts a slice that lies inside params when
-// flattened, 0 <= sum(idx[j] * stride[j]) and that + slice size <= params
-// size: GATHER_ND's check on the indices after it refuses negative
-// components.
-//
-// Deprecated: ask the engine whether the variant gather-flat-bounds
-// reproduces the answer.
-func GatherNDFlatInRange(params, indices *engine.Tensor) bool {
-	if !indices.DType.IsInteger() || indices.Rank() == 0 || params.Rank() == 0 {
-		return false
-	}
-	k := indices.Shape[indices.Rank()-1]
-	if k == 0 || k > params.Rank() {
-		return false
-	}
-	slice := int64(engine.NumElements(params.Shape[k:]))
-	strides := make([]int64, k)
-	for j := range strides {
-		strides[j] = int64(engine.NumElements(params.Shape[j+1:k])) * slice
-	}
-	data, size := indices.Bytes(), indices.DType.Size
-	for row := 0; row < indices.Len()/k; row++ {
-		pos := int64(0)
-		for j := 0; j < k; j++ {
-			i := row*k + j
-			v, err := strconv.ParseInt(compare.Format(indices.DType, data[i*size:(i+1)*size]), 10, 64)
-			if err != nil {
-				return false
-			}
-			pos += v * strides[j]
-		}
-		if pos < 0 || pos+slice > int64(params.Len()) {
-			return false
-		}
-	}
-	return true
-}

@@ -76,22 +76,3 @@ func TestSeveralEllipses(t *testing.T) {
 	}
 }
 
-// TestGatherNDFlatInRange checks the flattened-position rule on
-// big-endian int16 indices.
-func TestGatherNDFlatInRange(t *testing.T) {
-	params := input(t, engine.Int32Type, []int{2, 3}, nil)
-	i2 := engine.DType{Kind: engine.Int, Size: 2, BigEndian: true}
-	for _, tt := range []struct {
-		row  []byte
-		want bool
-	}{
-		{[]byte{0, 0, 0, 4}, true},        // [0, 4]: element 4
-		{[]byte{0, 1, 0xff, 0xff}, true},  // [1, -1]: element 2
-		{[]byte{0, 1, 0, 3}, false},       // [1, 3]: element 6, past the end
-		{[]byte{0, 0, 0xff, 0xff}, false}, // [0, -1]: element -1
-	} {
-		if got := GatherNDFlatInRange(params, input(t, i2, []int{1, 2}, tt.row)); got != tt.want {
-			t.Errorf("row % x: %v, want %v", tt.row, got, tt.want)
-		}
-	}
-}
