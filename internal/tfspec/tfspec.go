@@ -166,14 +166,12 @@ func (s Strided) StridesLonger() bool {
 	return s.Op == casefile.OpStridedSlice && s.NStrides > len(s.Entries)
 }
 
-
 // ExtraIndices reports whether more entries consume a dimension than the
 // input has.
 func (s Strided) ExtraIndices() bool { return s.Consuming() > s.Rank() }
 
 // TooLong reports whether the spec has more entries than TF allows.
 func (s Strided) TooLong() bool { return len(s.Entries) > engine.MaxSpecLength }
-
 
 // ShrinkDim is a shrink entry with the input dimension it indexes in TF's
 // sparse-to-dense expansion.
@@ -287,7 +285,6 @@ func ReadSlice(m casefile.Memory) (s Slice, ok bool) {
 	return Slice{Begin: c.Begin, Size: c.Size, Shape: c.Inputs["x"].Shape}, true
 }
 
-
 // NegativeBegin reports whether a begin value is negative (SLICE does not
 // check begin).
 func (s Slice) NegativeBegin() bool {
@@ -298,7 +295,6 @@ func (s Slice) NegativeBegin() bool {
 	}
 	return false
 }
-
 
 // BeginSizeOverflow reports whether begin + size of one dimension, both
 // int32, overflows int32 (and so passes SLICE's check begin + size <= d).
@@ -329,4 +325,3 @@ func (s Slice) NegativeDim() bool {
 func GatherNDEmptyParamsDepth0(params, indices *engine.Tensor) bool {
 	return params.Len() == 0 && indices.Len() == 0 && indices.Rank() > 0 && indices.Shape[indices.Rank()-1] == 0
 }
-

@@ -75,4 +75,3 @@ func TestSeveralEllipses(t *testing.T) {
 		}
 	}
 }
-
