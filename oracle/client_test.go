@@ -516,15 +516,20 @@ func TestCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		rule string
-		impl string
-		want []string
+		rule      string
+		impl      string
+		installed bool // false: the row needs an oracle that is not installed here
+		want      []string
 	}{
-		{"numpy runs Debian's python3", "numpy", []string{"/usr/bin/python3", filepath.Join(dir, "numpy", "oracle.py")}},
-		{"tfjs runs node", "tfjs", []string{"node", filepath.Join(dir, "tfjs", "oracle.js")}},
-		{"anything else is a command line", "./impl --fast 'a b'", []string{"./impl", "--fast", "a b"}},
+		{"numpy runs Debian's python3", "numpy", haveNumPy(), []string{"/usr/bin/python3", filepath.Join(dir, "numpy", "oracle.py")}},
+		{"tfjs runs node", "tfjs", haveTFJS(), []string{"node", filepath.Join(dir, "tfjs", "oracle.js")}},
+		{"anything else is a command line", "./impl --fast 'a b'", true, []string{"./impl", "--fast", "a b"}},
 	}
 	for _, tt := range tests {
+		if !tt.installed {
+			t.Logf("%s: skipped, the oracle is not installed (conform setup)", tt.rule)
+			continue
+		}
 		got, err := Command(tt.impl)
 		if err != nil {
 			t.Errorf("%s: Command(%q): %v", tt.rule, tt.impl, err)

@@ -108,7 +108,7 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	for _, name := range strings.Split(*oracles, ",") {
 		o, err := impl.Open(strings.TrimSpace(name), *timeout)
 		if err != nil {
-			fmt.Fprintf(stderr, "conform fuzz: oracle %s: %v (run oracle/setup.sh)\n", name, err)
+			fmt.Fprintf(stderr, "conform fuzz: %v\n", err)
 			return exitUsage
 		}
 		defer o.Close()

@@ -43,7 +43,7 @@ conform corpora.
 --verify re-runs the oracles on the corpus (or a deterministic sample of N
 cases) and reports every stored result a fresh run does not reproduce.
 
-The oracles must be installed first: oracle/setup.sh.
+The oracles must be installed first: conform setup.
 
 Options:
 `

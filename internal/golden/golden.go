@@ -81,7 +81,7 @@ func StartOracles(names []string) ([]*Oracle, error) {
 		c, err := oracle.Start(argv, oracle.Options{})
 		if err != nil {
 			CloseOracles(started)
-			return nil, fmt.Errorf("starting oracle %s: %w (run oracle/setup.sh first)", name, err)
+			return nil, fmt.Errorf("starting oracle %s: %w", name, err)
 		}
 		started = append(started, &Oracle{Name: name, Client: c, Hello: c.Hello()})
 	}
