@@ -316,10 +316,9 @@ func Run(t *testing.T, implementation any, opts ...Option) {
 				t.Run(e.ID, func(t *testing.T) {
 					r := check.One(context.Background(), fsys, e, a)
 					if !r.Signature.IsZero() {
-						seen[r.Signature.String()] = true
-						general := r.Signature
-						general.Variant = ""
-						seen[general.String()] = true
+						for _, form := range r.Signature.Forms() {
+							seen[form.String()] = true
+						}
 					}
 					r = check.ApplyKnownFailures(r, c.known)
 					summary.Add(r)

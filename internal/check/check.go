@@ -146,10 +146,9 @@ func Run(ctx context.Context, fsys fs.FS, im impl.Impl, opts Options) (*Summary,
 	for _, r := range results {
 		seen[r.ID] = true
 		if !r.Signature.IsZero() {
-			seen[r.Signature.String()] = true
-			general := r.Signature
-			general.Variant = ""
-			seen[general.String()] = true
+			for _, form := range r.Signature.Forms() {
+				seen[form.String()] = true
+			}
 		}
 		before := r.Status
 		r = ApplyKnownFailures(r, opts.KnownFailures)
@@ -183,18 +182,17 @@ func CorpusFailure(err error) *Summary {
 // XFail, and a listed case that passed into a failure (an unexpected
 // pass: the list must shrink as the implementation improves). An entry of
 // known may also be a signature ("getitem/values", see package
-// signature; without "@variant" it covers every variant): every failure
+// signature; without "@variant" or "#class" it covers every variant or
+// class): every failure
 // with that signature is then known too; a
 // case that passes is not an unexpected pass for a signature entry.
 func ApplyKnownFailures(r Result, known map[string]string) Result {
 	reason, listed := known[r.ID]
 	if !listed && r.Status == Fail && !r.Signature.IsZero() {
-		reason, listed = known[r.Signature.String()]
-		if !listed && r.Signature.Variant != "" {
-			// An entry without a variant covers every variant.
-			general := r.Signature
-			general.Variant = ""
-			reason, listed = known[general.String()]
+		for _, form := range r.Signature.Forms() {
+			if reason, listed = known[form.String()]; listed {
+				break
+			}
 		}
 	}
 	if !listed {

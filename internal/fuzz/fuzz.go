@@ -85,8 +85,10 @@ type Finding struct {
 	Path    string
 }
 
-// Group is the disagreements of one signature.
+// Group is the disagreements of one signature, or, for an implementation
+// the golden corpus defines divergence classes for, of one class.
 type Group struct {
+	// Signature is the first disagreement's signature.
 	Signature signature.Signature
 	// Count is the number of disagreements with this signature.
 	Count int
@@ -263,7 +265,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 				mu.Lock()
 				s.Findings = append(s.Findings, f)
 				saved := f
-				groups[f.Signature].Finding = &saved
+				groups[groupKey(f.Signature)].Finding = &saved
 				enough := opts.StopAfter > 0 && len(s.Findings) >= opts.StopAfter
 				mu.Unlock()
 				if enough {
@@ -295,7 +297,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 				// the hot path of agreeing cases does not pay for it.
 				var sig signature.Signature
 				if !out.skipped && out.diff != "" {
-					sig = signature.Classify(m, out.want, out.got)
+					sig = classify(opts.Impl.Name(), m, out)
 				}
 				mu.Lock()
 				s.Cases++
@@ -305,18 +307,15 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 				case out.diff == "":
 					s.Agreed++
 				default:
-					g := groups[sig]
+					g := groups[groupKey(sig)]
 					if g == nil {
 						g = &Group{Signature: sig}
-						g.Reason, g.Known = known[sig]
-						if !g.Known && sig.Variant != "" {
-							// An entry without a variant covers every
-							// variant.
-							general := sig
-							general.Variant = ""
-							g.Reason, g.Known = known[general]
+						for _, form := range sig.Forms() {
+							if g.Reason, g.Known = known[form]; g.Known {
+								break
+							}
 						}
-						groups[sig] = g
+						groups[groupKey(sig)] = g
 					}
 					g.Count++
 					if g.Known {

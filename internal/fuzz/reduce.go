@@ -32,7 +32,7 @@ func (s *shrinker) reduce(m casefile.Memory, out outcome, sig signature.Signatur
 			if !ok {
 				return m, out, true
 			}
-			if !same(cand, o, sig) {
+			if !s.same(cand, o, sig) {
 				continue
 			}
 			m, out, progress = cand, o, true

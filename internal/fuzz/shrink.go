@@ -14,6 +14,7 @@ import (
 
 	"github.com/conformsuite/conform/gen"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/golden"
 	"github.com/conformsuite/conform/internal/signature"
 )
 
@@ -58,7 +59,7 @@ func (s *shrinker) shrink(d disagreement) (Finding, bool) {
 		minimal, out, cut = s.reduce(minimal, out, d.sig)
 	}
 	f := Finding{
-		Signature: d.sig, Case: minimal, Oracle: out.oracle, Want: out.want, Got: out.got, Detail: out.diff,
+		Signature: classify(s.opts.Impl.Name(), minimal, out), Case: minimal, Oracle: out.oracle, Want: out.want, Got: out.got, Detail: out.diff,
 		Seed: d.seed, Original: elements(d.m), Partial: cut,
 	}
 	f.ID = caseID(minimal)
@@ -103,8 +104,28 @@ func (s *shrinker) compare(m casefile.Memory) (out outcome, ok bool) {
 
 // same reports whether out is a disagreement with signature sig. It is
 // called only while shrinking, where every candidate is classified.
-func same(m casefile.Memory, out outcome, sig signature.Signature) bool {
-	return !out.skipped && out.diff != "" && signature.Classify(m, out.want, out.got) == sig
+func (s *shrinker) same(m casefile.Memory, out outcome, sig signature.Signature) bool {
+	return !out.skipped && out.diff != "" && groupKey(classify(s.opts.Impl.Name(), m, out)) == groupKey(sig)
+}
+
+// groupKey is what makes two disagreements the same finding: their
+// divergence class, when the golden corpus defines one for the
+// implementation (the classes are what users of the oracles know, and a
+// class may show several symptoms), and otherwise their signature.
+func groupKey(sig signature.Signature) signature.Signature {
+	if sig.Class != "" {
+		return signature.Signature{Class: sig.Class}
+	}
+	return sig
+}
+
+// classify names a disagreement: its signature (signature.Classify), with
+// the divergence class the golden corpus defines for the implementation
+// called name when it is one of the oracles.
+func classify(name string, m casefile.Memory, out outcome) signature.Signature {
+	sig := signature.Classify(m, out.want, out.got)
+	sig.Class = golden.ClassOf(name, m, out.want, out.got)
+	return sig
 }
 
 // minimise runs rapid on the case generator of d's op, seeded so that its
@@ -125,7 +146,7 @@ func (s *shrinker) minimise(d disagreement) (m casefile.Memory, o outcome, cut b
 			cut = true
 			return
 		}
-		if !same(m, out, d.sig) {
+		if !s.same(m, out, d.sig) {
 			return
 		}
 		// rapid re-runs the minimal failing case last.

@@ -363,6 +363,31 @@ func Classify(oracleName string, m casefile.Memory, ref, got Outcome) Divergence
 	return Unexplained
 }
 
+// HasClasses reports whether the golden corpus defines divergence classes
+// for the implementation named name (one of its oracles).
+func HasClasses(name string) bool {
+	for _, d := range Divergences {
+		if d.Oracle == name {
+			return true
+		}
+	}
+	return false
+}
+
+// ClassOf returns the divergence class that explains the answer got of
+// the implementation called name to case m, whose expected answer is ref,
+// or "" if none does (or name has no classes). It is Classify for the
+// results of package impl, which check and fuzz hold.
+func ClassOf(name string, m casefile.Memory, ref, got impl.Result) string {
+	if !HasClasses(name) {
+		return ""
+	}
+	if d := Classify(name, m, outcomeOf(ref), outcomeOf(got)); d.ID != Unexplained.ID {
+		return d.ID
+	}
+	return ""
+}
+
 func divergenceByID(id string) Divergence {
 	for _, d := range Divergences {
 		if d.ID == id {

@@ -28,6 +28,16 @@ func fromResponse(r oracle.Response) Outcome {
 	return Outcome{Output: r.Output, Kind: r.ErrKind, Message: r.ErrMessage, Skip: r.Skip, Crash: r.Crash, Code: r.ReasonCode}
 }
 
+// outcomeOf converts a result of package impl; a crash's code becomes
+// the outcome's code.
+func outcomeOf(r impl.Result) Outcome {
+	o := Outcome{Kind: r.Kind, Message: r.Message, Skip: r.Skip, Crash: r.Crash, Code: r.CrashCode}
+	if r.Output != nil {
+		o.Output = npy.Encode(r.Output.Contiguous())
+	}
+	return o
+}
+
 // CodeInvalidTensor is the skip code of an oracle whose implementation
 // returned a tensor no .npy can hold (a negative dimension, fewer values
 // than its shape): a disagreement, not a skip.

@@ -11,8 +11,11 @@
 // strongest statement a signature makes — the implementation follows
 // another rule, and which one.
 //
+// For an implementation the golden corpus defines divergence classes for
+// (its oracles), the signature also names the class, after "#".
+//
 // A signature is written "op/symptom", "op/symptom/detail", either
-// followed by "@variant", for example "getitem/values",
+// followed by "@variant" and "#class", for example "getitem/values",
 // "slice/error-for-output/invalid_spec",
 // "gather_nd/output-for-error/out_of_range@negative-gather-indices-wrap". Every failure line of conform check and
 // conformtest, every group of a report and every finding of conform fuzz
@@ -64,6 +67,9 @@ type Signature struct {
 	// Variant names the engine variant that reproduces the answer
 	// (engine.VariantInfo.Name), or is empty.
 	Variant string
+	// Class names the divergence class the golden corpus defines for
+	// the implementation (its oracles: "tfjs-slice-rank0"), or is empty.
+	Class string
 }
 
 // String returns the signature as "op/symptom" or "op/symptom/detail",
@@ -75,6 +81,9 @@ func (s Signature) String() string {
 	}
 	if s.Variant != "" {
 		text += "@" + s.Variant
+	}
+	if s.Class != "" {
+		text += "#" + s.Class
 	}
 	return text
 }
@@ -103,14 +112,28 @@ func (s Signature) Explain() string {
 	return text
 }
 
-// Matches reports whether the failure signature s is what entry names: the
-// same signature, or, for an entry without a variant, the same op,
-// symptom and detail with any variant (or none).
-func (s Signature) Matches(entry Signature) bool {
-	if entry.Variant == "" {
-		s.Variant = ""
+// Forms returns the ways a known-failures list may name s: s itself, and
+// s without its class, without its variant, and without both (an entry
+// that leaves them out covers every class and variant), each once.
+func (s Signature) Forms() []Signature {
+	forms := []Signature{s}
+	add := func(f Signature) {
+		for _, g := range forms {
+			if g == f {
+				return
+			}
+		}
+		forms = append(forms, f)
 	}
-	return s == entry
+	noClass := s
+	noClass.Class = ""
+	add(noClass)
+	noVariant := s
+	noVariant.Variant = ""
+	add(noVariant)
+	noVariant.Class = ""
+	add(noVariant)
+	return forms
 }
 
 // IsZero reports whether s is the zero Signature (no failure).
@@ -118,6 +141,7 @@ func (s Signature) IsZero() bool { return s == Signature{} }
 
 // Parse reads a signature written by String.
 func Parse(text string) (Signature, error) {
+	text, class, _ := strings.Cut(text, "#")
 	text, variant, hasVariant := strings.Cut(text, "@")
 	if hasVariant {
 		if _, ok := engine.VariantByName(variant); !ok {
@@ -128,7 +152,7 @@ func Parse(text string) (Signature, error) {
 	if len(parts) < 2 || len(parts) > 3 || parts[0] == "" || parts[1] == "" {
 		return Signature{}, fmt.Errorf("%q is not a signature (op/symptom or op/symptom/detail)", text)
 	}
-	s := Signature{Op: parts[0], Symptom: Symptom(parts[1]), Variant: variant}
+	s := Signature{Op: parts[0], Symptom: Symptom(parts[1]), Variant: variant, Class: class}
 	if len(parts) == 3 {
 		s.Detail = parts[2]
 	}
