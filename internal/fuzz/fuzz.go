@@ -250,29 +250,50 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	// when it does, the signature is queued again with its next
 	// disagreement.
 	shrinks := make(chan disagreement, min(opts.MaxShrinks, 256))
-	shrinker := newShrinker(caseCtx, deadline, opts)
+	const shrinkers = 4
+	var pending atomic.Int64 // disagreements queued or being shrunk
+	shrinker := newShrinker(caseCtx, deadline, opts, pending.Load)
+	started := 0 // shrinks started, guarded by mu
+
 	shrinkDone := make(chan struct{})
-	go func() {
-		defer close(shrinkDone)
-		for d := range shrinks {
-			mu.Lock()
-			done := opts.StopAfter > 0 && len(s.Findings) >= opts.StopAfter
-			mu.Unlock()
-			if done {
-				continue
-			}
-			if f, ok := shrinker.shrink(d); ok {
+	var shrinking sync.WaitGroup
+	// A few disagreements are shrunk at once: the implementation and the
+	// oracles answer one comparison at a time while shrinking, so one
+	// shrinker alone would leave them idle (rapid's phase is serialised
+	// by rapidMu; the axis-by-axis phase runs in parallel).
+	for range shrinkers {
+		shrinking.Add(1)
+		go func() {
+			defer shrinking.Done()
+			for d := range shrinks {
+				// StopAfter counts the shrinks started, so that shrinkers
+				// running at once do not save more than it allows.
 				mu.Lock()
-				s.Findings = append(s.Findings, f)
-				saved := f
-				groups[groupKey(f.Signature)].Finding = &saved
-				enough := opts.StopAfter > 0 && len(s.Findings) >= opts.StopAfter
+				done := opts.StopAfter > 0 && started >= opts.StopAfter
+				started++
 				mu.Unlock()
-				if enough {
-					stopRun()
+				if done {
+					continue
+				}
+				f, ok := shrinker.shrink(d)
+				pending.Add(-1)
+				if ok {
+					mu.Lock()
+					s.Findings = append(s.Findings, f)
+					saved := f
+					groups[groupKey(f.Signature)].Finding = &saved
+					enough := opts.StopAfter > 0 && len(s.Findings) >= opts.StopAfter
+					mu.Unlock()
+					if enough {
+						stopRun()
+					}
 				}
 			}
-		}
+		}()
+	}
+	go func() {
+		shrinking.Wait()
+		close(shrinkDone)
 	}()
 
 	var wg sync.WaitGroup
@@ -281,6 +302,12 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		go func() {
 			defer wg.Done()
 			for genCtx.Err() == nil {
+				// While disagreements wait to be shrunk, most workers
+				// pause: shrinking compares one case at a time, and would
+				// otherwise queue behind every generated case in flight.
+				for w >= opts.Workers/8 && pending.Load() > 0 && genCtx.Err() == nil {
+					time.Sleep(5 * time.Millisecond)
+				}
 				k := int(next.Add(1) - 1)
 				if opts.MaxCases > 0 && k >= opts.MaxCases {
 					return
@@ -330,6 +357,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 					case shrinks <- disagreement{op: op, seed: seed, m: m, out: out, sig: sig}:
 						g.queued = true
 						queued++
+						pending.Add(1)
 					default:
 					}
 				}

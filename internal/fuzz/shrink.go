@@ -33,10 +33,11 @@ type shrinker struct {
 	ctx      context.Context // bounds every comparison
 	deadline time.Time       // no comparison starts after it (zero: none)
 	opts     Options
+	pending  func() int64 // how many disagreements wait or are being shrunk
 }
 
-func newShrinker(ctx context.Context, deadline time.Time, opts Options) *shrinker {
-	return &shrinker{ctx: ctx, deadline: deadline, opts: opts}
+func newShrinker(ctx context.Context, deadline time.Time, opts Options, pending func() int64) *shrinker {
+	return &shrinker{ctx: ctx, deadline: deadline, opts: opts, pending: pending}
 }
 
 // rapidMu serialises uses of rapid's engine, whose settings are global
@@ -84,8 +85,15 @@ func (s *shrinker) expired() bool {
 func (s *shrinker) budget() (d time.Duration, capped bool) {
 	d = s.shrinkTime()
 	if !s.deadline.IsZero() {
-		if left := time.Until(s.deadline); left < d {
+		left := time.Until(s.deadline)
+		if left < d {
 			return left, true
+		}
+		// A fair share of the time left among the disagreements waiting
+		// to be shrunk, so that each gets a minimal case before the
+		// deadline rather than the first few a long one.
+		if n := s.pending(); n > 1 {
+			d = min(d, max(left/time.Duration(n), 500*time.Millisecond))
 		}
 	}
 	return d, false
@@ -132,12 +140,14 @@ func classify(name string, m casefile.Memory, out outcome) signature.Signature {
 // first case is d's case, and keeps the smallest case that disagrees with
 // d's signature. cut reports that the deadline stopped it.
 func (s *shrinker) minimise(d disagreement) (m casefile.Memory, o outcome, cut bool) {
+	// The budget is taken once this shrinker has rapid to itself: the
+	// wait for it must not eat into it.
+	rapidMu.Lock()
+	defer rapidMu.Unlock()
 	budget, capped := s.budget()
 	if budget <= 0 {
 		return d.m, d.out, true
 	}
-	rapidMu.Lock()
-	defer rapidMu.Unlock()
 	best, bestOut := d.m, d.out
 	prop := func(t *rapid.T) {
 		m := gen.CaseOf(d.op).Draw(t, "case")
