@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -72,4 +73,71 @@ func TestNumPyAdapterFuzz(t *testing.T) {
 	if passed, _ := strconv.Atoi(m[1]); passed == 0 {
 		t.Errorf("no case ran\n%s\n%s", stdout, stderr)
 	}
+}
+
+// plantedAdapter is the plain NumPy adapter with the bugs CONFORM_PLANTED
+// names planted (testdata/numpy_adapter_planted.py).
+const plantedAdapter = "/usr/bin/python3 testdata/numpy_adapter_planted.py"
+
+// TestPlantedBugsFuzz fuzzes the NumPy adapter with three realistic bugs
+// planted and checks that each bug is found once: three saved minimal
+// cases, each named by the engine variant that is the bug's rule, each
+// failing with its own bug alone and passing with each of the others.
+func TestPlantedBugsFuzz(t *testing.T) {
+	requireNumPy(t)
+	if testing.Short() {
+		t.Skip("fuzzing for 20 s: not in -short")
+	}
+	bugs := map[string]string{ // planted bug -> the variant that is its rule
+		"drop-ones":   "@drop-size-1-dims",
+		"empty-error": "@empty-range-refused",
+		"wrap":        "@negative-gather-indices-wrap",
+	}
+	out := t.TempDir()
+	_, stdout, stderr := runCLI("fuzz", "--impl", plantedAdapter, "--oracle", "numpy",
+		"--duration", "20s", "--seed", "3", "--out", out)
+	saved, err := filepath.Glob(filepath.Join(out, "*.json"))
+	if err != nil || len(saved) != len(bugs) {
+		t.Fatalf("saved %d cases, want %d (one per bug)\n%s\n%s", len(saved), len(bugs), tail(stdout, 30), stderr)
+	}
+	for _, path := range saved {
+		dir := t.TempDir()
+		for _, f := range mustGlob(t, strings.TrimSuffix(path, ".json")+".*") {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(dir, filepath.Base(f)), string(data))
+		}
+		owner := ""
+		for bug := range bugs {
+			t.Setenv("CONFORM_PLANTED", bug)
+			code, stdout, _ := runCLI("check", "--cases", dir, "--impl", plantedAdapter)
+			switch {
+			case code == 1 && strings.Contains(stdout, bugs[bug]):
+				if owner != "" {
+					t.Errorf("%s fails with two bugs alone: %s and %s", filepath.Base(path), owner, bug)
+				}
+				owner = bug
+			case code != 0:
+				t.Errorf("%s with %s alone: exit %d\n%s", filepath.Base(path), bug, code, stdout)
+			}
+		}
+		if owner == "" {
+			t.Errorf("%s fails with no bug alone", filepath.Base(path))
+		}
+		delete(bugs, owner)
+	}
+	if len(bugs) != 0 {
+		t.Errorf("bugs without their own saved case: %v", bugs)
+	}
+}
+
+func mustGlob(t *testing.T, pattern string) []string {
+	t.Helper()
+	files, err := filepath.Glob(pattern)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("%s: %v", pattern, err)
+	}
+	return files
 }

@@ -119,10 +119,17 @@ func (s *shrinker) same(m casefile.Memory, out outcome, sig signature.Signature)
 // groupKey is what makes two disagreements the same finding: their
 // divergence class, when the golden corpus defines one for the
 // implementation (the classes are what users of the oracles know, and a
-// class may show several symptoms), and otherwise their signature.
+// class may show several symptoms); else the op and the engine variant
+// that reproduces them (the rule the implementation follows instead of
+// the reference's, whatever symptom a case shows: a wrapped negative
+// gather index gives other values with bad_indices "zero" and an output
+// for an error otherwise); else their signature.
 func groupKey(sig signature.Signature) signature.Signature {
-	if sig.Class != "" {
+	switch {
+	case sig.Class != "":
 		return signature.Signature{Class: sig.Class}
+	case sig.Variant != "":
+		return signature.Signature{Op: sig.Op, Variant: sig.Variant}
 	}
 	return sig
 }

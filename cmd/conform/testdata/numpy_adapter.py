@@ -240,8 +240,8 @@ def load(b64):
     return array
 
 
-def answer(request):
-    op = OPS[request["op"]]
+def answer(request, ops=OPS):
+    op = ops[request["op"]]
     inputs = {name: load(data) for name, data in request["inputs"].items()}
     try:
         out = op(inputs, request)
@@ -254,16 +254,21 @@ def answer(request):
     return {"output": base64.b64encode(buf.getvalue()).decode()}
 
 
-print(json.dumps({"hello": {"name": "plain-numpy", "version": np.__version__, "ops": list(OPS)}}), flush=True)
-for line in sys.stdin:
-    request = json.loads(line)
-    try:
-        response = answer(request)
-    except Rejected as e:
-        response = {"error": {"kind": e.kind, "message": str(e)}}
-    except RecursionError:  # a subscript nested deeper than Python's parser goes
-        response = {"skip": "the index is nested too deeply for Python's parser"}
-    except Exception as e:  # a bug in this adapter: say so rather than guess an error kind
-        response = {"crash": f"{type(e).__name__}: {e}"}
-    response["id"] = request["id"]
-    print(json.dumps(response), flush=True)
+def main(ops=OPS, name="plain-numpy"):
+    print(json.dumps({"hello": {"name": name, "version": np.__version__, "ops": list(ops)}}), flush=True)
+    for line in sys.stdin:
+        request = json.loads(line)
+        try:
+            response = answer(request, ops)
+        except Rejected as e:
+            response = {"error": {"kind": e.kind, "message": str(e)}}
+        except RecursionError:  # a subscript nested deeper than Python's parser goes
+            response = {"skip": "the index is nested too deeply for Python's parser"}
+        except Exception as e:  # a bug in this adapter: say so rather than guess an error kind
+            response = {"crash": f"{type(e).__name__}: {e}"}
+        response["id"] = request["id"]
+        print(json.dumps(response), flush=True)
+
+
+if __name__ == "__main__":
+    main()
