@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"sort"
 	"strings"
 
+	"github.com/conformsuite/conform/cases"
 	"github.com/conformsuite/conform/gen"
 	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/check"
@@ -56,7 +58,7 @@ func runGolden(args []string, stdout, stderr io.Writer) int {
 	oracles := fset.String("oracles", "numpy,tfjs,ort,tflite", "comma-separated oracle `names`; the first must be numpy")
 	workers := fset.Int("workers", 64, "cases in flight")
 	verify := fset.Bool("verify", false, "verify the corpus against fresh oracle runs instead of building it")
-	casesDir := fset.String("cases", "cases/golden", "with --verify: the corpus `DIR`")
+	casesDir := fset.String("cases", "", "with --verify: the corpus `DIR` (default: the golden corpus embedded in the binary)")
 	sample := fset.Int("sample", 0, "with --verify: check a deterministic sample of `N` cases (0: all)")
 	positional, code, done := parseArgs(fset, args)
 	if done {
@@ -167,7 +169,10 @@ func destHint(err error) error {
 }
 
 func verifyGolden(ctx context.Context, dir string, oracles []*golden.Oracle, sample, workers int, stdout, stderr io.Writer) int {
-	fsys, err := openCases(dir)
+	fsys, err := fs.Sub(cases.FS, "golden")
+	if dir != "" {
+		fsys, err = openCases(dir)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "conform golden: %v\n", err)
 		return exitUsage
