@@ -64,3 +64,31 @@ func TestFinishVariants(t *testing.T) {
 		}
 	}
 }
+
+// TestStridedSliceEntryDims checks which input dimension each spec entry
+// addresses after TF's sparse-to-dense expansion.
+func TestStridedSliceEntryDims(t *testing.T) {
+	tests := []struct {
+		rule string
+		spec engine.StridedSliceSpec
+		want []int
+	}{
+		{"entries address the leading dimensions in order", engine.StridedSliceSpec{Begin: []int64{0, 0}, End: []int64{1, 1}}, []int{0, 1}},
+		{"entries after an ellipsis address the trailing dimensions", engine.StridedSliceSpec{Begin: []int64{0, 0}, End: []int64{1, 1}, EllipsisMask: engine.MaskFromInt(1)}, []int{-1, 3}},
+		{"a new axis addresses none and moves no entry", engine.StridedSliceSpec{Begin: []int64{0, 0, 0}, End: []int64{1, 1, 1}, NewAxisMask: engine.MaskFromInt(2)}, []int{0, -1, 1}},
+		{"a new axis after the ellipsis counts among the trailing entries", engine.StridedSliceSpec{Begin: []int64{0, 0, 0}, End: []int64{1, 1, 1}, EllipsisMask: engine.MaskFromInt(1), NewAxisMask: engine.MaskFromInt(2)}, []int{-1, -1, 3}},
+	}
+	for _, tt := range tests {
+		got, err := engine.StridedSliceEntryDims([]int{2, 3, 4, 5}, tt.spec)
+		if err != nil {
+			t.Errorf("%s: %v", tt.rule, err)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.rule, diff)
+		}
+	}
+	if _, err := engine.StridedSliceEntryDims([]int{2}, engine.StridedSliceSpec{Begin: []int64{0, 0}, End: []int64{1, 1}}); engine.KindOf(err) != engine.InvalidSpec {
+		t.Errorf("more entries than dimensions: %v, want invalid_spec", err)
+	}
+}

@@ -84,115 +84,11 @@ func StridedSlicePlan(shape []int, spec StridedSliceSpec) (*Plan, error) {
 // len(plan.Fixed) dimensions of shape: it reads the input as the
 // C-ordered array of those (see pastSpec and StridedSliceUnder).
 func stridedSlicePlan(shape []int, spec StridedSliceSpec, rules Rules) (*Plan, error) {
-	n := len(spec.Begin)
-	begin, end, strides := spec.Begin, spec.End, spec.Strides
-	if strides == nil {
-		strides = make([]int64, n)
-		for i := range strides {
-			strides[i] = 1
-		}
-	}
-	if rules.Has(Int32Arithmetic) {
-		begin, end, strides = truncateInt32(begin), truncateInt32(end), truncateInt32(strides)
-	}
-	if len(end) != n || len(strides) != n {
-		return nil, Errorf(InvalidSpec, "begin, end and strides must have equal lengths, got %d, %d and %d", n, len(end), len(strides))
-	}
-	if n > MaxSpecLength {
-		return nil, Errorf(InvalidSpec, "spec has %d entries; at most %d are allowed (masks are 32-bit)", n, MaxSpecLength)
-	}
-	if spec.EllipsisMask.count() > 1 {
-		return nil, Errorf(InvalidSpec, "multiple ellipses in slice spec not allowed")
-	}
-
-	// Step 1: the sparse spec. Without an ellipsis among positions 0..n-1,
-	// an implicit one is appended at position n.
-	ellipsisAt := -1
-	newAxesAfterEllipsis := 0
-	for i := 0; i < n; i++ {
-		if ellipsisAt >= 0 && spec.NewAxisMask.Has(i) {
-			newAxesAfterEllipsis++
-		}
-		if spec.EllipsisMask.Has(i) {
-			ellipsisAt = i
-		}
-	}
-	sparseLen := n
-	if ellipsisAt < 0 {
-		ellipsisAt = n
-		sparseLen = n + 1
-	}
-
-	// Step 2: the dense spec, one entry per input dimension, and the
-	// order of output axes.
-	rank := len(shape)
-	dense := make([]denseDim, rank)
-	const shrunk = -2
-	var outputs []int // per output axis: input dim, NewAxis, or shrunk (dropped later)
-	full := 0
-	// dropPastRank: entries that consume a dimension past the last one
-	// are ignored instead of refused (ExtraEntriesIgnored, or an
-	// ellipsis widened by EllipsisCoversOneDim, which pushes the last
-	// entry off the end).
-	dropPastRank := rules.Has(ExtraEntriesIgnored)
-	for i := 0; i < sparseLen; i++ {
-		switch {
-		case i == n && rules.Has(MaskBitsPastSpecApplied):
-			// The positions past the spec, where TF ignores every mask
-			// bit (see pastSpec).
-			var dropped int
-			outputs, dropped = pastSpec(spec, n, full, rank, dense, outputs)
-			rank -= dropped
-			full = rank
-		case i == ellipsisAt:
-			next := rank - (sparseLen - i) + 1 + newAxesAfterEllipsis
-			if next > rank {
-				next = rank
-			}
-			if rules.Has(EllipsisCoversOneDim) && sparseLen == n && next <= full && full < rank {
-				next = full + 1
-				dropPastRank = true
-			}
-			for ; full < next; full++ {
-				dense[full] = denseDim{stride: 1, beginMasked: true, endMasked: true}
-				outputs = append(outputs, full)
-			}
-		case spec.NewAxisMask.Has(i):
-			outputs = append(outputs, NewAxis)
-		default:
-			if full == rank {
-				if dropPastRank {
-					continue
-				}
-				return nil, Errorf(InvalidSpec, "index out of range using input dim %d; input has only %d dims", full, rank)
-			}
-			d := denseDim{
-				begin:       begin[i],
-				end:         end[i],
-				stride:      strides[i],
-				beginMasked: spec.BeginMask.Has(i),
-				endMasked:   spec.EndMask.Has(i),
-				shrink:      spec.ShrinkAxisMask.Has(i),
-			}
-			dense[full] = d
-			if d.shrink {
-				outputs = append(outputs, shrunk)
-			} else {
-				outputs = append(outputs, full)
-			}
-			full++
-		}
-	}
-
-	outRank := 0
-	for _, o := range outputs {
-		if o != shrunk {
-			outRank++
-		}
-	}
-	if err := checkOutputRank(outRank); err != nil {
+	e, err := expandStridedSlice(shape, spec, rules)
+	if err != nil {
 		return nil, err
 	}
+	dense, outputs, rank := e.dense, e.outputs, e.rank
 
 	// Step 3: per-dimension checks and canonicalisation, in order.
 	plan := &Plan{Fixed: make([]int, rank)}
@@ -228,7 +124,7 @@ func stridedSlicePlan(shape []int, spec StridedSliceSpec, rules Rules) (*Plan, e
 	}
 	for _, o := range outputs {
 		switch o {
-		case shrunk:
+		case shrunkAxis:
 		case NewAxis:
 			plan.Axes = append(plan.Axes, PlanAxis{Input: NewAxis, Step: 1, Count: 1})
 		default:
@@ -293,6 +189,153 @@ func truncateInt32(v []int64) []int64 {
 		out[i] = int64(int32(x))
 	}
 	return out
+}
+
+// stridedExpansion is TF's sparse-to-dense expansion of a strided_slice
+// spec over an input: which input dimension each entry addresses, and the
+// order of the output axes.
+type stridedExpansion struct {
+	dense   []denseDim // per input dimension (the first rank)
+	outputs []int      // per output axis: an input dimension, NewAxis or shrunkAxis
+	rank    int        // the input dimensions the spec addresses
+	entries []int      // per spec entry: the input dimension it addresses, or -1
+}
+
+// shrunkAxis marks an output axis that a shrink entry drops.
+const shrunkAxis = -2
+
+// expandStridedSlice runs the checks of a spec's lengths and ellipses and
+// its expansion (steps 1 and 2 of stridedSlicePlan) under the variants
+// rules.
+func expandStridedSlice(shape []int, spec StridedSliceSpec, rules Rules) (*stridedExpansion, error) {
+	n := len(spec.Begin)
+	begin, end, strides := spec.Begin, spec.End, spec.Strides
+	if strides == nil {
+		strides = make([]int64, n)
+		for i := range strides {
+			strides[i] = 1
+		}
+	}
+	if rules.Has(Int32Arithmetic) {
+		begin, end, strides = truncateInt32(begin), truncateInt32(end), truncateInt32(strides)
+	}
+	if len(end) != n || len(strides) != n {
+		return nil, Errorf(InvalidSpec, "begin, end and strides must have equal lengths, got %d, %d and %d", n, len(end), len(strides))
+	}
+	if n > MaxSpecLength {
+		return nil, Errorf(InvalidSpec, "spec has %d entries; at most %d are allowed (masks are 32-bit)", n, MaxSpecLength)
+	}
+	if spec.EllipsisMask.count() > 1 {
+		return nil, Errorf(InvalidSpec, "multiple ellipses in slice spec not allowed")
+	}
+
+	// Step 1: the sparse spec. Without an ellipsis among positions 0..n-1,
+	// an implicit one is appended at position n.
+	ellipsisAt := -1
+	newAxesAfterEllipsis := 0
+	for i := 0; i < n; i++ {
+		if ellipsisAt >= 0 && spec.NewAxisMask.Has(i) {
+			newAxesAfterEllipsis++
+		}
+		if spec.EllipsisMask.Has(i) {
+			ellipsisAt = i
+		}
+	}
+	sparseLen := n
+	if ellipsisAt < 0 {
+		ellipsisAt = n
+		sparseLen = n + 1
+	}
+
+	// Step 2: the dense spec, one entry per input dimension, and the
+	// order of output axes.
+	rank := len(shape)
+	dense := make([]denseDim, rank)
+	var outputs []int         // per output axis: input dim, NewAxis, or shrunkAxis (dropped later)
+	entries := make([]int, n) // per spec entry: the input dim it addresses, or -1
+	for i := range entries {
+		entries[i] = -1
+	}
+	full := 0
+	// dropPastRank: entries that consume a dimension past the last one
+	// are ignored instead of refused (ExtraEntriesIgnored, or an
+	// ellipsis widened by EllipsisCoversOneDim, which pushes the last
+	// entry off the end).
+	dropPastRank := rules.Has(ExtraEntriesIgnored)
+	for i := 0; i < sparseLen; i++ {
+		switch {
+		case i == n && rules.Has(MaskBitsPastSpecApplied):
+			// The positions past the spec, where TF ignores every mask
+			// bit (see pastSpec).
+			var dropped int
+			outputs, dropped = pastSpec(spec, n, full, rank, dense, outputs)
+			rank -= dropped
+			full = rank
+		case i == ellipsisAt:
+			next := rank - (sparseLen - i) + 1 + newAxesAfterEllipsis
+			if next > rank {
+				next = rank
+			}
+			if rules.Has(EllipsisCoversOneDim) && sparseLen == n && next <= full && full < rank {
+				next = full + 1
+				dropPastRank = true
+			}
+			for ; full < next; full++ {
+				dense[full] = denseDim{stride: 1, beginMasked: true, endMasked: true}
+				outputs = append(outputs, full)
+			}
+		case spec.NewAxisMask.Has(i):
+			outputs = append(outputs, NewAxis)
+		default:
+			if full == rank {
+				if dropPastRank {
+					continue
+				}
+				return nil, Errorf(InvalidSpec, "index out of range using input dim %d; input has only %d dims", full, rank)
+			}
+			d := denseDim{
+				begin:       begin[i],
+				end:         end[i],
+				stride:      strides[i],
+				beginMasked: spec.BeginMask.Has(i),
+				endMasked:   spec.EndMask.Has(i),
+				shrink:      spec.ShrinkAxisMask.Has(i),
+			}
+			dense[full] = d
+			entries[i] = full
+			if d.shrink {
+				outputs = append(outputs, shrunkAxis)
+			} else {
+				outputs = append(outputs, full)
+			}
+			full++
+		}
+	}
+
+	outRank := 0
+	for _, o := range outputs {
+		if o != shrunkAxis {
+			outRank++
+		}
+	}
+	if err := checkOutputRank(outRank); err != nil {
+		return nil, err
+	}
+	return &stridedExpansion{dense: dense, outputs: outputs, rank: rank, entries: entries}, nil
+}
+
+// StridedSliceEntryDims returns, for each entry of spec over an input of
+// the given shape, the input dimension it addresses after TF's
+// sparse-to-dense expansion, or -1 for a new axis or the ellipsis. It
+// fails as StridedSlicePlan does for a spec whose lengths or ellipses are
+// wrong, whose entries address more dimensions than the input has, or
+// whose result would have more than MaxRank dimensions.
+func StridedSliceEntryDims(shape []int, spec StridedSliceSpec) ([]int, error) {
+	e, err := expandStridedSlice(shape, spec, 0)
+	if err != nil {
+		return nil, err
+	}
+	return e.entries, nil
 }
 
 // StridedSlice evaluates TF's StridedSlice on x and returns a

@@ -305,7 +305,7 @@ func stridedSliceFeatures(c *casefile.Case, add func(string)) {
 			continue
 		}
 		if s != 0 && i < len(c.End) {
-			rangeFeatures(dimOf(x, c, i, ellipsisAt), c.Begin[i], c.End[i], s, c.BeginMask.Has(i), c.EndMask.Has(i), add)
+			rangeFeatures(dimOf(x, c, i), c.Begin[i], c.End[i], s, c.BeginMask.Has(i), c.EndMask.Has(i), add)
 		}
 	}
 	if err == nil && ellipsisAt < 0 && n < x.Rank() {
@@ -324,30 +324,15 @@ func stridedSliceFeatures(c *casefile.Case, add func(string)) {
 	}
 }
 
-// dimOf returns the size of the input dimension spec entry i refers to,
-// approximately (the entries before the ellipsis map to leading dims, the
-// ones after it to trailing dims); 0 if there is none.
-func dimOf(x *engine.Tensor, c *casefile.Case, i, ellipsisAt int) int64 {
-	n := len(c.Begin)
-	dim := 0
-	if ellipsisAt < 0 || i < ellipsisAt {
-		for j := 0; j < i; j++ {
-			if !c.NewAxisMask.Has(j) && !c.EllipsisMask.Has(j) {
-				dim++
-			}
-		}
-	} else {
-		dim = x.Rank()
-		for j := n - 1; j >= i; j-- {
-			if !c.NewAxisMask.Has(j) {
-				dim--
-			}
-		}
-	}
-	if dim < 0 || dim >= x.Rank() {
+// dimOf returns the size of the input dimension spec entry i addresses,
+// as the engine expands the spec (engine.StridedSliceEntryDims); 0 if it
+// addresses none or the spec does not expand.
+func dimOf(x *engine.Tensor, c *casefile.Case, i int) int64 {
+	dims, err := engine.StridedSliceEntryDims(x.Shape, c.Spec())
+	if err != nil || i >= len(dims) || dims[i] < 0 {
 		return 0
 	}
-	return int64(x.Shape[dim])
+	return int64(x.Shape[dims[i]])
 }
 
 func gatherFeatures(c *casefile.Case, add func(string)) {
