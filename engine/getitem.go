@@ -78,18 +78,12 @@ func getItemPlan(shape []int, items []IndexItem, rules Rules) (*Plan, error) {
 				continue
 			}
 			size := int64(shape[axis])
-			pos := it.Index
-			if pos < 0 {
-				pos += size
+			pos, inBounds := resolveIndex(it.Index, size, rules)
+			if !inBounds {
+				return nil, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", it.Index, axis, size)
 			}
-			if pos < 0 || pos >= size {
-				if !rules.Has(ShrinkIndexClamped) {
-					return nil, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", it.Index, axis, size)
-				}
-				pos = clampIndex(pos, size)
-				if size == 0 {
-					emptyFixed = axis
-				}
+			if size == 0 {
+				emptyFixed = axis // clamped into an empty dimension
 			}
 			plan.Fixed[axis] = int(pos)
 			axis++

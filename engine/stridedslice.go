@@ -103,18 +103,12 @@ func stridedSlicePlan(shape []int, spec StridedSliceSpec, rules Rules) (*Plan, e
 			if d.stride < 0 {
 				return nil, Errorf(InvalidSpec, "only stride 1 allowed on non-range indexing (dimension %d has stride %d)", i, d.stride)
 			}
-			pos := d.begin
-			if pos < 0 {
-				pos += size
+			pos, inBounds := resolveIndex(d.begin, size, rules)
+			if !inBounds {
+				return nil, Errorf(OutOfRange, "slice index %d of dimension %d out of bounds (size %d)", d.begin, i, size)
 			}
-			if pos < 0 || pos >= size {
-				if !rules.Has(ShrinkIndexClamped) {
-					return nil, Errorf(OutOfRange, "slice index %d of dimension %d out of bounds (size %d)", d.begin, i, size)
-				}
-				pos = clampIndex(pos, size)
-				if size == 0 {
-					emptyShrink = i
-				}
+			if size == 0 {
+				emptyShrink = i // clamped into an empty dimension
 			}
 			plan.Fixed[i] = int(pos)
 			continue
@@ -170,15 +164,27 @@ func pastSpec(spec StridedSliceSpec, n, full, rank int, dense []denseDim, output
 	return outputs, dropped
 }
 
-// clampIndex clamps an out-of-bounds index pos (already offset by size
-// when negative) into [0, size-1] for the variant ShrinkIndexClamped; in
-// an empty dimension it is 0, which only a result with no elements may
-// use.
-func clampIndex(pos, size int64) int64 {
+// resolveIndex is the rule of an integer index (NumPy's x[i], TF's shrink
+// axis) into a dimension of the given size: a negative index counts from
+// the end, once; anything still outside [0, size) is out of bounds
+// (inBounds false). Under the variant ShrinkIndexClamped an index out of
+// bounds is clamped into [0, size-1] instead; in an empty dimension it
+// is 0, which only a result with no elements may use (the callers check).
+func resolveIndex(index, size int64, rules Rules) (pos int64, inBounds bool) {
+	pos = index
+	if pos < 0 {
+		pos += size
+	}
+	if pos >= 0 && pos < size {
+		return pos, true
+	}
+	if !rules.Has(ShrinkIndexClamped) {
+		return pos, false
+	}
 	if pos >= size {
 		pos = size - 1
 	}
-	return max(pos, 0)
+	return max(pos, 0), true
 }
 
 // truncateInt32 returns the values of v truncated to 32-bit integers (the
