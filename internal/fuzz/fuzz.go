@@ -273,6 +273,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 				started++
 				mu.Unlock()
 				if done {
+					pending.Add(-1)
 					continue
 				}
 				f, ok := shrinker.shrink(d)
