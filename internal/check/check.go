@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
@@ -354,9 +355,10 @@ func readNPY(fsys fs.FS, dir, p string) (*engine.Tensor, error) {
 	return t, err
 }
 
-// ReadKnownFailures parses a known-failures list: one case ID per line,
-// optionally followed by "# reason"; blank lines and lines starting with
-// '#' are ignored.
+// ReadKnownFailures parses a known-failures list: one case ID or failure
+// signature per line, optionally followed by white space and "# reason";
+// blank lines and lines starting with '#' are ignored. A '#' within the
+// entry belongs to it (a signature's class).
 func ReadKnownFailures(data []byte) (map[string]string, error) {
 	known := map[string]string{}
 	for n, line := range strings.Split(string(data), "\n") {
@@ -364,10 +366,15 @@ func ReadKnownFailures(data []byte) (map[string]string, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		id, reason, _ := strings.Cut(line, "#")
-		id, reason = strings.TrimSpace(id), strings.TrimSpace(reason)
-		if strings.ContainsAny(id, " \t") {
-			return nil, fmt.Errorf("line %d: %q is not one case ID (write the reason after '#')", n+1, id)
+		// The reason starts at a '#' after white space: a '#' inside the
+		// entry is a signature's class ("slice/values#tfjs-x").
+		id, reason := line, ""
+		if i := strings.IndexFunc(line, unicode.IsSpace); i >= 0 {
+			id, reason = line[:i], strings.TrimSpace(line[i:])
+			if !strings.HasPrefix(reason, "#") {
+				return nil, fmt.Errorf("line %d: %q is not one case ID or signature (write the reason after ' #')", n+1, line)
+			}
+			reason = strings.TrimSpace(strings.TrimPrefix(reason, "#"))
 		}
 		if reason == "" {
 			reason = "no reason given"

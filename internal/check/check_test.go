@@ -132,3 +132,32 @@ func corpusEntry(line string) corpus.Entry {
 }
 
 func encode(t *engine.Tensor) []byte { return npy.Encode(t) }
+
+// TestReadKnownFailures checks the known-failures format, one row per
+// rule.
+func TestReadKnownFailures(t *testing.T) {
+	tests := []struct {
+		rule string
+		text string
+		want map[string]string // nil: an error
+	}{
+		{"an ID with a reason after ' #'", "slice/00042 # stops short\n", map[string]string{"slice/00042": "stops short"}},
+		{"an ID without a reason", "slice/00042\n", map[string]string{"slice/00042": "no reason given"}},
+		{"a signature's class is part of the entry", "slice/values#tfjs-slice-rank0 # TF.js refuses\n", map[string]string{"slice/values#tfjs-slice-rank0": "TF.js refuses"}},
+		{"comments and blank lines are ignored", "# a list\n\n\tslice/values\t# tabs\n", map[string]string{"slice/values": "tabs"}},
+		{"two words without '#' are an error", "slice/00042 stops short\n", nil},
+	}
+	for _, tt := range tests {
+		got, err := ReadKnownFailures([]byte(tt.text))
+		switch {
+		case tt.want == nil && err == nil:
+			t.Errorf("%s: no error, got %v", tt.rule, got)
+		case tt.want != nil && err != nil:
+			t.Errorf("%s: %v", tt.rule, err)
+		case tt.want != nil:
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("%s (-want +got):\n%s", tt.rule, diff)
+			}
+		}
+	}
+}
