@@ -810,36 +810,17 @@ def convert_slice(i, s):
     return slice(*parts)
 
 
-def numpy_index(x, key):
-    """x[key] by NumPy, as an array (never a scalar), with NumPy's errors
-    mapped to kinds."""
+def numpy_index(x, key, scalars=False):
+    """x[key] by NumPy, with NumPy's errors mapped to kinds. A full integer
+    index gives a NumPy scalar: with scalars, as np.asarray makes it (a 0-d
+    array of the scalar's dtype: native byte order for numbers, S and U as
+    wide as the string without trailing NULs); otherwise as the 0-d array
+    view, bytes and dtype untouched."""
     try:
         r = x[key]
-        if not isinstance(r, np.ndarray):
-            # A full integer index gives a scalar; the same index with a
-            # trailing ellipsis gives the 0-d array view, bytes untouched.
-            r = x[key + (Ellipsis,)]
-    except IndexError as e:
-        msg = one_line(e)
-        if "out of bounds" in msg:
-            raise out_of_range(msg)
-        raise invalid(msg)
-    except (ValueError, TypeError) as e:
-        raise invalid(one_line(e))
-    return r
-
-
-def op_getitem(spec, inputs):
-    """x[key] as np.asarray(x[key]): what NumPy returns, dtype included.
-    An index of one integer per dimension and nothing else (x[1, 2], x[()]
-    on a 0-d array) gives a NumPy scalar, which np.asarray makes a 0-d
-    array of the scalar's dtype: native byte order for numbers, and for S
-    and U the string's own length without trailing NULs (at least 1).
-    Every other index gives a view with x's dtype."""
-    key = parse_index(spec["index"])
-    x = inputs["x"]
-    try:
-        r = x[key]
+        if not isinstance(r, ndarray):
+            # The same index with a trailing ellipsis gives the 0-d view.
+            r = np.asarray(r) if scalars else x[key + (Ellipsis,)]
     except IndexError as e:
         msg = one_line(e)
         if "out of bounds" in msg:
@@ -851,8 +832,14 @@ def op_getitem(spec, inputs):
         # A U element holding a code point beyond U+10FFFF has no str
         # scalar (PyUnicode_New refuses it): NumPy itself has no answer.
         raise Skip("NumPy cannot make a scalar of this element: %s" % one_line(e))
-    if type(r) is not ndarray:
-        r = np.asarray(r)
+    return r
+
+
+def op_getitem(spec, inputs):
+    """x[key] as np.asarray(x[key]): what NumPy returns, dtype included
+    (see numpy_index). Every index but a full integer one gives a view
+    with x's dtype."""
+    r = numpy_index(inputs["x"], parse_index(spec["index"]), scalars=True)
     return r, r.dtype
 
 
