@@ -96,7 +96,6 @@ package conformtest
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -302,7 +301,10 @@ func Run(t *testing.T, implementation any, opts ...Option) {
 	byOp := map[string][]corpus.Entry{}
 	var ops []string
 	for _, e := range entries {
-		op := opOf(e)
+		op := e.Op()
+		if op == "" {
+			op = "unreadable" // fails under this name
+		}
 		if byOp[op] == nil {
 			ops = append(ops, op)
 		}
@@ -338,19 +340,6 @@ func Run(t *testing.T, implementation any, opts ...Option) {
 		t.Logf("warning: known failure %s is neither a case of this corpus nor the signature of a failure", id)
 	}
 	t.Logf("conformtest: %s", summary.Line())
-}
-
-// opOf returns the op a stored case names ("" for an entry that cannot
-// be read: it fails under that name).
-func opOf(e corpus.Entry) string {
-	var head struct {
-		Op string `json:"op"`
-	}
-	json.Unmarshal(e.JSON, &head)
-	if head.Op == "" {
-		return "unreadable"
-	}
-	return head.Op
 }
 
 // Check runs every case of the corpus against implementation, as Run

@@ -521,11 +521,11 @@ func (c *Case) VariantChanges(v engine.Variant) bool {
 	if !v.AppliesTo(c.Op) {
 		return false
 	}
-	ref, refErr, ok := c.evalSafely(0)
+	ref, refErr, ok := c.EvalSafely(0)
 	if !ok {
 		return false
 	}
-	under, underErr, ok := c.evalSafely(engine.Rules(0).With(v))
+	under, underErr, ok := c.EvalSafely(engine.Rules(0).With(v))
 	if !ok {
 		return false
 	}
@@ -538,8 +538,9 @@ func (c *Case) VariantChanges(v engine.Variant) bool {
 	return !bytes.Equal(ref.Bytes(), under.Bytes())
 }
 
-// evalSafely is EvalUnder with a panic reported as ok == false.
-func (c *Case) evalSafely(r engine.Rules) (out *engine.Tensor, err error, ok bool) {
+// EvalSafely is EvalUnder with a panic of the engine (a bug) reported as
+// ok == false instead of raised.
+func (c *Case) EvalSafely(r engine.Rules) (out *engine.Tensor, err error, ok bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			out, err, ok = nil, nil, false

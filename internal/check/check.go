@@ -272,7 +272,7 @@ func One(ctx context.Context, fsys fs.FS, e corpus.Entry, im impl.Impl) Result {
 	}
 	op, _ := m.Spec["op"].(string)
 	if op == "" {
-		op = opOf(e)
+		op = e.Op()
 	}
 	if err == nil {
 		r.Signature = signature.Classify(m, expected, got)
@@ -292,15 +292,6 @@ func One(ctx context.Context, fsys fs.FS, e corpus.Entry, im impl.Impl) Result {
 		return fail("got error %s (%s), want an output of shape %v", got.Kind, got.Message, expected.Output.Shape)
 	}
 	return fail("%s", impl.Diff(expected, got))
-}
-
-// opOf returns the "op" field of a stored case, or "" if it has none.
-func opOf(e corpus.Entry) string {
-	var head struct {
-		Op string `json:"op"`
-	}
-	json.Unmarshal(e.JSON, &head)
-	return head.Op
 }
 
 // metadataFields are the fields of a stored case that are not part of

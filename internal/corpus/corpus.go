@@ -40,6 +40,16 @@ type Entry struct {
 	Err  error
 }
 
+// Op returns the op the entry's case names, or "" if it names none (or
+// cannot be read).
+func (e Entry) Op() string {
+	var head struct {
+		Op string `json:"op"`
+	}
+	json.Unmarshal(e.JSON, &head)
+	return head.Op
+}
+
 // Entries lists the cases under fsys in a stable order: every *.json file
 // (ID: its path without ".json") and every line of every *.jsonl file (ID:
 // the line's "id" field, which must be present and unique). Hidden

@@ -271,6 +271,7 @@ func stridedSliceFeatures(c *casefile.Case, add func(string)) {
 	}
 	x := c.Inputs["x"]
 	_, err := engine.StridedSlicePlan(x.Shape, c.Spec())
+	sizes := entrySizes(x, c)
 	ellipsisAt := -1
 	for i := 0; i < n; i++ {
 		if c.EllipsisMask.Has(i) {
@@ -305,7 +306,7 @@ func stridedSliceFeatures(c *casefile.Case, add func(string)) {
 			continue
 		}
 		if s != 0 && i < len(c.End) {
-			rangeFeatures(dimOf(x, c, i), c.Begin[i], c.End[i], s, c.BeginMask.Has(i), c.EndMask.Has(i), add)
+			rangeFeatures(sizes[i], c.Begin[i], c.End[i], s, c.BeginMask.Has(i), c.EndMask.Has(i), add)
 		}
 	}
 	if err == nil && ellipsisAt < 0 && n < x.Rank() {
@@ -324,15 +325,22 @@ func stridedSliceFeatures(c *casefile.Case, add func(string)) {
 	}
 }
 
-// dimOf returns the size of the input dimension spec entry i addresses,
-// as the engine expands the spec (engine.StridedSliceEntryDims); 0 if it
-// addresses none or the spec does not expand.
-func dimOf(x *engine.Tensor, c *casefile.Case, i int) int64 {
+// entrySizes returns the size of the input dimension each spec entry
+// addresses, as the engine expands the spec (engine.StridedSliceEntryDims);
+// 0 for an entry that addresses none, and all 0 if the spec does not
+// expand.
+func entrySizes(x *engine.Tensor, c *casefile.Case) []int64 {
+	sizes := make([]int64, len(c.Begin))
 	dims, err := engine.StridedSliceEntryDims(x.Shape, c.Spec())
-	if err != nil || i >= len(dims) || dims[i] < 0 {
-		return 0
+	if err != nil {
+		return sizes
 	}
-	return int64(x.Shape[dims[i]])
+	for i, d := range dims {
+		if d >= 0 {
+			sizes[i] = int64(x.Shape[d])
+		}
+	}
+	return sizes
 }
 
 func gatherFeatures(c *casefile.Case, add func(string)) {

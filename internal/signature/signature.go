@@ -220,13 +220,11 @@ func Classify(m casefile.Memory, want, got impl.Result) Signature {
 
 // evalUnder runs the case on the engine under r; a panic, a bug of a
 // variant, reproduces nothing.
-func evalUnder(c *casefile.Case, r engine.Rules) (res impl.Result) {
-	defer func() {
-		if p := recover(); p != nil {
-			res = impl.Result{Crash: fmt.Sprint(p), CrashCode: impl.CrashEnginePanic}
-		}
-	}()
-	out, err := c.EvalUnder(r)
+func evalUnder(c *casefile.Case, r engine.Rules) impl.Result {
+	out, err, ok := c.EvalSafely(r)
+	if !ok {
+		return impl.Result{Crash: "engine panic", CrashCode: impl.CrashEnginePanic}
+	}
 	return impl.FromError(out, err)
 }
 
