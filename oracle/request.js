@@ -20,28 +20,41 @@ const MASKS = ['begin_mask', 'end_mask', 'ellipsis_mask', 'new_axis_mask', 'shri
 
 // The ops of a case, the inputs each takes and its spec fields, as
 // internal/casefile has them: the TF/NumPy ops and the ONNX ops.
-const CLASSIC_OPS = ['getitem', 'strided_slice', 'slice', 'gather_nd'];
-const ONNX_OPS = ['onnx_slice', 'onnx_gather_nd'];
+const CLASSIC_OPS = ['getitem', 'strided_slice', 'slice', 'gather_nd', 'take', 'take_along_axis', 'gather'];
+const ONNX_OPS = ['onnx_slice', 'onnx_gather_nd', 'onnx_gather', 'onnx_gather_elements'];
+// getitem takes "x" plus one input per name its subscript uses
+// (loadInputs decodes them; checkSubscriptNames matches them).
 const CLASSIC_INPUTS = {
   getitem: ['x'],
   strided_slice: ['x'],
   slice: ['x'],
   gather_nd: ['params', 'indices'],
+  take: ['a', 'indices'],
+  take_along_axis: ['arr', 'indices'],
+  gather: ['params', 'indices'],
 };
 const ONNX_INPUTS = {
   onnx_slice: ['data'],
   onnx_gather_nd: ['data', 'indices'],
+  onnx_gather: ['data', 'indices'],
+  onnx_gather_elements: ['data', 'indices'],
 };
 const CLASSIC_FIELDS = {
   getitem: ['index'],
   strided_slice: ['begin', 'end', 'strides'].concat(MASKS),
   slice: ['begin', 'size'],
   gather_nd: ['batch_dims', 'bad_indices'],
+  take: ['axis', 'mode'],
+  take_along_axis: ['axis'],
+  gather: ['axis', 'batch_dims', 'bad_indices'],
 };
 const ONNX_FIELDS = {
   onnx_slice: ['starts', 'ends', 'axes', 'steps'],
   onnx_gather_nd: ['batch_dims'],
+  onnx_gather: ['axis'],
+  onnx_gather_elements: ['axis'],
 };
+const ALL_FIELDS = { ...CLASSIC_FIELDS, ...ONNX_FIELDS };
 
 // quietConsole sends console output to stderr: stdout is the protocol's.
 function quietConsole() {
@@ -122,14 +135,16 @@ function caseOp(c) {
   return op;
 }
 
-// checkFields refuses an unknown op and a field of one of the other ops
-// that op does not have (fields: op -> its fields).
-function checkFields(c, op, fields, others) {
+// checkFields refuses an op the oracle does not know (fields: op -> its
+// fields, the oracle's ops) and a field that belongs to any op of the case
+// format (ALL_FIELDS) but not to op: bad_input, as internal/casefile and
+// the NumPy oracle have it.
+function checkFields(c, op, fields) {
   if (!has(fields, op)) throw bad(`unknown op "${op}"`);
-  const own = fields[op];
-  for (const other of others) {
+  const own = ALL_FIELDS[op] || fields[op];
+  for (const other of Object.keys(ALL_FIELDS)) {
     if (other === op) continue;
-    for (const f of fields[other]) {
+    for (const f of ALL_FIELDS[other]) {
       if (has(c, f) && !own.includes(f)) throw bad(`field "${f}" does not apply to op ${op}`);
     }
   }
@@ -185,7 +200,12 @@ function loadInputs(c, op, opInputs) {
   if (inputs === null || typeof inputs !== 'object' || Array.isArray(inputs)) {
     throw bad('"inputs" must be an object mapping input names to .npy files');
   }
-  const want = opInputs[op];
+  let want = opInputs[op];
+  if (op === 'getitem') {
+    // "x" and the names of the subscript's index arrays (matched against
+    // the subscript by checkSubscriptNames).
+    want = want.concat(Object.keys(inputs).filter((name) => !want.includes(name)).sort());
+  }
   for (const name of Object.keys(inputs).sort()) {
     if (!want.includes(name)) throw bad(`op ${op} has no input "${name}" (it takes ${want.join(', ')})`);
   }
@@ -239,6 +259,30 @@ function parseSubscript(index, tfjsName) {
     if (e instanceof p.Skip) throw new Skip(e.message.replace(tfjsName, 'the parser'), e.code);
     throw e;
   }
+}
+
+// checkSubscriptNames matches the names of a getitem subscript's index
+// arrays (parsed items of kind 'array' with a name) against the case's
+// inputs other than "x": a name with no input, or an input no name uses,
+// is bad_input. "x" may appear in the subscript.
+function checkSubscriptNames(items, inputs) {
+  const used = new Set(items.filter((it) => it.kind === 'array' && it.name).map((it) => it.name));
+  for (const name of [...used].sort()) {
+    if (!has(inputs, name)) throw bad(`getitem subscript uses "${name}", which is not an input of the case`);
+  }
+  for (const name of Object.keys(inputs).sort()) {
+    if (name !== 'x' && !used.has(name)) throw bad(`getitem input "${name}" is not used by the subscript`);
+  }
+}
+
+// advancedSkip returns the skip for a getitem subscript with advanced
+// indices (integer or boolean arrays: names, inline lists, True/False)
+// that oracle who does not run, or null when there are none.
+function advancedSkip(items, who) {
+  const adv = items.filter((it) => it.kind === 'array');
+  if (adv.length === 0) return null;
+  const what = adv.map((it) => (it.name ? `the array ${it.name}` : it.list ? 'an inline list' : 'a boolean')).join(', ');
+  return new Skip(`the subscript has advanced indices (${what}); ${who} runs basic indexing only`, 'advanced-index');
 }
 
 // ------------------------------------------------------------ protocol
@@ -313,6 +357,7 @@ module.exports = {
   CLASSIC_OPS, ONNX_OPS, CLASSIC_INPUTS, ONNX_INPUTS, CLASSIC_FIELDS, ONNX_FIELDS,
   quietConsole, CaseError, Skip, withCode, invalid, bad, has,
   isInt64, ints, mask, caseOp, checkFields, classicSpec, batchDims, badIndices, loadInputs,
+  checkSubscriptNames, advancedSkip, ALL_FIELDS,
   haveSubscriptParser, subscriptParser,
   request, output, failure, readLines, serve,
 };

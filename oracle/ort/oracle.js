@@ -478,8 +478,11 @@ function tfEntries(s) {
 // getitemEntries parses a NumPy subscript (engine/expr's grammar, via the
 // TF.js oracle's parser) into sparse entries, with NumPy's checks on the
 // items: at most one ellipsis, not more integers and slices than dims.
-function getitemEntries(index, rank) {
+function getitemEntries(index, rank, inputs) {
   const items = req.parseSubscript(index, /TF\.js/g);
+  req.checkSubscriptNames(items, inputs);
+  const adv = req.advancedSkip(items, 'the ORT oracle (Slice, Squeeze and Unsqueeze)');
+  if (adv !== null) throw adv;
   if (items.filter((it) => it.kind === 'ellipsis').length > 1) {
     throw invalid("conversion: an index can only have a single ellipsis ('...')");
   }
@@ -595,7 +598,7 @@ function run(spec, inputs) {
     case 'getitem': {
       if (!OPS.includes('getitem')) throw new Skip('getitem needs the TF.js oracle\'s subscript parser (oracle/node_modules)', 'no-parser');
       const rank = inputs.x.shape.length;
-      const entries = getitemEntries(spec.index, rank);
+      const entries = getitemEntries(spec.index, rank, inputs);
       const out = stridedGraph(entries, inputs.x);
       if (entries.length !== rank || entries.some((e) => e.kind !== 'shrink')) return out;
       return Promise.resolve(out).then(asNumPyScalar);

@@ -7,7 +7,7 @@
 // the project's design notes and ../README.md.
 //
 // Ops: strided_slice (tf.stridedSlice), slice (tf.slice), gather_nd
-// (tf.gatherND), and getitem: TF's Python x[...] encoding (_slice_helper in
+// (tf.gatherND), gather (tf.gather), and getitem: TF's Python x[...] encoding (_slice_helper in
 // tensorflow/python/ops/array_ops.py) run on tf.stridedSlice. TF.js is a
 // port of TF that diverges from it in corners; this program reports
 // exactly what TF.js returns or throws, and maps TF.js's error messages to
@@ -29,9 +29,9 @@ const tf = require('@tensorflow/tfjs-core');
 require('@tensorflow/tfjs-backend-cpu');
 const npy = require('../npy');
 
-const OPS = req.CLASSIC_OPS;
+const OPS = ['getitem', 'strided_slice', 'slice', 'gather_nd', 'gather'];
 const OP_INPUTS = req.CLASSIC_INPUTS;
-const OP_FIELDS = req.CLASSIC_FIELDS;
+const OP_FIELDS = Object.fromEntries(OPS.map((op) => [op, req.CLASSIC_FIELDS[op]]));
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 const INT64_LIMIT = 9223372036854775808; // 2^63 as a double
@@ -74,7 +74,7 @@ function mask(c, name) {
 
 function parseSpec(c) {
   const op = req.caseOp(c);
-  req.checkFields(c, op, OP_FIELDS, OPS);
+  req.checkFields(c, op, OP_FIELDS);
   const spec = { op };
   if (op === 'getitem') {
     if (!('index' in c)) throw bad('getitem case has no "index" field');
@@ -99,6 +99,13 @@ function parseSpec(c) {
     }
     spec.batch_dims = b;
     spec.bad_indices = req.badIndices(c);
+    if (op === 'gather') {
+      spec.axis = 0;
+      if ('axis' in c) {
+        spec.axis = c.axis;
+        if (!isInt(spec.axis)) throw bad('"axis" must be an integer');
+      }
+    }
   }
   return spec;
 }
@@ -250,6 +257,14 @@ const ERROR_KINDS = [
   [/Requested more than 0 entries, but input is empty/, 'out_of_range'],
   [/Invalid indices: .* does not index into/, 'out_of_range'],
   [/Requested out of range element at/, 'out_of_range'],
+  // tf.gather: GatherV2 (tfjs-backend-cpu), parseAxisParam (util_base.js),
+  // collectGatherOpShapeInfo (segment_util.js).
+  [/GatherV2: the index value -?\d+ is not in \[0, -?\d+\]/, 'out_of_range'],
+  [/All values in axis param must be in range/, 'invalid_spec'],
+  [/Expect batchDims in the range of/, 'invalid_spec'],
+  [/batchDims \(-?\d+\) must be less than rank\(x\)/, 'invalid_spec'],
+  [/batchDims \(-?\d+\) must be less than or equal to axis/, 'invalid_spec'],
+  [/x\.shape\[\d+\]: \d+ should be equal to indices\.shape\[\d+\]/, 'invalid_spec'],
 ];
 
 function mapError(e) {
@@ -277,7 +292,6 @@ const MAX_NESTING = 200; // parentheses etc.; deeper sources are skipped
 const INT64_MIN_BIG = -(1n << 63n);
 const INT64_MAX_BIG = (1n << 63n) - 1n;
 const MSG_INVALID_INDEX = 'only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices';
-const MSG_ADVANCED = 'advanced indexing is not supported yet';
 const MSG_SLICE_INDEX = 'slice indices must be integers or None or have an __index__ method';
 
 // PySyntax is a syntax error in the Python 3.4 grammar.
@@ -674,10 +688,10 @@ class PyParser {
         return e.tuple ? { t: 'tuple', elts: e.elts } : e.elts[0];
       }
       case '[': {
-        if (this.eatOp(']')) return { t: 'list' };
-        this.testlistComp(']');
+        if (this.eatOp(']')) return { t: 'list', elts: [] };
+        const e = this.testlistComp(']');
         this.expectOp(']');
-        return { t: 'list' };
+        return { t: 'list', elts: e.elts };
       }
       case '{': {
         if (this.eatOp('}')) return { t: 'other', what: 'a dict' };
@@ -864,15 +878,42 @@ function parseIndex(src) {
   });
 }
 
+// arrayLeaves returns the values of an inline list (or a tuple inside the
+// index tuple: NumPy reads it as a list) as nested arrays of {kind: 'int'
+// | 'bool', n}, or null when a leaf is neither an integer nor a boolean.
+function arrayLeaves(e) {
+  if (e.t === 'list' || e.t === 'tuple') {
+    const out = [];
+    for (const x of e.elts) {
+      const v = arrayLeaves(x);
+      if (v === null) return null;
+      out.push(v);
+    }
+    return out;
+  }
+  const v = evalNode(e);
+  return v.kind === 'int' || v.kind === 'bool' ? v : null;
+}
+
+// convertItem converts one item of the index tuple. Advanced indices
+// (integer or boolean arrays) become {kind: 'array'} items: a name (an
+// input of the case) {name}, an inline list {list: nested leaves}, True,
+// False or another boolean expression {bool: 0n | 1n}; the oracles do not
+// run them, and say so (see advancedSkip).
 function convertItem(i, e) {
   if (e.t === 'ellipsis' || (e.t === 'name' && e.id === 'Ellipsis')) return { kind: 'ellipsis' };
+  if (e.t === 'name') return { kind: 'array', name: e.id };
   if (e.t === 'tuple' || e.t === 'list') {
-    throw invalid(`item ${i + 1} is ${describeNode(e)}, an array-like index: ${MSG_ADVANCED}`);
+    const list = arrayLeaves(e);
+    if (list === null) {
+      throw invalid(`item ${i + 1} is ${describeNode(e)} with an element that is not an integer or a boolean: ${MSG_INVALID_INDEX}`);
+    }
+    return { kind: 'array', list };
   }
   const v = evalNode(e);
   switch (v.kind) {
     case 'none': return { kind: 'newaxis' };
-    case 'bool': throw invalid(`item ${i + 1} is a boolean, a boolean index: ${MSG_ADVANCED}`);
+    case 'bool': return { kind: 'array', bool: v.n };
     case 'int':
       if (v.n < INT64_MIN_BIG || v.n > INT64_MAX_BIG) {
         throw outOfRange(`item ${i + 1}: index ${v.n} does not fit in int64 and is out of bounds for any axis`);
@@ -963,6 +1004,9 @@ function run(spec, inputs) {
       let s = spec;
       if (spec.op === 'getitem') {
         const items = parseIndex(spec.index);
+        req.checkSubscriptNames(items, inputs);
+        const adv = req.advancedSkip(items, "the TF.js oracle (TF's x[...] encoding on tf.stridedSlice)");
+        if (adv !== null) throw adv;
         scalar = items.length === x.shape.length && items.every((it) => it.kind === 'int');
         s = encodeIndex(items);
       }
@@ -979,6 +1023,36 @@ function run(spec, inputs) {
       const size = int32(spec.size, 'size');
       const xt = mk(inputs.x);
       thunk = () => tf.slice(xt, begin, size);
+    } else if (spec.op === 'gather') {
+      // tf.gather(params, indices, axis, batchDims). TF.js's CPU kernel
+      // (GatherV2) refuses any index outside [0, params.shape[axis] - 1],
+      // negative ones included, before it looks at batchDims: TF's CPU
+      // behaviour, bad_indices "error". It has no "zero" mode (TF's GPU
+      // behaviour); a "zero" case still runs, because where every index is
+      // in range both policies give the same answer, and where TF.js
+      // refuses an index it is skipped (below) rather than reported as
+      // TF.js's answer to a policy it does not implement.
+      const p = inputs.params;
+      like = p;
+      // tf.gather refuses string params ("must be numeric tensor") and
+      // the cpu kernel complex ones (assertNotComplex): TF.js cannot
+      // gather them, so they are not run as positions either.
+      if (p.kind === 'S' || p.kind === 'U' || p.kind === 'c') {
+        throw new Skip(`TF.js's tf.gather (cpu backend) has no ${p.descr} params (strings and complex numbers are refused)`, 'unsupported-dtype');
+      }
+      const it = mk(indicesFor(inputs.indices));
+      const pt = mk(p);
+      const zero = spec.bad_indices === 'zero';
+      thunk = () => {
+        try {
+          return tf.gather(pt, it, spec.axis, spec.batch_dims);
+        } catch (e) {
+          if (zero && /GatherV2: the index value/.test(String(e && e.message))) {
+            throw new Skip(`TF.js gather has no bad_indices "zero" mode (TF GPU behaviour); its CPU kernel refused an index: ${e.message}`, 'unsupported-spec');
+          }
+          throw e;
+        }
+      };
     } else {
       if (spec.batch_dims !== 0) throw new Skip('TF.js gatherND has no batch_dims', 'unsupported-spec');
       if (spec.bad_indices !== 'error') throw new Skip('TF.js gatherND has no bad_indices "zero" mode (TF GPU behaviour)', 'unsupported-spec');
@@ -992,6 +1066,7 @@ function run(spec, inputs) {
     try {
       out = thunk();
     } catch (e) {
+      if (e instanceof Skip) throw e;
       throw mapError(e);
     }
     made.push(out);
@@ -1038,10 +1113,13 @@ function numpyScalar(buf) {
   return npy.encode(a.descr.replace('>', '<'), a.shape, npy.swapped(a.data, part));
 }
 
-// indicesFor converts an index array for tf.gatherND. Integers of any
-// dtype become int32 values (TF.js takes int32 indices only); other
-// dtypes become the nearest TF.js dtype (float32, complex64, bool or
-// string) so that TF.js itself rejects them.
+// indicesFor converts an index array for tf.gatherND and tf.gather.
+// Integers of any dtype become int32 values: TF.js has int32 indices only
+// and no int64 dtype, and int32 is what a TF.js user's code makes of
+// integer data (tf.tensor of integers, and tfjs-converter's int64 tensors,
+// are int32); a value beyond int32 is skipped. Other dtypes become the
+// nearest TF.js dtype (float32, complex64, bool or string) so that TF.js
+// itself rejects them.
 function indicesFor(a) {
   const n = count(a);
   if (a.kind === 'b') return a;
@@ -1126,6 +1204,8 @@ async function main() {
       notes: {
         getitem: "TF's Python __getitem__ encoding (array_ops._slice_helper) run on tf.stridedSlice; " +
           'the index is parsed as engine/expr parses it',
+        gather: 'tf.gather(params, indices, axis, batchDims); the CPU kernel refuses out-of-range indices, ' +
+          'so bad_indices "zero" runs only where every index is in range',
         dtypes: 'int32, bool and |S run natively; every other dtype runs as int32 element positions',
       },
     },

@@ -476,8 +476,12 @@ function encodeIndex(items) {
 // (kernelType skips S and U, whose scalars also change width, and
 // complex), so the rule is: a big-endian input's result is byte-swapped
 // to little-endian.
-function getitem(index, x) {
+function getitem(index, inputs) {
+  const x = inputs.x;
   const items = req.parseSubscript(index, /TF\.js('s)?/g);
+  req.checkSubscriptNames(items, inputs);
+  const adv = req.advancedSkip(items, "the TFLite oracle (TF's x[...] encoding on STRIDED_SLICE)");
+  if (adv !== null) throw adv;
   const out = stridedSlice(encodeIndex(items), x);
   const scalar = items.length === x.shape.length && items.every((it) => it.kind === 'int');
   if (!scalar || !x.big) return out;
@@ -571,7 +575,7 @@ function run(spec, inputs) {
     case 'gather_nd': return gatherNd(spec, inputs.params, inputs.indices);
     case 'getitem':
       if (!OPS.includes('getitem')) throw new Skip('getitem needs the TF.js oracle\'s subscript parser (oracle/node_modules)', 'no-parser');
-      return getitem(spec.index, inputs.x);
+      return getitem(spec.index, inputs);
   }
   throw bad(`unknown op "${spec.op}"`);
 }
