@@ -26,6 +26,13 @@ DOCS = {
     "qa": "Q&A thread 'What does tf.strided_slice() do?' (seed 002)",
     "tf-doc": "tf.strided_slice API docstring (seed 003)",
     "gather": "tf.compat.v1.gather_nd API docstring (seed 004)",
+    "numpy-indexing": "NumPy 'Indexing on ndarrays' documentation",
+    "numpy-indexing-old": "NumPy 'Indexing' user guide (numpy/doc/indexing.py, before NumPy 1.23)",
+    "numpy-take": "numpy.take API docstring (NumPy 1.24)",
+    "numpy-take-along-axis": "numpy.take_along_axis API docstring (NumPy 1.24)",
+    "onnx-gather": "ONNX Gather-13 operator documentation",
+    "onnx-gather-elements": "ONNX GatherElements-13 operator documentation",
+    "tf-gather": "tf.gather API docstring",
 }
 
 written = []
@@ -264,7 +271,459 @@ def main():
          np.zeros((1,), dtype="S1"), copied=[b""],
          note="The document: 'On GPU, if an out of bound index is found, a 0 is stored in the corresponding output value.'")
 
+    advanced_indexing()
+    gather_ops()
+
     print("wrote %d cases to %s" % (len(written), OUT))
+
+
+def numpy_raises(name, fn, exc, text):
+    """Checks that NumPy rejects a case the way the document says it does."""
+    try:
+        fn()
+    except exc as e:
+        if text not in str(e):
+            sys.exit("%s: NumPy raised %r, expected a message with %r" % (name, e, text))
+        return
+    sys.exit("%s: NumPy did not raise %s" % (name, exc.__name__))
+
+
+def advanced_indexing():
+    """NumPy's advanced (integer and boolean array) indexing."""
+    doc = "numpy-indexing"
+
+    def adv(name, rule, index, inputs, result, **kw):
+        case(name, doc, rule, getitem(index), inputs, np.asarray(result), **kw)
+
+    # --- Integer array indexing ----------------------------------------------
+    x = np.arange(10, 1, -1)
+    i = np.array([3, 3, 1, 8])
+    adv("numpy_adv_int_array", "an integer index array selects the listed positions, repeats allowed",
+        "x[i]", {"x": x, "i": i}, x[i], copied=[7, 7, 9, 2])
+    i = np.array([3, 3, -3, 8])
+    adv("numpy_adv_int_array_negative", "negative values in an index array count from the end",
+        "x[i]", {"x": x, "i": i}, x[i], copied=[7, 7, 4, 2])
+    x = np.array([[1, 2], [3, 4], [5, 6]])
+    i = np.array([1, -1])
+    adv("numpy_adv_rows_negative", "an index array on the first axis selects rows; -1 is the last row",
+        "x[i]", {"x": x, "i": i}, x[i], copied=[[3, 4], [5, 6]])
+    i = np.array([3, 4])
+    numpy_raises("numpy_adv_out_of_bounds", lambda: x[i], IndexError, "index 3 is out of bounds for axis 0 with size 3")
+    case("numpy_adv_out_of_bounds", doc, "an out-of-bounds value in an index array is an IndexError",
+         getitem("x[i]"), {"x": x, "i": i}, None, error="out_of_range",
+         note="The document: 'If the index values are out of bounds then an IndexError is thrown' "
+              "(IndexError: index 3 is out of bounds for axis 0 with size 3).")
+
+    y = np.arange(35).reshape(5, 7)
+    i, j = np.array([0, 2, 4]), np.array([0, 1, 2])
+    adv("numpy_adv_pairs", "one index array per dimension: result[k] = y[i[k], j[k]]",
+        "x[i, j]", {"x": y, "i": i, "j": j}, y[i, j], copied=[0, 15, 30])
+    j = np.array([0, 1])
+    numpy_raises("numpy_adv_shape_mismatch", lambda: y[i, j], IndexError,
+                 "shape mismatch: indexing arrays could not be broadcast together with shapes (3,) (2,)")
+    case("numpy_adv_shape_mismatch", doc, "index arrays that cannot be broadcast together are an IndexError",
+         getitem("x[i, j]"), {"x": y, "i": i, "j": j}, None, error="invalid_spec",
+         note="The document: 'IndexError: shape mismatch: indexing arrays could not be broadcast together "
+              "with shapes (3,) (2,)'. conform maps this IndexError (a malformed index, not a position "
+              "outside the array) to invalid_spec.")
+    adv("numpy_adv_broadcast_scalar", "an integer among index arrays is broadcast against them",
+        "x[i, 1]", {"x": y, "i": i}, y[i, 1], copied=[1, 15, 29])
+    adv("numpy_adv_partial", "fewer index arrays than dimensions: the unindexed dimensions follow the index shape",
+        "x[i]", {"x": y, "i": i}, y[i],
+        copied=[[0, 1, 2, 3, 4, 5, 6], [14, 15, 16, 17, 18, 19, 20], [28, 29, 30, 31, 32, 33, 34]])
+
+    x = np.array([[1, 2], [3, 4], [5, 6]])
+    adv("numpy_adv_inline_lists", "list indices act as index arrays: one element per row",
+        "x[[0, 1, 2], [0, 1, 0]]", {"x": x}, x[[0, 1, 2], [0, 1, 0]], copied=[1, 4, 5])
+
+    x = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11]])
+    rows = np.array([[0, 0], [3, 3]], dtype=np.intp)
+    columns = np.array([[0, 2], [0, 2]], dtype=np.intp)
+    adv("numpy_adv_corners_explicit", "2-D index arrays select every element explicitly; the result has their shape",
+        "x[rows, columns]", {"x": x, "rows": rows, "columns": columns}, x[rows, columns], copied=[[0, 2], [9, 11]])
+    rows = np.array([0, 3], dtype=np.intp)
+    columns = np.array([0, 2], dtype=np.intp)
+    col_rows = rows[:, np.newaxis]
+    adv("numpy_adv_corners_broadcast", "a (2,1) and a (2,) index array broadcast to (2,2): an outer selection",
+        "x[rows, columns]", {"x": x, "rows": col_rows, "columns": columns}, x[rows[:, np.newaxis], columns],
+        copied=[[0, 2], [9, 11]],
+        note="The document writes x[rows[:, np.newaxis], columns]; the input 'rows' here is rows[:, np.newaxis].")
+    ix_rows, ix_columns = np.ix_(rows, columns)
+    adv("numpy_adv_corners_ix", "the arrays np.ix_ returns select the outer product of rows and columns",
+        "x[rows, columns]", {"x": x, "rows": ix_rows, "columns": ix_columns}, x[np.ix_(rows, columns)],
+        copied=[[0, 2], [9, 11]],
+        note="The document writes x[np.ix_(rows, columns)]; the inputs are the two arrays np.ix_(rows, columns) "
+             "returns (shapes (2, 1) and (1, 2)).")
+    adv("numpy_adv_corners_diagonal", "without np.ix_ two 1-D index arrays select pairs (the diagonal)",
+        "x[rows, columns]", {"x": x, "rows": rows, "columns": columns}, x[rows, columns], copied=[0, 11])
+
+    lut = np.array([[0, 0, 0], [255, 0, 0], [0, 255, 0], [0, 0, 255]], dtype=np.uint8)
+    image = np.array([[0, 1, 2], [3, 2, 1]], dtype=np.uint8)
+    adv("numpy_adv_lookup_table", "a (ny, nx) uint8 image indexing a (nlookup, 3) table gives (ny, nx, 3)",
+        "x[image]", {"x": lut, "image": image}, lut[image],
+        note="The document describes a color lookup table of shape (nlookup, 3) indexed by an image of shape "
+             "(ny, nx) with dtype=np.uint8, giving shape (ny, nx, 3); it gives no values, the table and image are ours.")
+
+    # --- Boolean array indexing ------------------------------------------------
+    x = np.array([[1., 2.], [np.nan, 3.], [np.nan, np.nan]])
+    m = ~np.isnan(x)
+    adv("numpy_adv_bool_not_nan", "a boolean array of x's shape selects its True elements in row-major order",
+        "x[m]", {"x": x, "m": m}, x[m], copied=[1., 2., 3.],
+        note="The document writes x[~np.isnan(x)]; the input 'm' is ~np.isnan(x).")
+    x = np.array([1., -1., -2., 3])
+    m = x < 0
+    adv("numpy_adv_bool_negative", "a mask from a comparison selects the matching elements",
+        "x[m]", {"x": x, "m": m}, x[m],
+        note="The document's example is the assignment x[x < 0] += 20, giving array([ 1., 19., 18., 3.]); this "
+             "case is its read part x[x < 0] (the input 'm' is x < 0).")
+    x = np.arange(35).reshape(5, 7)
+    b = x > 20
+    m = b[:, 5]
+    adv("numpy_adv_bool_rows", "a 1-D mask on a 2-D array selects rows: x[b] is x[b, ...]",
+        "x[m]", {"x": x, "m": m}, x[m],
+        copied=[[21, 22, 23, 24, 25, 26, 27], [28, 29, 30, 31, 32, 33, 34]],
+        note="The document writes x[b[:, 5]] with b = x > 20; the input 'm' is b[:, 5] = "
+             "[False, False, False, True, True].")
+    x = np.array([[0, 1], [1, 1], [2, 2]])
+    m = x.sum(-1) <= 2
+    adv("numpy_adv_bool_rowsum", "a mask followed by a slice selects whole rows",
+        "x[m, :]", {"x": x, "m": m}, x[m, :], copied=[[0, 1], [1, 1]],
+        note="The document writes x[rowsum <= 2, :] with rowsum = x.sum(-1); the input 'm' is rowsum <= 2.")
+
+    x = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11]])
+    rows = (x.sum(-1) % 2) == 0
+    columns = [0, 2]
+    ix_rows, ix_columns = np.ix_(rows, columns)
+    adv("numpy_adv_bool_ix", "np.ix_ of a mask and a list selects the outer product of rows and columns",
+        "x[rows, columns]", {"x": x, "rows": ix_rows, "columns": ix_columns}, x[np.ix_(rows, columns)],
+        copied=[[3, 5], [9, 11]],
+        note="The document writes x[np.ix_(rows, columns)] with rows = (x.sum(-1) % 2) == 0 and columns = [0, 2]; "
+             "the inputs are the two integer arrays np.ix_ returns (shapes (2, 1) and (1, 2)).")
+    adv("numpy_adv_bool_int_diagonal", "a mask combined with an integer index array acts as its nonzero(): pairs",
+        "x[rows, [0, 2]]", {"x": x, "rows": rows}, x[rows, columns],
+        note="The document: 'Without the np.ix_ call, only the diagonal elements would be selected.' It gives "
+             "no values; rows = [False, True, False, True] and columns = [0, 2] as in the document.")
+    nz_rows = rows.nonzero()[0]
+    adv("numpy_adv_bool_nonzero_newaxis", "a mask's nonzero() as a column index array broadcast against a list",
+        "x[rows, [0, 2]]", {"x": x, "rows": nz_rows[:, np.newaxis]}, x[nz_rows[:, np.newaxis], columns],
+        copied=[[3, 5], [9, 11]],
+        note="The document writes x[rows[:, np.newaxis], columns] with rows = rows.nonzero()[0] and columns = [0, 2]; "
+             "the input 'rows' is rows.nonzero()[0][:, np.newaxis].")
+    x = np.arange(30).reshape(2, 3, 5)
+    b = np.array([[True, True, False], [False, True, True]])
+    adv("numpy_adv_bool_2d_mask", "a (2,3) mask with four True elements on a (2,3,5) array gives (4,5)",
+        "x[b]", {"x": x, "b": b}, x[b],
+        copied=[[0, 1, 2, 3, 4], [5, 6, 7, 8, 9], [20, 21, 22, 23, 24], [25, 26, 27, 28, 29]])
+
+    # --- Combining advanced and basic indexing -----------------------------------
+    y = np.arange(35).reshape(5, 7)
+    i = np.array([0, 2, 4])
+    adv("numpy_adv_with_slice", "an index array and a slice are independent: rows from the array, columns from the slice",
+        "x[i, 1:3]", {"x": y, "i": i}, y[i, 1:3], copied=[[1, 2], [15, 16], [29, 30]])
+    adv("numpy_adv_after_slice", "slicing first, then an index array with a full slice, gives the same result",
+        "x[i, :]", {"x": y[:, 1:3], "i": i}, y[:, 1:3][i, :], copied=[[1, 2], [15, 16], [29, 30]],
+        note="The document writes y[:, 1:3][np.array([0, 2, 4]), :]; the input 'x' is y[:, 1:3].")
+    x = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11]])
+    adv("numpy_adv_basic_slices", "x[1:2, 1:3], the basic-slicing half of the comparison",
+        "x[1:2, 1:3]", {"x": x}, x[1:2, 1:3], copied=[[4, 5]])
+    adv("numpy_adv_list_replaces_slice", "a single advanced index can replace a slice with the same result",
+        "x[1:2, [1, 2]]", {"x": x}, x[1:2, [1, 2]], copied=[[4, 5]])
+
+    x = np.arange(10 * 20 * 30, dtype=np.int32).reshape(10, 20, 30)
+    ind = (np.arange(24, dtype=np.intp).reshape(2, 3, 4) * 7) % 20
+    adv("numpy_adv_ellipsis_ind", "x[..., ind, :] replaces the (20,) dimension by ind's (2, 3, 4) in place",
+        "x[..., ind, :]", {"x": x, "ind": ind}, x[..., ind, :],
+        note="The document: x.shape is (10, 20, 30) and ind a (2, 3, 4)-shaped intp array, so x[..., ind, :] has "
+             "shape (10, 2, 3, 4, 30). It gives no values; the values of x and ind are ours.")
+    case("numpy_adv_ellipsis_ind_take", doc, "x[..., ind, :] equals x.take(ind, axis=-2)",
+         {"op": "take", "axis": -2}, {"a": x, "indices": ind}, np.take(x, ind, axis=-2),
+         note="The document: 'This example produces the same result as x.take(ind, axis=-2).' Same inputs as "
+              "numpy_adv_ellipsis_ind.")
+    if not np.array_equal(np.take(x, ind, axis=-2), x[..., ind, :]):
+        sys.exit("numpy_adv_ellipsis_ind_take: take differs from indexing")
+
+    x = np.arange(2 * 5 * 6 * 3 * 4, dtype=np.int32).reshape(2, 5, 6, 3, 4)
+    ind_1 = np.array([[[0], [4], [2]], [[1], [3], [0]]])
+    ind_2 = np.array([[0, 1, 2, 1], [2, 2, 0, 0], [1, 0, 1, 2]])
+    scaled = ("The document's x has shape (10, 20, 30, 40, 50) and ind_1, ind_2 broadcast to (2, 3, 4); here x has "
+              "shape (2, 5, 6, 3, 4) (the document's is too large for a seed), ind_1 shape (2, 3, 1) and ind_2 "
+              "shape (3, 4). ")
+    adv("numpy_adv_adjacent", "adjacent advanced indices put their broadcast shape where they stood",
+        "x[:, ind_1, ind_2]", {"x": x, "ind_1": ind_1, "ind_2": ind_2}, x[:, ind_1, ind_2],
+        note=scaled + "The document: x[:, ind_1, ind_2] has shape (10, 2, 3, 4, 40, 50); here (2, 2, 3, 4, 3, 4).")
+    adv("numpy_adv_separated", "advanced indices separated by a slice put their broadcast shape first",
+        "x[:, ind_1, :, ind_2]", {"x": x, "ind_1": ind_1, "ind_2": ind_2}, x[:, ind_1, :, ind_2],
+        note=scaled + "The document: x[:, ind_1, :, ind_2] has shape (2, 3, 4, 10, 30, 50) 'because there is no "
+                      "unambiguous place to drop in the indexing subspace'; here (2, 3, 4, 2, 6, 4).")
+
+    x = np.arange(3 * 4 * 5, dtype=np.int32).reshape(3, 4, 5)
+    arr1 = np.array([2, 0])
+    arr2 = np.array([4, 1])
+    adv("numpy_adv_split_by_slice", "x[arr1, :, arr2]: advanced indices separated by a slice",
+        "x[arr1, :, arr2]", {"x": x, "arr1": arr1, "arr2": arr2}, x[arr1, :, arr2],
+        note="The document names x[arr1, :, arr2] as the separated case, without values; the arrays are ours.")
+    x4 = np.arange(2 * 3 * 4 * 5, dtype=np.int32).reshape(2, 3, 4, 5)
+    arr1 = np.array([[2], [0]])
+    arr2 = np.array([3, 1, 0])
+    adv("numpy_adv_next_to_each_other", "x[..., arr1, arr2, :]: adjacent advanced indices stay in place",
+        "x[..., arr1, arr2, :]", {"x": x4, "arr1": arr1, "arr2": arr2}, x4[..., arr1, arr2, :],
+        note="The document names x[..., arr1, arr2, :] as the adjacent case, without values; the arrays are ours.")
+    arr1 = np.array([[2, 0, 1]])
+    adv("numpy_adv_integer_is_advanced", "x[arr1, :, 1]: an integer counts as an advanced index, so this is separated",
+        "x[arr1, :, 1]", {"x": x, "arr1": arr1}, x[arr1, :, 1],
+        note="The document: 'not x[arr1, :, 1] since 1 is an advanced index in this regard'. No values; the "
+             "arrays are ours.")
+    adv("numpy_adv_integer_separates", "x[1, :, arr1]: the integer and the array are separated, so the array shape comes first",
+        "x[1, :, arr1]", {"x": x, "arr1": arr1}, x[1, :, arr1],
+        note="Follows from the document's rule that an integer is an advanced index here: the broadcast shape "
+             "(1, 3) goes first, giving (1, 3, 4), not (4, 1, 3). No values in the document.")
+
+    x = np.arange(35).reshape(5, 7)
+    b = x > 20
+    m = b[:, 5]
+    adv("numpy_adv_bool_with_slice", "a 1-D mask on the rows combined with a slice on the columns",
+        "x[m, 1:3]", {"x": x, "m": m}, x[m, 1:3], copied=[[22, 23], [29, 30]],
+        note="The document writes x[b[:, 5], 1:3] with b = x > 20; the input 'm' is b[:, 5].")
+
+    # --- The rest of the page: the tuple warning, assignments, variable indices, detailed notes
+    x = np.arange(4 * 4 * 4, dtype=np.int32).reshape(4, 4, 4)
+    adv("numpy_adv_sequence_in_tuple", "x[(1, 2, 3),] is advanced indexing: a (3,) index array on axis 0",
+        "x[[1, 2, 3],]", {"x": x}, x[(1, 2, 3), ],
+        note="The document warns that x[(1, 2, 3),] (advanced) differs from x[(1, 2, 3)] (== x[1, 2, 3], basic); "
+             "the subscript writes the sequence as the list [1, 2, 3], the same index array. No values given.")
+    x = np.arange(0, 50, 10)
+    i = np.array([1, 1, 3, 1])
+    adv("numpy_adv_repeated_read", "repeated values in an index array read the same element repeatedly",
+        "x[i]", {"x": x, "i": i}, x[i],
+        note="The document's example is x[np.array([1, 1, 3, 1])] += 1 with x = np.arange(0, 50, 10), giving "
+             "array([ 0, 11, 20, 31, 40]); this case is its read part.")
+    z = np.arange(81).reshape(3, 3, 3, 3)
+    adv("numpy_adv_list_not_tuple", "z[[1, 1, 1, 1]] is one index array on axis 0, not four integers",
+        "x[[1, 1, 1, 1]]", {"x": z}, z[[1, 1, 1, 1]],
+        note="The document: 'z[[1, 1, 1, 1]]  # produces a large array' (array([[[[27, 28, 29], [30, 31, 32], ...) "
+             "while z[(1, 1, 1, 1)] returns 40.")
+    x = np.arange(3 * 4, dtype=np.int32).reshape(3, 4)
+    i, j = np.array(1), np.array(2)
+    adv("numpy_adv_0d_full_integer", "0-d integer arrays forming a full integer index give a scalar",
+        "x[i, j]", {"x": x, "i": i, "j": j}, x[i, j],
+        note="The document: 'If a zero-dimensional array is present in the index and it is a full integer index "
+             "the result will be a scalar and not a zero-dimensional array. (Advanced indexing is not triggered.)'")
+    x = np.arange(2 * 3, dtype=np.int32).reshape(2, 3)
+    adv("numpy_adv_0d_bool_true", "a 0-d True index adds a dimension of size 1",
+        "x[True]", {"x": x}, x[True],
+        note="The document: 'The nonzero equivalence for Boolean arrays does not hold for zero dimensional boolean "
+             "arrays.' No values given.")
+    adv("numpy_adv_0d_bool_false", "a 0-d False index adds a dimension of size 0",
+        "x[False]", {"x": x}, x[False],
+        note="The document: 'The nonzero equivalence for Boolean arrays does not hold for zero dimensional boolean "
+             "arrays.' No values given.")
+
+    # --- The pre-1.23 user guide: a full-shape mask ----------------------------
+    y = np.arange(35).reshape(5, 7)
+    b = y > 20
+    case("numpy_adv_bool_full_mask", "numpy-indexing-old", "a mask of the array's shape gives a 1-D result in row-major order",
+         getitem("x[b]"), {"x": y, "b": b}, y[b], copied=[21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34])
+
+
+def gather_ops():
+    """np.take, np.take_along_axis, ONNX Gather/GatherElements and tf.gather."""
+    # --- numpy.take -------------------------------------------------------------
+    doc = "numpy-take"
+    a = np.array([4, 3, 5, 7, 6, 8])
+    indices = np.array([0, 1, 4])
+    case("numpy_take_flat", doc, "without an axis, take indexes the flattened array",
+         {"op": "take"}, {"a": a, "indices": indices}, np.take(a, indices), copied=[4, 3, 6])
+    case("numpy_take_fancy", doc, "a[indices] gives the same result as np.take(a, indices) on a 1-D array",
+         getitem("x[indices]"), {"x": a, "indices": indices}, a[indices], copied=[4, 3, 6])
+    indices = np.array([[0, 1], [2, 3]])
+    case("numpy_take_2d_indices", doc, "the output has the shape of the indices",
+         {"op": "take"}, {"a": a, "indices": indices}, np.take(a, indices), copied=[[4, 3], [5, 7]])
+    arr = np.arange(2 * 3 * 2 * 4 * 2, dtype=np.int32).reshape(2, 3, 2, 4, 2)
+    indices = np.array([3, 0, 3])
+    if not np.array_equal(np.take(arr, indices, axis=3), arr[:, :, :, indices, ...]):
+        sys.exit("numpy_take_axis3: take differs from indexing")
+    case("numpy_take_axis3", doc, "np.take(arr, indices, axis=3) is arr[:,:,:,indices,...]",
+         {"op": "take", "axis": 3}, {"a": arr, "indices": indices}, np.take(arr, indices, axis=3),
+         note="The document states the equivalence without values; the arrays are ours.")
+    indices = np.array([-1, 10, 2])
+    case("numpy_take_clip", doc, "mode clip replaces too-large indices by the last and negative ones by 0",
+         {"op": "take", "mode": "clip"}, {"a": a, "indices": indices}, np.take(a, indices, mode="clip"),
+         note="The document: \"'clip' mode means that all indices that are too large are replaced by the index "
+              "that addresses the last element along that axis. Note that this disables indexing with negative "
+              "numbers.\" No values given.")
+    indices = np.array([-1, 6, 13])
+    case("numpy_take_wrap", doc, "mode wrap wraps indices around the axis",
+         {"op": "take", "mode": "wrap"}, {"a": a, "indices": indices}, np.take(a, indices, mode="wrap"),
+         note="The document: \"'wrap' -- wrap around\". No values given.")
+    indices = np.array([0, 6])
+    numpy_raises("numpy_take_raise", lambda: np.take(a, indices), IndexError, "index 6 is out of bounds")
+    case("numpy_take_raise", doc, "mode raise (the default) rejects an out-of-bounds index",
+         {"op": "take"}, {"a": a, "indices": indices}, None, error="out_of_range",
+         note="The document: \"'raise' -- raise an error (default)\".")
+
+    # --- numpy.take_along_axis -------------------------------------------------
+    doc = "numpy-take-along-axis"
+    a = np.array([[10, 30, 20], [60, 40, 50]])
+    ai = np.argsort(a, axis=1)
+    case("numpy_take_along_axis_sort", doc, "argsort indices taken along axis 1 sort each row",
+         {"op": "take_along_axis", "axis": 1}, {"arr": a, "indices": ai}, np.take_along_axis(a, ai, axis=1),
+         copied=[[10, 20, 30], [40, 50, 60]])
+    ai = np.expand_dims(np.argmax(a, axis=1), axis=1)
+    case("numpy_take_along_axis_max", doc, "a length-1 index axis takes one element per row (the maximum)",
+         {"op": "take_along_axis", "axis": 1}, {"arr": a, "indices": ai}, np.take_along_axis(a, ai, axis=1),
+         copied=[[30], [60]])
+    ai_min = np.expand_dims(np.argmin(a, axis=1), axis=1)
+    ai_max = np.expand_dims(np.argmax(a, axis=1), axis=1)
+    ai = np.concatenate([ai_min, ai_max], axis=1)
+    case("numpy_take_along_axis_min_max", doc, "stacked argmin/argmax indices take the minimum and maximum of each row",
+         {"op": "take_along_axis", "axis": 1}, {"arr": a, "indices": ai}, np.take_along_axis(a, ai, axis=1),
+         copied=[[10, 30], [40, 60]])
+    ai = np.argsort(a, axis=None)
+    case("numpy_take_along_axis_none", doc, "axis None treats the array as flattened to 1-D",
+         {"op": "take_along_axis", "axis": None}, {"arr": a, "indices": ai}, np.take_along_axis(a, ai, axis=None),
+         note="The document: 'If axis is None, the input array is treated as if it had first been flattened to 1d, "
+              "for consistency with sort and argsort.' No values given; the indices are np.argsort(a, axis=None).")
+
+    # --- ONNX Gather-13 ------------------------------------------------------------
+    doc = "onnx-gather"
+    data = np.array([[1.0, 1.2], [2.3, 3.4], [4.5, 5.7]], dtype=np.float32)
+    indices = np.array([[0, 1], [1, 2]], dtype=np.int64)
+    case("onnx_gather_axis0", doc, "axis 0: each index selects a row; output shape indices.shape + (2,)",
+         {"op": "onnx_gather", "axis": 0}, {"data": data, "indices": indices}, np.take(data, indices, axis=0),
+         copied=[[[1.0, 1.2], [2.3, 3.4]], [[2.3, 3.4], [4.5, 5.7]]])
+    data = np.array([[1.0, 1.2, 1.9], [2.3, 3.4, 3.9], [4.5, 5.7, 5.9]], dtype=np.float32)
+    indices = np.array([[0, 2]], dtype=np.int64)
+    case("onnx_gather_axis1", doc, "axis 1: the indices' shape replaces the column axis",
+         {"op": "onnx_gather", "axis": 1}, {"data": data, "indices": indices}, np.take(data, indices, axis=1),
+         copied=[[[1.0, 1.9]], [[2.3, 3.9]], [[4.5, 5.9]]])
+    P, Q, R, S = 3, 4, 2, 3
+    table = "The document's table gives the shapes only; P, Q, R, S = 3, 4, 2, 3 and the values are ours."
+    pq = np.arange(P * Q, dtype=np.float32).reshape(P, Q)
+    pqr = np.arange(P * Q * R, dtype=np.float32).reshape(P, Q, R)
+    for name, rule, d, idx, axis in [
+            ("onnx_gather_table_scalar_axis0", "(P, Q) data, scalar index, axis 0: output (Q)", pq, np.array(2, np.int64), 0),
+            ("onnx_gather_table_scalar_axis1", "(P, Q, R) data, scalar index, axis 1: output (P, R)", pqr, np.array(3, np.int64), 1),
+            ("onnx_gather_table_rs_axis0", "(P, Q) data, (R, S) indices, axis 0: output (R, S, Q)", pq,
+             np.array([[2, 0, 1], [1, 1, 0]], np.int64), 0),
+            ("onnx_gather_table_rs_axis1", "(P, Q) data, (R, S) indices, axis 1: output (P, R, S)", pq,
+             np.array([[3, 0, 2], [1, 1, 0]], np.int64), 1)]:
+        case(name, doc, rule, {"op": "onnx_gather", "axis": axis}, {"data": d, "indices": idx},
+             np.take(d, idx, axis=axis), note=table)
+    data = np.array([[1.0, 1.2], [2.3, 3.4], [4.5, 5.7]], dtype=np.float32)
+    indices = np.array([[-1, 0], [-3, 2]], dtype=np.int64)
+    case("onnx_gather_negative", doc, "index values in [-s, -1] count from the end of the axis",
+         {"op": "onnx_gather", "axis": 0}, {"data": data, "indices": indices}, np.take(data, indices, axis=0),
+         note="The document: 'All index values are expected to be within bounds [-s, s-1] along axis of size s.' "
+              "No values given.")
+    indices = np.array([[0, 3]], dtype=np.int64)
+    case("onnx_gather_out_of_bounds", doc, "an index outside [-s, s-1] is an error",
+         {"op": "onnx_gather", "axis": 0}, {"data": data, "indices": indices}, None, error="out_of_range",
+         note="The document: 'It is an error if any of the index values are out of bounds.'")
+
+    # --- ONNX GatherElements-13 -------------------------------------------------------
+    doc = "onnx-gather-elements"
+    data = np.array([[1, 2], [3, 4]], dtype=np.int32)
+    indices = np.array([[0, 0], [1, 0]], dtype=np.int64)
+    case("onnx_gather_elements_axis1", doc, "axis 1: out[i][j] = data[i][indices[i][j]]",
+         {"op": "onnx_gather_elements", "axis": 1}, {"data": data, "indices": indices},
+         gather_elements(data, indices, 1), copied=[[1, 1], [4, 3]])
+    data = np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]], dtype=np.int32)
+    indices = np.array([[1, 2, 0], [2, 0, 0]], dtype=np.int64)
+    case("onnx_gather_elements_axis0", doc, "axis 0 with fewer index rows than data rows: output has the indices' shape",
+         {"op": "onnx_gather_elements", "axis": 0}, {"data": data, "indices": indices},
+         gather_elements(data, indices, 0),
+         copied=[[4, 8, 3], [7, 2, 3]])
+    indices = np.array([[-1, -3, 0]], dtype=np.int64)
+    case("onnx_gather_elements_negative", doc, "index values in [-s, -1] count from the end of the axis",
+         {"op": "onnx_gather_elements", "axis": 0}, {"data": data, "indices": indices},
+         gather_elements(data, indices, 0),
+         note="The document: 'All index values are expected to be within bounds [-s, s-1] along axis of size s.' "
+              "No values given.")
+    indices = np.array([[3, 0, 0]], dtype=np.int64)
+    case("onnx_gather_elements_out_of_bounds", doc, "an index outside [-s, s-1] is an error",
+         {"op": "onnx_gather_elements", "axis": 0}, {"data": data, "indices": indices}, None, error="out_of_range",
+         note="The document: 'It is an error if any of the index values are out of bounds.'")
+
+    # --- tf.gather --------------------------------------------------------------------
+    doc = "tf-gather"
+    params = np.array(['p0', 'p1', 'p2', 'p3', 'p4', 'p5'], dtype="S")
+    case("tf_gather_scalar", doc, "a scalar index is identical to scalar indexing",
+         {"op": "gather"}, {"params": params, "indices": np.array(3, dtype=np.int32)},
+         np.take(params, np.int32(3), axis=0), copied=b'p3')
+    indices = np.array([2, 0, 2, 5], dtype=np.int32)
+    case("tf_gather_vector", doc, "a 1-D index tensor gathers non-sequential elements",
+         {"op": "gather"}, {"params": params, "indices": indices}, np.take(params, indices, axis=0),
+         copied=[b'p2', b'p0', b'p2', b'p5'])
+    indices = np.array([[2, 0], [2, 5]], dtype=np.int32)
+    case("tf_gather_2d_indices", doc, "with 1-axis params the output shape is the indices' shape",
+         {"op": "gather"}, {"params": params, "indices": indices}, np.take(params, indices, axis=0),
+         copied=[[b'p2', b'p0'], [b'p2', b'p5']])
+    params = np.array([[0, 1.0, 2.0], [10.0, 11.0, 12.0], [20.0, 21.0, 22.0], [30.0, 31.0, 32.0]], dtype=np.float32)
+    indices = np.array([3, 1], dtype=np.int32)
+    case("tf_gather_rows", doc, "axis 0 (the default) gathers rows of a matrix",
+         {"op": "gather"}, {"params": params, "indices": indices}, np.take(params, indices, axis=0),
+         copied=[[30., 31., 32.], [10., 11., 12.]])
+    indices = np.array([2, 1], dtype=np.int32)
+    case("tf_gather_columns", doc, "axis 1 gathers columns of a matrix",
+         {"op": "gather", "axis": 1}, {"params": params, "indices": indices}, np.take(params, indices, axis=1),
+         copied=[[2., 1.], [12., 11.], [22., 21.], [32., 31.]])
+    indices = np.array([[0, 2]], dtype=np.int32)
+    case("tf_gather_shape_axis0", doc, "params [4, 3], indices [[0, 2]], axis 0: shape [1, 2, 3]",
+         {"op": "gather", "axis": 0}, {"params": params, "indices": indices}, np.take(params, indices, axis=0),
+         note="The document gives the shape [1, 2, 3] only; params is the document's 4x3 matrix.")
+    case("tf_gather_shape_axis1", doc, "params [4, 3], indices [[0, 2]], axis 1: shape [4, 1, 2]",
+         {"op": "gather", "axis": 1}, {"params": params, "indices": indices}, np.take(params, indices, axis=1),
+         note="The document gives the shape [4, 1, 2] only; params is the document's 4x3 matrix.")
+    p123 = np.arange(6, dtype=np.float32).reshape(1, 2, 3)
+    for name, idx, shape in [("tf_gather_result_shape_scalar", np.array(1, np.int32), "[1, 3]"),
+                             ("tf_gather_result_shape_7", np.array([1, 0, 1, 1, 0, 0, 1], np.int32), "[1, 7, 3]"),
+                             ("tf_gather_result_shape_7x5", (np.arange(35, dtype=np.int32) % 3 % 2).reshape(7, 5), "[1, 7, 5, 3]")]:
+        case(name, doc, "p_shape[:axis] + i_shape + p_shape[axis+1:]: params [1, 2, 3], axis 1 gives %s" % shape,
+             {"op": "gather", "axis": 1}, {"params": p123, "indices": idx}, np.take(p123, idx, axis=1),
+             note="The document's result_shape([1, 2, 3], ..., axis=1) gives the shape %s only; the values are ours." % shape)
+    params = np.arange(5 * 6 * 7 * 8, dtype=np.float32).reshape(5, 6, 7, 8)
+    indices = ((np.arange(110, dtype=np.int32) * 5) % 7).reshape(10, 11)
+    case("tf_gather_axis2", doc, "params (5, 6, 7, 8), indices (10, 11), axis 2: shape [5, 6, 10, 11, 8]",
+         {"op": "gather", "axis": 2}, {"params": params, "indices": indices}, np.take(params, indices, axis=2),
+         note="The document uses tf.random.normal params and tf.random.uniform indices (maxval=7) and gives the "
+              "shape [5, 6, 10, 11, 8] only; the values here are ours.")
+    params = np.array([[0, 0, 1, 0, 2], [3, 0, 0, 0, 4], [0, 5, 0, 6, 0]], dtype=np.int32)
+    indices = np.array([[2, 4], [0, 4], [1, 3]], dtype=np.int32)
+    case("tf_gather_batch_dims1", doc, "batch_dims=1 gathers within each row: an outer loop over the first axis",
+         {"op": "gather", "axis": 1, "batch_dims": 1}, {"params": params, "indices": indices},
+         np.take_along_axis(params, indices, axis=1), copied=[[1, 2], [3, 4], [5, 6]])
+    values = np.array([[3.0, 1.0, 2.0], [0.5, 2.5, 1.5]], dtype=np.float32)
+    indices = np.argsort(values, axis=-1).astype(np.int32)
+    case("tf_gather_batch_dims_minus1", doc, "batch_dims=-1 with the default axis: the last index axis indexes the last params axis",
+         {"op": "gather", "batch_dims": -1}, {"params": values, "indices": indices},
+         np.take_along_axis(values, indices, axis=-1),
+         note="The document: 'you can use tf.gather(values, indices, batch_dims=-1)' with argsort indices; no "
+              "values given. No axis is written, as in the document: tf.gather's axis defaults to batch_dims "
+              "('Defaults to the first non-batch dimension').")
+    params = np.array([[0, 1.0, 2.0], [10.0, 11.0, 12.0], [20.0, 21.0, 22.0], [30.0, 31.0, 32.0]], dtype=np.float32)
+    bad = np.array([1, 4], dtype=np.int32)
+    case("tf_gather_out_of_range_cpu", doc, "an out-of-range index is an error (TF on CPU)",
+         {"op": "gather", "bad_indices": "error"}, {"params": params, "indices": bad}, None, error="out_of_range",
+         note="The document: 'On CPU, if an out of bound index is found, an error is raised.'")
+    zeroed = np.take(params, np.where(bad < len(params), bad, 0), axis=0)
+    zeroed[bad >= len(params)] = 0
+    case("tf_gather_out_of_range_gpu", doc, "an out-of-range index gives a zero slice (TF on GPU)",
+         {"op": "gather", "bad_indices": "zero"}, {"params": params, "indices": bad}, zeroed,
+         copied=[[10., 11., 12.], [0., 0., 0.]],
+         note="The document: 'On GPU, if an out of bound index is found, a 0 is stored in the corresponding "
+              "output value.'")
+    bad = np.array([-1], dtype=np.int32)
+    case("tf_gather_negative", doc, "indices must be in [0, params.shape[axis]): a negative index is out of range",
+         {"op": "gather"}, {"params": params, "indices": bad}, None, error="out_of_range",
+         note="The document: 'The values must be in range [0, params.shape[axis]).' On CPU an out-of-range index "
+              "is an error.")
+
+
+def gather_elements(data, indices, axis):
+    """ONNX GatherElements written with NumPy (indices may be smaller than data), for checking."""
+    coords = list(np.indices(indices.shape))
+    coords[axis] = np.where(indices < 0, indices + data.shape[axis], indices)
+    return data[tuple(coords)]
 
 
 def gather_nd(params, indices, batch_dims):
