@@ -186,6 +186,14 @@ function batchDims(c) {
   return b;
 }
 
+// axis reads an "axis" field of integer (BigInt) value: def when the case
+// has none.
+function axis(c, def = 0n) {
+  if (!has(c, 'axis')) return def;
+  if (!isInt64(c.axis)) throw bad('"axis" must be an integer');
+  return c.axis;
+}
+
 function badIndices(c) {
   const policy = has(c, 'bad_indices') ? c.bad_indices : 'error';
   if (policy !== 'error' && policy !== 'zero') throw bad('"bad_indices" must be "error" or "zero"');
@@ -356,7 +364,7 @@ module.exports = {
   INT64_MAX, INT64_MIN, INT32_MIN, INT32_MAX, MASKS,
   CLASSIC_OPS, ONNX_OPS, CLASSIC_INPUTS, ONNX_INPUTS, CLASSIC_FIELDS, ONNX_FIELDS,
   quietConsole, CaseError, Skip, withCode, invalid, bad, has,
-  isInt64, ints, mask, caseOp, checkFields, classicSpec, batchDims, badIndices, loadInputs,
+  isInt64, ints, mask, caseOp, checkFields, classicSpec, batchDims, badIndices, axis, loadInputs,
   checkSubscriptNames, advancedSkip, ALL_FIELDS,
   haveSubscriptParser, subscriptParser,
   request, output, failure, readLines, serve,

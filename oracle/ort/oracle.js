@@ -46,9 +46,7 @@ const { INT64_MAX, INT64_MIN, CaseError, Skip, invalid, bad, ints } = req;
 const { swapped } = npy;
 const MAX_SPEC_LENGTH = 31; // TF StridedSlice: n < 32
 
-const { CLASSIC_OPS, ONNX_OPS } = req;
 const OP_INPUTS = { ...req.CLASSIC_INPUTS, ...req.ONNX_INPUTS };
-const OP_FIELDS = { ...req.CLASSIC_FIELDS, ...req.ONNX_FIELDS };
 
 // int64Values reads an integer array as ONNX's Cast to int64 would:
 // modulo 2^64.
@@ -57,8 +55,9 @@ function int64Values(a) {
 }
 
 // getitem subscripts are parsed by the TF.js oracle's parser (../request.js).
-const OPS = ['onnx_slice', 'onnx_gather_nd', 'slice', 'strided_slice', 'gather_nd']
+const OPS = ['onnx_slice', 'onnx_gather_nd', 'onnx_gather', 'onnx_gather_elements', 'slice', 'strided_slice', 'gather_nd']
   .concat(req.haveSubscriptParser() ? ['getitem'] : []);
+const OP_FIELDS = Object.fromEntries(OPS.concat(['getitem']).map((op) => [op, req.ALL_FIELDS[op]]));
 
 // ------------------------------------------------------------ case fields
 
@@ -88,9 +87,7 @@ function bitCount(m) {
 
 function parseSpec(c) {
   const op = req.caseOp(c);
-  // As internal/casefile: the fields of the ONNX ops are foreign only to
-  // the ONNX ops.
-  req.checkFields(c, op, OP_FIELDS, ONNX_OPS.includes(op) ? CLASSIC_OPS.concat(ONNX_OPS) : CLASSIC_OPS);
+  req.checkFields(c, op, OP_FIELDS);
   const spec = { op };
   if (req.classicSpec(c, spec, mask)) {
     if (op === 'gather_nd') spec.batch_dims = Number(spec.batch_dims);
@@ -101,8 +98,10 @@ function parseSpec(c) {
     spec.ends = ints(c, 'ends', true);
     spec.axes = ints(c, 'axes', false);
     spec.steps = ints(c, 'steps', false);
-  } else { // onnx_gather_nd
+  } else if (op === 'onnx_gather_nd') {
     spec.batch_dims = Number(req.batchDims(c));
+  } else { // onnx_gather, onnx_gather_elements
+    spec.axis = req.axis(c);
   }
   return spec;
 }
@@ -314,6 +313,16 @@ const ERROR_KINDS = [
   [/SafeIntOnOverflow|Integer overflow/, 'invalid_spec'],
   [/Dimension of input \d+ must be 1 instead of 0/, 'out_of_range'],
   [/Type Error: Type '?tensor\(\w+\)'? of input parameter \(indices\)/, 'bad_input'],
+  // Gather (gather.cc, onnx shape inference) and GatherElements
+  // (gather_elements.cc); providers/common.h HandleNegativeAxis.
+  [/indices element out of data bounds, idx=-?\d+ must be within the inclusive range/, 'out_of_range'],
+  [/axis must be in \[-r, r-1\]/, 'invalid_spec'],
+  [/data tensor must have rank >= 1/, 'invalid_spec'],
+  [/IsAxisInRange\(axis, tensor_rank\) was false/, 'invalid_spec'],
+  [/GatherElements op: Out of range value in index tensor/, 'out_of_range'],
+  [/GatherElements op: 'indices' shape should have values within bounds of 'data' shape/, 'invalid_spec'],
+  [/GatherElements op: Rank of input 'data' needs to be equal to rank of input 'indices'/, 'invalid_spec'],
+  [/GatherElements op: Cannot operate on scalar input/, 'invalid_spec'],
 ];
 
 function mapError(e) {
@@ -413,6 +422,32 @@ function onnxGatherND(spec, inputs) {
   // tensor is fed (GatherND-13 takes int64 indices only).
   if (t === null) t = new ort.Tensor('int64', new BigInt64Array(ia.count), ia.shape);
   return gatherND(inputs.data, ia, elem, t, spec.batch_dims);
+}
+
+// onnxIndices is the tensor of an index array for Gather and
+// GatherElements (whose indices may be int32 or int64), with its ONNX
+// element type. Any other type goes in the model as it is, and ONNX
+// Runtime refuses the model before a tensor is fed.
+function onnxIndices(ia) {
+  const elem = indexElem(ia);
+  if (elem === DT.int64) return { elem, tensor: new ort.Tensor('int64', int64Values(ia), ia.shape) };
+  if (elem === DT.int32) return { elem, tensor: new ort.Tensor('int32', Int32Array.from(npy.intValues(ia), Number), ia.shape) };
+  return { elem, tensor: new ort.Tensor('int64', new BigInt64Array(ia.count), ia.shape) };
+}
+
+// gatherOp runs Gather-13 or GatherElements-13 (opType) with the axis
+// attribute (an int64 attribute: any int64 value is written as it is).
+function gatherOp(opType, data, ia, axis) {
+  const x = toOrt(data);
+  const ix = onnxIndices(ia);
+  const g = {
+    key: `${opType}|${x.elem}|${data.shape.length}|${ix.elem}|${ia.shape.length}|${axis}`,
+    nodes: [node(opType, ['data', 'indices'], ['out'], { axis })],
+    inputs: [['data', x.elem, data.shape.length], ['indices', ix.elem, ia.shape.length]],
+    outElem: x.elem,
+    feeds: { data: x.tensor, indices: ix.tensor },
+  };
+  return runGraph(g, data, x.mode);
 }
 
 // tf.gather_nd as a converter writes it: integer indices cast to int64.
@@ -592,6 +627,8 @@ function run(spec, inputs) {
   switch (spec.op) {
     case 'onnx_slice': return onnxSlice(spec, inputs);
     case 'onnx_gather_nd': return onnxGatherND(spec, inputs);
+    case 'onnx_gather': return gatherOp('Gather', inputs.data, inputs.indices, spec.axis);
+    case 'onnx_gather_elements': return gatherOp('GatherElements', inputs.data, inputs.indices, spec.axis);
     case 'slice': return tfSlice(spec, inputs);
     case 'gather_nd': return tfGatherND(spec, inputs);
     case 'strided_slice': return stridedGraph(tfEntries(spec), inputs.x);
