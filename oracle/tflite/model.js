@@ -1,8 +1,8 @@
 // One-op TFLite models (schema.fbs: file identifier TFL3, schema version
-// 3), written with ./flatbuf.js: STRIDED_SLICE, SLICE and GATHER_ND. The
-// data operand is a graph input; begin/end/strides and begin/size are
-// constant tensors (as a converter writes them, so the output is sized in
-// Prepare); GATHER_ND's indices are a graph input.
+// 3), written with ./flatbuf.js: STRIDED_SLICE, SLICE, GATHER_ND and
+// GATHER. The data operand is a graph input; begin/end/strides and
+// begin/size are constant tensors (as a converter writes them, so the output is sized in
+// Prepare); the indices of GATHER_ND and GATHER are a graph input.
 //
 // A model may apply the same op to several data inputs of different
 // types (one operator per type, sharing the other operands): the oracle
@@ -19,8 +19,8 @@ const TT = {
 };
 
 // BuiltinOperator codes and BuiltinOptions union indices (schema.fbs).
-const OP = { STRIDED_SLICE: 45, SLICE: 65, GATHER_ND: 107 };
-const OPTIONS = { StridedSliceOptions: 32, SliceOptions: 48, GatherNdOptions: 83 };
+const OP = { GATHER: 36, STRIDED_SLICE: 45, SLICE: 65, GATHER_ND: 107 };
+const OPTIONS = { GatherOptions: 23, StridedSliceOptions: 32, SliceOptions: 48, GatherNdOptions: 83 };
 
 function int32Bytes(vals) {
   const b = Buffer.alloc(4 * vals.length);
@@ -125,4 +125,13 @@ function gatherNd(types, pShape, iType, iShape) {
   ]);
 }
 
-module.exports = { TT, stridedSlice, slice, gatherNd };
+// gather: GATHER of params inputs of the given types and shape by an
+// indices graph input (the last input), with GatherOptions {axis,
+// batch_dims} (int32 fields).
+function gather(types, pShape, iType, iShape, axis, batchDims) {
+  return build(OP.GATHER, OPTIONS.GatherOptions, [['i32', axis], ['i32', batchDims]], types, pShape, [
+    { name: 'indices', type: iType, shape: iShape, data: null },
+  ]);
+}
+
+module.exports = { TT, stridedSlice, slice, gatherNd, gather };

@@ -22,6 +22,8 @@
 //                  writes for tf.slice): begin/size as constant int32
 //                  tensors, int64 if a value does not fit
 //   gather_nd      GATHER_ND (batch_dims 0), indices as int32
+//   gather         GATHER with GatherOptions {axis, batch_dims}, indices
+//                  as int32 (see gather below)
 // The answer is what TFLite does: an output, or TFLite's refusal (from
 // Prepare, when the interpreter is built, or from Invoke) mapped to an
 // error kind by its message (ERROR_KINDS below, table in ../README.md).
@@ -84,9 +86,8 @@ const { INT32_MIN, INT32_MAX, MASKS, CaseError, Skip, bad, has } = req;
 const { swapped } = npy;
 const MAX_OUTPUT_ELEMENTS = 1 << 24; // gather_nd outputs beyond this are skipped
 
-const { CLASSIC_OPS, ONNX_OPS } = req; // the ONNX ops are conform's, not TFLite's
+const { ONNX_OPS } = req; // the ONNX ops are conform's, not TFLite's
 const OP_INPUTS = req.CLASSIC_INPUTS;
-const OP_FIELDS = req.CLASSIC_FIELDS;
 // Crash is a case on which TFLite failed without raising an error: it
 // returned an invalid tensor, or values read from outside its input. The
 // answer is {"id": N, "crash": "...", "code": "..."}, like a trap's; code
@@ -99,7 +100,9 @@ class Crash extends Error {
 }
 
 // getitem subscripts are parsed by the TF.js oracle's parser (../request.js).
-const OPS = ['strided_slice', 'slice', 'gather_nd'].concat(req.haveSubscriptParser() ? ['getitem'] : []);
+const OPS = ['strided_slice', 'slice', 'gather_nd', 'gather'].concat(req.haveSubscriptParser() ? ['getitem'] : []);
+
+const OP_FIELDS = Object.fromEntries(OPS.concat(['getitem']).map((op) => [op, req.ALL_FIELDS[op]]));
 
 // ------------------------------------------------------------ case fields
 
@@ -113,8 +116,14 @@ function mask(c, name) {
 function parseSpec(c) {
   const op = req.caseOp(c);
   if (ONNX_OPS.includes(op)) throw new Skip(`op ${op} is not run by the TFLite oracle (it runs ${OPS.join(', ')})`, 'unsupported-op');
-  req.checkFields(c, op, OP_FIELDS, CLASSIC_OPS);
+  req.checkFields(c, op, OP_FIELDS);
   const spec = { op };
+  if (op === 'gather') {
+    spec.axis = req.axis(c);
+    spec.batch_dims = req.batchDims(c);
+    spec.bad_indices = req.badIndices(c);
+    return spec;
+  }
   req.classicSpec(c, spec, mask);
   return spec;
 }
@@ -288,6 +297,16 @@ const ERROR_KINDS = [
   [/Indices of type '[^']*' are not supported by gather_nd/, 'bad_input'],
   [/Params of type '[^']*' are not supported by gather_nd/, 'bad_input'],
   [/Type \S+ is currently not supported by (StridedSlice|Slice)/, 'bad_input'],
+  // GATHER (gather.cc): indices_has_only_positive_elements above is its
+  // check of negative indices too.
+  [/gather index out of bounds/, 'out_of_range'],
+  [/0 <= axis && axis < NumDimensions\(input\) was not true/, 'invalid_spec'],
+  [/0 <= batch_dims && batch_dims < NumDimensions\(input\) was not true/, 'invalid_spec'],
+  [/batch_dims <= NumDimensions\(positions\) was not true/, 'invalid_spec'],
+  [/batch_dims <= axis was not true/, 'invalid_spec'],
+  [/input->dims->data\[\w+\] != positions->dims->data\[\w+\]/, 'invalid_spec'],
+  [/Positions of type '[^']*' are not supported by gather/, 'bad_input'],
+  [/Type '[^']*' is not supported by gather/, 'bad_input'],
 ];
 
 // What TFLite says it cannot do at all: skipped.
@@ -565,14 +584,94 @@ function gatherNd(spec, params, indices) {
   return result(d, outs);
 }
 
+// gatherParamsType checks that GATHER can run params a: bool, int8,
+// uint8, int16, int32 and float32 for real, int64 as positions. GATHER
+// has string params too, but the web API cannot feed string tensors; the
+// other dtypes (float16, float64, uint16/32/64, complex) it lacks.
+function gatherParamsType(a) {
+  const key = a.kind + a.size;
+  if (has(REAL, key) || key === 'i8') return;
+  if (a.kind === 'S' || a.kind === 'U') {
+    throw new Skip(`TFLite's GATHER has string params, but the web API cannot feed string tensors (${a.descr})`, 'unsupported-dtype');
+  }
+  throw new Skip(`TFLite's GATHER kernel has no ${a.descr} type (it runs bool, int8, uint8, int16, int32, int64, float32 ` +
+    'and string params)', 'unsupported-dtype');
+}
+
+// gather runs tf.gather as TFLite's GATHER (what a converter writes):
+// axis and batch_dims in GatherOptions (int32 fields; TFLite's Prepare
+// checks them and normalises negative ones). Integer indices of any
+// width run as int32 values, as for GATHER_ND (the web API cannot feed
+// int64 tensors; GATHER's int32 and int64 paths are one template, and it
+// refuses other index types, int16 included, in Prepare). GATHER refuses
+// negative indices and indices past the axis (bad_indices "error", TF's
+// CPU behaviour), except that it checks nothing past the axis when the
+// output has no elements. It has no "zero" mode: a "zero" case runs, since
+// where every index is in range both policies agree, and is skipped where
+// TFLite refuses an index.
+function gather(spec, params, indices) {
+  const axis = int32([spec.axis], 'axis')[0];
+  const batchDims = int32([spec.batch_dims], 'batch_dims')[0];
+  let iType;
+  let iFeed = null;
+  if (indices.kind === 'i' || indices.kind === 'u') {
+    iType = TT.INT32;
+    iFeed = Buffer.alloc(4 * indices.count);
+    npy.intValues(indices).forEach((v, i) => {
+      if (v < INT32_MIN || v > INT32_MAX) throw new Skip(`index value ${v} does not fit TFLite's int32 indices`, 'int32-limit');
+      iFeed.writeInt32LE(Number(v), 4 * i);
+    });
+  } else {
+    const key = indices.kind + indices.size;
+    iType = has(INDEX_TYPES, key) ? INDEX_TYPES[key] : TT.STRING;
+  }
+  const pr = params.shape.length;
+  const ir = indices.shape.length;
+  const ax = axis < 0 ? axis + pr : axis;
+  const bd = batchDims < 0 ? batchDims + ir : batchDims;
+  if (ax >= 0 && ax < pr && bd >= 0 && bd <= ir) {
+    const n = params.shape.slice(0, ax).concat(indices.shape.slice(bd), params.shape.slice(ax + 1)).reduce((x, y) => x * y, 1);
+    if (n > MAX_OUTPUT_ELEMENTS) {
+      throw new Skip(`output of ${n} elements is beyond the oracle's limit of ${MAX_OUTPUT_ELEMENTS}`, 'output-limit');
+    }
+  }
+  const d = dataOperand(params, false);
+  const key = `gather|${d.types}|${shapeKey(params.shape)}|${iType}|${shapeKey(indices.shape)}|${axis}|${batchDims}`;
+  const build = () => model.gather(d.types, params.shape, iType, indices.shape, axis, batchDims);
+  if (iFeed === null) {
+    try {
+      rt().run(key, build, d.feeds.concat([Buffer.alloc(0)]));
+    } catch (e) {
+      if (e instanceof ModelError) throw mapError(e);
+      if (e instanceof OracleError) {
+        throw new Skip(`TFLite accepted GATHER indices of type ${indices.descr} (not run: ${e.message})`, 'unsupported-dtype');
+      }
+      throw e;
+    }
+    throw new Skip(`TFLite accepted GATHER indices of type ${indices.descr}`, 'unsupported-dtype');
+  }
+  let outs;
+  try {
+    outs = runModel(key, build, d.feeds.concat([iFeed]));
+  } catch (e) {
+    if (spec.bad_indices === 'zero' && e instanceof CaseError && e.kind === 'out_of_range') {
+      throw new Skip(`TFLite's GATHER has no bad_indices "zero" mode (TF GPU behaviour); it refused an index: ${e.message}`, 'unsupported-spec');
+    }
+    throw e;
+  }
+  return result(d, outs);
+}
+
 function run(spec, inputs) {
   // A dtype TFLite's kernel lacks is skipped before anything else.
   if (spec.op === 'gather_nd') kernelType(inputs.params, true);
+  else if (spec.op === 'gather') gatherParamsType(inputs.params);
   else kernelType(inputs.x, false);
   switch (spec.op) {
     case 'strided_slice': return stridedSlice(spec, inputs.x);
     case 'slice': return slice(spec, inputs.x);
     case 'gather_nd': return gatherNd(spec, inputs.params, inputs.indices);
+    case 'gather': return gather(spec, inputs.params, inputs.indices);
     case 'getitem':
       if (!OPS.includes('getitem')) throw new Skip('getitem needs the TF.js oracle\'s subscript parser (oracle/node_modules)', 'no-parser');
       return getitem(spec.index, inputs);
@@ -637,7 +736,7 @@ function main() {
         runtime: `TensorFlow Lite's interpreter and kernels from @tensorflow/tfjs-tflite ${version()} ` +
           `(wasm/${VARIANT}.wasm), one .tflite model per case`,
         ops: 'strided_slice and getitem (TF\'s _slice_helper encoding) as STRIDED_SLICE, slice as SLICE, ' +
-          'gather_nd as GATHER_ND (batch_dims 0)',
+          'gather_nd as GATHER_ND (batch_dims 0), gather as GATHER (axis, batch_dims)',
         dtypes: 'bool, int8, uint8, int16, int32 and float32 run for real (not bool for GATHER_ND); ' +
           'every other dtype runs as int32 element positions',
         crash: 'a WebAssembly trap is answered {"id": N, "crash": "..."} and the instance re-created',
