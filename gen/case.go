@@ -16,6 +16,11 @@ var opGenerators = map[string]*rapid.Generator[casefile.Memory]{
 	casefile.OpGatherND:     GatherNDCase(),
 	casefile.OpONNXSlice:    ONNXSliceCase(),
 	casefile.OpONNXGatherND: ONNXGatherNDCase(),
+	"take":                  TakeCase(),
+	"take_along_axis":       TakeAlongAxisCase(),
+	"gather":                GatherCase(),
+	"onnx_gather":           ONNXGatherCase(),
+	"onnx_gather_elements":  ONNXGatherElementsCase(),
 }
 
 // Case returns a generator of cases of every op, each op equally often

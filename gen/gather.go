@@ -1,0 +1,348 @@
+package gen
+
+import (
+	"pgregory.net/rapid"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
+)
+
+// gatherIndexDTypes: tf.gather takes every integer type (as gather_nd
+// does here) and refuses bool.
+var gatherIndexDTypes = allIndexDTypes(300, 250, 60, 50, 25)
+
+// onnxGatherIndexDTypes: the ONNX gathers take int64 only (bad_input
+// otherwise, as onnx_gather_nd).
+var onnxGatherIndexDTypes = []weightedDType{
+	{engine.Int64Type, 955},
+	{engine.Int32Type, 15},
+	{engine.Uint64Type, 8},
+	{engine.Int8Type, 7},
+	{engine.Uint8Type, 5},
+	{engine.BoolType, 10},
+}
+
+// Rates of gather faults and features, per mille.
+const (
+	gatherScalarParamsPerMille = 15  // rank-0 params: invalid_spec
+	gatherBatchMismatchPerMil  = 20  // batch dimensions that differ
+	gatherBadPerMille          = 120 // out-of-range indices (negative ones included)
+	gatherAxisOmittedPerMille  = 12  // "axis" omitted although batch_dims > 0 (default 0 < batch_dims)
+)
+
+// gather batch_dims categories.
+const (
+	gatherBatchZero     = iota // 0
+	gatherBatchPositive        // 1 .. rank(params)-1
+	gatherBatchNegative        // the same, written as b - rank(indices)
+	gatherBatchBad             // beyond rank(indices), below -rank(indices), or above the axis
+)
+
+var gatherBatchWeights = []int{620, 240, 100, 40}
+
+// gather axis categories (those of take, without null): omitted (0),
+// non-negative, negative, out of range.
+var gatherAxisWeights = []int{300, 390, 280, 0, 30}
+
+// GatherCase returns a generator of gather cases (tf.gather). params has
+// any dtype, rank 1 to 4 (rarely 0) and at most 48 elements, sometimes
+// with a zero dimension. batch_dims is 0 mostly, otherwise a valid value
+// written non-negative or negative (counted from rank(indices)), rarely
+// out of range or above the axis. The axis is at or after batch_dims,
+// non-negative or negative, rarely out of range; "axis" is omitted when
+// it is 0 (rarely when it is not). indices starts with params' batch
+// dimensions (rarely differing) and has 0 to 3 more, sometimes of size 0;
+// its dtype is any integer type in either byte order, rarely bool
+// (refused). Indices are in [0, n) except in about one case in eight,
+// which has negative or too large ones. "bad_indices" is omitted, "error"
+// or "zero".
+func GatherCase() *rapid.Generator[casefile.Memory] {
+	return rapid.Custom(func(t *rapid.T) casefile.Memory { m, _ := drawGather(t); return m })
+}
+
+func drawGather(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
+	var shape []int
+	if !chance(t, "scalar params", gatherScalarParamsPerMille) {
+		shape = drawDataShape(t, 1, 4)
+	}
+	params := Tensor(DType(), rapid.Just(shape)).Draw(t, "params")
+	r := len(shape)
+	var want engine.ErrorKind
+	fail := func(k engine.ErrorKind) {
+		if want == "" {
+			want = k
+		}
+	}
+	if r == 0 {
+		fail(engine.InvalidSpec)
+	}
+
+	bcat := pick(t, "batch_dims", gatherBatchWeights...)
+	b := 0
+	if (bcat == gatherBatchPositive || bcat == gatherBatchNegative) && r > 1 {
+		b = 1 + offset(t, "batch_dims", 7)%(r-1)
+	}
+	// The axis: at or after b.
+	acat := pick(t, "axis", gatherAxisWeights...)
+	axis := b
+	if r > b {
+		axis = b + offset(t, "axis", 7)%(r-b)
+	}
+	axisValue := int64(axis)
+	switch acat {
+	case axisOmitted:
+		if b > 0 && !chance(t, "axis omitted", gatherAxisOmittedPerMille) {
+			acat = axisNonNeg
+		}
+	case axisNegative:
+		axisValue -= int64(r)
+	case axisBad:
+		_, axisValue = drawAxisValue(t, axisBad, r)
+		fail(engine.InvalidSpec)
+	}
+	if acat == axisOmitted && axis != 0 {
+		axis, axisValue = 0, 0
+		if b > 0 {
+			fail(engine.InvalidSpec)
+		}
+	}
+
+	nb := min(b, r)
+	ishape := append([]int{}, shape[:nb]...)
+	if nb > 0 && chance(t, "batch mismatch", gatherBatchMismatchPerMil) {
+		ishape[offset(t, "mismatch at", 7)%nb]++
+		fail(engine.InvalidSpec)
+	}
+	ishape = append(ishape, drawIndexShape(t, pick(t, "indices rank", indexRankWeights...), smallIndexBudget)...)
+	q := len(ishape)
+	bValue := int64(b)
+	switch bcat {
+	case gatherBatchNegative:
+		if b < q {
+			bValue = int64(b - q)
+		}
+	case gatherBatchBad:
+		switch pick(t, "bad batch_dims", 40, 30, 30) {
+		case 0:
+			bValue = int64(q + 1 + offset(t, "beyond", 1))
+		case 1:
+			bValue = int64(-q - 1)
+		default:
+			// Above the axis (or, on rank-1 params, as large as the rank).
+			bValue = int64(axis + 1)
+		}
+		fail(engine.InvalidSpec)
+	}
+
+	idt := drawWeightedDType(t, gatherIndexDTypes)
+	if idt.Kind == engine.Bool {
+		fail(engine.InvalidSpec)
+	}
+	n := 0
+	if axis < r {
+		n = shape[axis]
+	}
+	values := drawIndexValues(t, engine.NumElements(ishape), n, idt, false, chance(t, "bad indices", gatherBadPerMille))
+	indices := newTensor(idt, ishape, encodeIndices(idt, values))
+
+	spec := map[string]any{"op": "gather"}
+	if acat != axisOmitted {
+		spec["axis"] = axisValue
+	}
+	if bValue != 0 || chance(t, "explicit batch_dims", 300) {
+		spec["batch_dims"] = bValue
+	}
+	policy := engine.BadIndexError
+	switch pick(t, "bad_indices", badIndicesWeights...) {
+	case 1:
+		spec["bad_indices"] = string(engine.BadIndexError)
+	case 2:
+		spec["bad_indices"] = string(engine.BadIndexZero)
+		policy = engine.BadIndexZero
+	}
+	if r > 0 {
+		out := append(append(append([]int{}, shape[:axis]...), ishape[nb:]...), shape[min(axis+1, r):]...)
+		switch {
+		case engine.NumElements(out) == 0 || len(values) == 0:
+		case params.Len() == 0:
+			fail(engine.OutOfRange)
+		case policy == engine.BadIndexError && anyOutside(idt, values, 0, int64(n)):
+			fail(engine.OutOfRange)
+		}
+	}
+	return casefile.Memory{
+		Spec:   spec,
+		Inputs: map[string]*engine.Tensor{"params": params, "indices": indices},
+	}, want
+}
+
+// Rates of onnx_gather and onnx_gather_elements faults and features, per
+// mille.
+const (
+	onnxGatherScalarDataPerMille = 12  // rank-0 data: invalid_spec
+	onnxGatherBadPerMille        = 100 // out-of-range indices
+	onnxElementsRankPerMille     = 20  // indices of another rank than data
+	onnxElementsShapePerMille    = 25  // indices larger than data on a dimension other than the axis
+	onnxElementsSmallerPerMille  = 350 // a dimension other than the axis smaller than data's
+)
+
+// onnxGatherAxisWeights: omitted (0), non-negative, negative, out of range.
+var onnxGatherAxisWeights = []int{250, 430, 290, 0, 30}
+
+// drawONNXAxis draws the axis of an ONNX gather on data of rank r: the
+// axis (-1 if out of range) and the spec field (omitted: axis 0).
+func drawONNXAxis(t *rapid.T, spec map[string]any, r int) int {
+	cat := pick(t, "axis", onnxGatherAxisWeights...)
+	if cat == axisOmitted {
+		if r == 0 {
+			return -1
+		}
+		return 0
+	}
+	axis, value := drawAxisValue(t, cat, r)
+	spec["axis"] = value
+	return axis
+}
+
+// ONNXGatherCase returns a generator of onnx_gather cases (ONNX Gather-13).
+// data has any dtype, rank 1 to 4 (rarely 0) and at most 48 elements,
+// sometimes with a zero dimension. The axis is omitted (0) or valid,
+// non-negative or negative, rarely out of range. indices has rank 0 to 3,
+// sometimes a zero dimension, and dtype int64 (either byte order; rarely
+// another dtype: bad_input). Indices are in [-s, s), often negative; about
+// one case in ten has out-of-range ones.
+func ONNXGatherCase() *rapid.Generator[casefile.Memory] {
+	return rapid.Custom(func(t *rapid.T) casefile.Memory { m, _ := drawONNXGather(t); return m })
+}
+
+func drawONNXGather(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
+	var shape []int
+	if !chance(t, "scalar data", onnxGatherScalarDataPerMille) {
+		shape = drawDataShape(t, 1, 4)
+	}
+	data := Tensor(DType(), rapid.Just(shape)).Draw(t, "data")
+	r := len(shape)
+	spec := map[string]any{"op": "onnx_gather"}
+	var want engine.ErrorKind
+	fail := func(k engine.ErrorKind) {
+		if want == "" {
+			want = k
+		}
+	}
+	idt := drawWeightedDType(t, onnxGatherIndexDTypes)
+	if idt.Kind != engine.Int || idt.Size != 8 {
+		fail(engine.BadInput)
+	}
+	if r == 0 {
+		fail(engine.InvalidSpec)
+	}
+	axis := drawONNXAxis(t, spec, r)
+	if axis < 0 {
+		fail(engine.InvalidSpec)
+	}
+	ishape := drawIndexShape(t, pick(t, "indices rank", indexRankWeights...), smallIndexBudget)
+	s := 0
+	if axis >= 0 {
+		s = shape[axis]
+	}
+	values := drawIndexValues(t, engine.NumElements(ishape), s, idt, true, chance(t, "bad indices", onnxGatherBadPerMille))
+	indices := newTensor(idt, ishape, encodeIndices(idt, values))
+	if anyOutside(idt, values, -int64(s), int64(s)) {
+		fail(engine.OutOfRange)
+	}
+	return casefile.Memory{
+		Spec:   spec,
+		Inputs: map[string]*engine.Tensor{"data": data, "indices": indices},
+	}, want
+}
+
+// ONNXGatherElementsCase returns a generator of onnx_gather_elements cases
+// (ONNX GatherElements-13). data has any dtype, rank 1 to 4 (rarely 0)
+// and at most 48 elements, sometimes with a zero dimension. The axis is
+// omitted (0) or valid, non-negative or negative, rarely out of range.
+// indices has the rank of data (rarely another), each dimension but the
+// axis equal to data's or smaller (rarely larger: invalid), any length
+// along the axis, and dtype int64 (either byte order; rarely another
+// dtype: bad_input). Indices are in [-s, s), often negative; about one
+// case in ten has out-of-range ones.
+func ONNXGatherElementsCase() *rapid.Generator[casefile.Memory] {
+	return rapid.Custom(func(t *rapid.T) casefile.Memory { m, _ := drawONNXGatherElements(t); return m })
+}
+
+func drawONNXGatherElements(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
+	var shape []int
+	if !chance(t, "scalar data", onnxGatherScalarDataPerMille) {
+		shape = drawDataShape(t, 1, 4)
+	}
+	data := Tensor(DType(), rapid.Just(shape)).Draw(t, "data")
+	r := len(shape)
+	spec := map[string]any{"op": "onnx_gather_elements"}
+	var want engine.ErrorKind
+	fail := func(k engine.ErrorKind) {
+		if want == "" {
+			want = k
+		}
+	}
+	idt := drawWeightedDType(t, onnxGatherIndexDTypes)
+	if idt.Kind != engine.Int || idt.Size != 8 {
+		fail(engine.BadInput)
+	}
+	if r == 0 {
+		fail(engine.InvalidSpec)
+	}
+	axis := drawONNXAxis(t, spec, r)
+	if axis < 0 {
+		fail(engine.InvalidSpec)
+	}
+	ax := max(axis, 0)
+	ishape := make([]int, r)
+	prod := 1
+	for d := range ishape {
+		switch {
+		case d == ax:
+			ishape[d] = drawDim(t, indexDimCats)
+			if chance(t, "same length", takeAlongSameAxisPerMille) {
+				ishape[d] = shape[d]
+			}
+		case chance(t, "smaller dim", onnxElementsSmallerPerMille):
+			ishape[d] = mod(offset(t, "smaller", 7), shape[d])
+		default:
+			ishape[d] = shape[d]
+		}
+		if ishape[d] > 0 && prod*ishape[d] > smallIndexBudgetAligned {
+			ishape[d] = 1
+			if shape[d] == 0 {
+				ishape[d] = 0
+			}
+		}
+		if ishape[d] > 0 {
+			prod *= ishape[d]
+		}
+	}
+	if r > 1 && chance(t, "shape fault", onnxElementsShapePerMille) {
+		d := (ax + 1 + offset(t, "fault at", 7)%(r-1)) % r
+		ishape[d] = shape[d] + 1
+		fail(engine.InvalidSpec)
+	}
+	if chance(t, "rank fault", onnxElementsRankPerMille) {
+		if r > 0 && bit.Draw(t, "fewer dims") {
+			ishape = ishape[1:]
+		} else {
+			ishape = append([]int{1}, ishape...)
+		}
+		fail(engine.InvalidSpec)
+	}
+	s := 0
+	if r > 0 {
+		s = shape[ax]
+	}
+	values := drawIndexValues(t, engine.NumElements(ishape), s, idt, true, chance(t, "bad indices", onnxGatherBadPerMille))
+	indices := newTensor(idt, ishape, encodeIndices(idt, values))
+	if anyOutside(idt, values, -int64(s), int64(s)) {
+		fail(engine.OutOfRange)
+	}
+	return casefile.Memory{
+		Spec:   spec,
+		Inputs: map[string]*engine.Tensor{"data": data, "indices": indices},
+	}, want
+}
