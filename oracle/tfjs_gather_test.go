@@ -48,7 +48,7 @@ func gotOut(dtype string, shape []int, v ...int64) libAnswer {
 }
 
 func gotErr(k engine.ErrorKind) libAnswer { return libAnswer{kind: k} }
-func gotSkip(code string) libAnswer      { return libAnswer{skip: code} }
+func gotSkip(code string) libAnswer       { return libAnswer{skip: code} }
 
 // intTensor makes a tensor of dtype dt (an integer or bool dtype, either
 // byte order) holding v.
