@@ -1,12 +1,12 @@
-// Package expr parses a NumPy basic-indexing subscript written as Python
-// source, such as "x[1, 2:4, None, ..., :-3:-1, :]", into the
+// Package expr parses a NumPy indexing subscript written as Python
+// source, such as "x[1, 2:4, None, ..., :-3:-1, i, [0, 2]]", into the
 // engine.IndexItem list the engine evaluates.
 //
 // Parsing uses the Python 3.4 grammar of github.com/go-python/gpython; this
-// package then checks the syntax tree against the rules of NumPy's basic
+// package then checks the syntax tree against the rules of NumPy's
 // indexing. Every rejected input yields an *engine.Error: invalid_spec for
-// anything that is not a valid basic index, and out_of_range for an integer
-// index that does not fit in int64 (it can never be in bounds).
+// anything that is not a valid index, and out_of_range for an integer index
+// that does not fit in int64 (it can never be in bounds).
 package expr
 
 import (
@@ -32,7 +32,6 @@ const maxItems = 64
 
 const (
 	msgInvalidIndex = "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices"
-	msgAdvanced     = "advanced indexing is not supported yet"
 	msgSliceIndex   = "slice indices must be integers or None or have an __index__ method"
 )
 
@@ -47,21 +46,33 @@ var (
 //
 // The items may be integers (any Python integer expression made of a literal
 // and unary -, + or ~), slices a:b:c whose parts are such integers or None,
-// None, np.newaxis, numpy.newaxis, tf.newaxis, and the ellipsis. A tuple is
-// flattened into its items: x[()] has no items and x[1,] is the same as
-// x[1]. Slice bounds beyond int64 are clamped the way CPython's
-// PySlice_Unpack clamps them; a step of 0 is kept for the engine to reject.
+// None, np.newaxis, numpy.newaxis, tf.newaxis, the ellipsis, and arrays
+// (advanced indices, IndexArray items):
+//   - a name other than None, True, False and Ellipsis ("i" in x[i], "x"
+//     included) is an array input, an item with Name set and a nil Array
+//     the caller binds (see Bind);
+//   - True and False (and `not` on an integer) are 0-d boolean arrays;
+//   - a list, or a tuple that is an item of the index (x[(0, 1), 2]),
+//     is an array as np.asarray makes it (see arrayLiteral): nested lists
+//     and tuples must be rectangular, at most 32 deep; booleans only give
+//     a bool array, integers (booleans among them count as 0 and 1) an
+//     int64 one; an empty sequence is an empty int64 array.
+//
+// A tuple is flattened into its items: x[()] has no items, x[1,] is the
+// same as x[1] and x[(0, 1)] the same as x[0, 1]. Slice bounds beyond int64
+// are clamped the way CPython's PySlice_Unpack clamps them; a step of 0 is
+// kept for the engine to reject.
 //
 // Leading white space and blank lines, newlines inside the brackets and
 // comments are allowed, as in Python source. Sources longer than 64 KiB are
 // rejected.
 //
 // Every error is an *engine.Error. An integer index outside int64 is
-// out_of_range; anything else that is not a valid basic index (syntax
-// errors, more than 64 items, two ellipses, booleans, lists and other
-// advanced indices, floats, strings, names, ...) is invalid_spec. When
-// several items are bad the leftmost decides, except that more than 64
-// items is reported first, as NumPy does.
+// out_of_range; anything else that is not a valid index (syntax errors,
+// more than 64 items, two ellipses, floats, strings, ragged or float
+// lists, names inside lists, ...) is invalid_spec. When several items are
+// bad the leftmost decides, except that more than 64 items is reported
+// first, as NumPy does.
 func Parse(src string) (items []engine.IndexItem, err error) {
 	return parse(src, true)
 }
@@ -169,15 +180,22 @@ func convertItem(i int, e ast.Expr) (engine.IndexItem, error) {
 		if e.Id == "Ellipsis" { // the builtin name of ...
 			return engine.IndexItem{Kind: engine.IndexEllipsis}, nil
 		}
-	case *ast.Tuple, *ast.List, *ast.ListComp:
-		return engine.IndexItem{}, engine.Errorf(engine.InvalidSpec, "item %d is %s, an array-like index: %s", i+1, describe(e), msgAdvanced)
+		return engine.IndexItem{Kind: engine.IndexArray, Name: string(e.Id)}, nil
+	case *ast.Tuple, *ast.List:
+		a, err := arrayLiteral(i, e)
+		if err != nil {
+			return engine.IndexItem{}, err
+		}
+		return engine.IndexItem{Kind: engine.IndexArray, Array: a}, nil
 	}
 	v := eval(e)
 	switch v.kind {
 	case kindNone:
 		return engine.IndexItem{Kind: engine.IndexNewAxis}, nil
 	case kindBool:
-		return engine.IndexItem{}, engine.Errorf(engine.InvalidSpec, "item %d is a boolean, a boolean index: %s", i+1, msgAdvanced)
+		// A 0-d boolean array: True adds a dimension of size 1, False
+		// one of size 0.
+		return engine.IndexItem{Kind: engine.IndexArray, Array: boolScalar(v.n.Sign() != 0)}, nil
 	case kindInt:
 		if !v.n.IsInt64() {
 			return engine.IndexItem{}, engine.Errorf(engine.OutOfRange, "item %d: index %s does not fit in int64 and is out of bounds for any axis", i+1, shortInt(v.n))

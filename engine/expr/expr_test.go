@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -43,6 +44,57 @@ var (
 	ellipsis = engine.IndexItem{Kind: engine.IndexEllipsis}
 )
 
+// arr is an inline array item of dtype dt (int64 or bool) and the given
+// shape (nil: 0-d) holding values.
+func arr(dt engine.DType, shape []int, values ...int64) engine.IndexItem {
+	if shape == nil {
+		shape = []int{}
+	}
+	data := make([]byte, len(values)*dt.Size)
+	for k, v := range values {
+		if dt.Size == 8 {
+			binary.LittleEndian.PutUint64(data[8*k:], uint64(v))
+		} else {
+			data[k] = byte(v)
+		}
+	}
+	t, err := engine.FromBytes(dt, shape, data)
+	if err != nil {
+		panic(err)
+	}
+	return engine.IndexItem{Kind: engine.IndexArray, Array: t}
+}
+
+// named is an array item written as a name.
+func named(name string) engine.IndexItem {
+	return engine.IndexItem{Kind: engine.IndexArray, Name: name}
+}
+
+func repeatInt(v, n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+// checkArrayItem fails t unless it, an IndexArray item of Parse(src), is
+// a name with no array or an inline C-contiguous little-endian int64 or
+// bool array without a name.
+func checkArrayItem(t *testing.T, src string, it engine.IndexItem) {
+	t.Helper()
+	if it.Name != "" {
+		if it.Array != nil {
+			t.Fatalf("Parse(%q): the named item %q has an array", src, it.Name)
+		}
+		return
+	}
+	a := it.Array
+	if a == nil || (a.DType != engine.Int64Type && a.DType != engine.BoolType) || !a.IsContiguous() || a.Rank() > engine.MaxRank {
+		t.Fatalf("Parse(%q): inline array %+v is not a contiguous int64 or bool tensor", src, a)
+	}
+}
+
 // items is shorthand for a list of index items.
 func items(it ...engine.IndexItem) []engine.IndexItem { return it }
 
@@ -59,8 +111,6 @@ type parseCase struct {
 	// want is the expected result when kind is "".
 	want []engine.IndexItem
 	kind engine.ErrorKind
-	// advanced: the message must say advanced indexing is not supported.
-	advanced bool
 	// pos, for syntax errors, is the position the message must name,
 	// such as "column 5" or "line 2, column 3".
 	pos string
@@ -140,19 +190,47 @@ var parseCases = []parseCase{
 	{rule: "65 items with slices (an ExtSlice) are too many", src: tuple(65, ":"), kind: engine.InvalidSpec},
 	{rule: "65 new axes are too many indices too", src: tuple(65, "None"), kind: engine.InvalidSpec},
 
-	// Advanced indexing.
-	{rule: "True is a boolean index", src: "x[True]", kind: engine.InvalidSpec, advanced: true},
-	{rule: "False is a boolean index", src: "x[False]", kind: engine.InvalidSpec, advanced: true},
-	{rule: "a boolean among other items", src: "x[0, :, True]", kind: engine.InvalidSpec, advanced: true},
-	{rule: "'not' gives a bool, so it is a boolean index", src: "x[not 0]", kind: engine.InvalidSpec, advanced: true},
-	{rule: "a list is an integer array index", src: "x[[1, 2]]", kind: engine.InvalidSpec, advanced: true},
-	{rule: "an empty list is an array index", src: "x[[]]", kind: engine.InvalidSpec, advanced: true},
-	{rule: "a list of booleans is an array index", src: "x[[True, False]]", kind: engine.InvalidSpec, advanced: true},
-	{rule: "a list next to a slice", src: "x[1:2, [0]]", kind: engine.InvalidSpec, advanced: true},
-	{rule: "a nested tuple is a sequence index", src: "x[(1, 2),]", kind: engine.InvalidSpec, advanced: true},
-	{rule: "a nested tuple next to a slice", src: "x[(1, 2), 3:]", kind: engine.InvalidSpec, advanced: true},
-	{rule: "a list comprehension is a list", src: "x[[i for i in y]]", kind: engine.InvalidSpec, advanced: true},
-	{rule: "an earlier out-of-range index beats a later boolean", src: "x[" + big70 + ", True]", kind: engine.OutOfRange},
+	// Advanced indexing: arrays written inline or as names.
+	{rule: "True is a 0-d boolean array", src: "x[True]", want: items(arr(engine.BoolType, nil, 1))},
+	{rule: "False is a 0-d boolean array", src: "x[False]", want: items(arr(engine.BoolType, nil, 0))},
+	{rule: "a boolean among other items", src: "x[0, :, True]", want: items(idx(0), sl(nil, nil, nil), arr(engine.BoolType, nil, 1))},
+	{rule: "'not' gives a bool, so it is a boolean array", src: "x[not 0]", want: items(arr(engine.BoolType, nil, 1))},
+	{rule: "a list is an int64 array", src: "x[[1, 2]]", want: items(arr(engine.Int64Type, []int{2}, 1, 2))},
+	{rule: "an empty list is an empty int64 array (NumPy casts it to intp)", src: "x[[]]", want: items(arr(engine.Int64Type, []int{0}))},
+	{rule: "a list of booleans is a bool array", src: "x[[True, False]]", want: items(arr(engine.BoolType, []int{2}, 1, 0))},
+	{rule: "booleans among integers count as 0 and 1 in an int array", src: "x[[True, 2, False]]", want: items(arr(engine.Int64Type, []int{3}, 1, 2, 0))},
+	{rule: "a list next to a slice", src: "x[1:2, [0]]", want: items(sl(1, 2, nil), arr(engine.Int64Type, []int{1}, 0))},
+	{rule: "nested lists are dimensions", src: "x[[[0, 1], [1, 0], [2, -1]]]", want: items(arr(engine.Int64Type, []int{3, 2}, 0, 1, 1, 0, 2, -1))},
+	{rule: "nested empty lists give a 0 dimension", src: "x[[[], []]]", want: items(arr(engine.Int64Type, []int{2, 0}))},
+	{rule: "a ragged nesting is NumPy's inhomogeneous-shape ValueError", src: "x[[[0, 1], [0]]]", kind: engine.InvalidSpec},
+	{rule: "a list next to an integer at the same level is ragged", src: "x[[[0], 1]]", kind: engine.InvalidSpec},
+	{rule: "an empty list next to a non-empty one is ragged", src: "x[[[], [0]]]", kind: engine.InvalidSpec},
+	{rule: "a nested tuple item is a sequence index", src: "x[(1, 2),]", want: items(arr(engine.Int64Type, []int{2}, 1, 2))},
+	{rule: "a nested tuple next to a slice", src: "x[(1, 2), 3:]", want: items(arr(engine.Int64Type, []int{2}, 1, 2), sl(3, nil, nil))},
+	{rule: "a tuple inside a list is a dimension", src: "x[[(0, 1), (1, 0)]]", want: items(arr(engine.Int64Type, []int{2, 2}, 0, 1, 1, 0))},
+	{rule: "an empty tuple item is an empty int64 array", src: "x[(), 0]", want: items(arr(engine.Int64Type, []int{0}), idx(0))},
+	{rule: "a parenthesised tuple is the whole index, not an array", src: "x[((0, 1))]", want: items(idx(0), idx(1))},
+	{rule: "unary operators apply inside lists", src: "x[[-1, ~0, --2]]", want: items(arr(engine.Int64Type, []int{3}, -1, -1, 2))},
+	{rule: "32 nested lists are allowed", src: "x[" + strings.Repeat("[", 32) + "0" + strings.Repeat("]", 32) + "]", want: items(arr(engine.Int64Type, repeatInt(1, 32), 0))},
+	{rule: "33 nested lists exceed NumPy's 32 dimensions", src: "x[" + strings.Repeat("[", 33) + "0" + strings.Repeat("]", 33) + "]", kind: engine.InvalidSpec},
+	{rule: "a float in a list makes a float array", src: "x[[0, 1.5]]", kind: engine.InvalidSpec},
+	{rule: "None in a list makes an object array", src: "x[[0, None]]", kind: engine.InvalidSpec},
+	{rule: "a name in a list is not evaluated", src: "x[[i, 0]]", kind: engine.InvalidSpec},
+	{rule: "integers beyond uint64 make an object array", src: "x[[" + big70 + "]]", kind: engine.InvalidSpec},
+	{rule: "integers below int64 make an object array", src: "x[[-" + big70 + "]]", kind: engine.InvalidSpec},
+	{rule: "a uint64 list keeps its bits: NumPy casts it to intp unchecked", src: "x[[18446744073709551615, 9223372036854775808]]", want: items(arr(engine.Int64Type, []int{2}, -1, math.MinInt64))},
+	{rule: "booleans with uint64 integers still make uint64", src: "x[[True, 18446744073709551615]]", want: items(arr(engine.Int64Type, []int{2}, 1, -1))},
+	{rule: "int64 and uint64-only integers together make a float64 array", src: "x[[0, 9223372036854775808]]", kind: engine.InvalidSpec},
+	{rule: "a list comprehension is not an index", src: "x[[i for i in y]]", kind: engine.InvalidSpec},
+	{rule: "an earlier out-of-range index beats a later ragged list", src: "x[" + big70 + ", [[0], []]]", kind: engine.OutOfRange},
+	{rule: "an earlier ragged list beats a later out-of-range index", src: "x[[[0], []], " + big70 + "]", kind: engine.InvalidSpec},
+	{rule: "a name is an array input", src: "x[i]", want: items(named("i"))},
+	{rule: "x itself may index x", src: "x[x]", want: items(named("x"))},
+	{rule: "names mix with every other item", src: "x[i, 1:, None, ..., j, [0]]",
+		want: items(named("i"), sl(1, nil, nil), newAxis, ellipsis, named("j"), arr(engine.Int64Type, []int{1}, 0))},
+	{rule: "np alone is a name", src: "x[np]", want: items(named("np"))},
+	{rule: "a unary operation on a name is not evaluated", src: "x[-i]", kind: engine.InvalidSpec},
+	{rule: "a name is not a slice part", src: "x[i:]", kind: engine.InvalidSpec},
 
 	// Other invalid items.
 	{rule: "a float is not an index", src: "x[1.5]", kind: engine.InvalidSpec},
@@ -160,7 +238,6 @@ var parseCases = []parseCase{
 	{rule: "a complex number is not an index", src: "x[1j]", kind: engine.InvalidSpec},
 	{rule: "a string is not an index", src: "x['a']", kind: engine.InvalidSpec},
 	{rule: "bytes are not an index", src: "x[b'a']", kind: engine.InvalidSpec},
-	{rule: "another name is not an index", src: "x[i]", kind: engine.InvalidSpec},
 	{rule: "an attribute other than newaxis is not an index", src: "x[np.pi]", kind: engine.InvalidSpec},
 	{rule: "newaxis of another module is not an index", src: "x[torch.newaxis]", kind: engine.InvalidSpec},
 	{rule: "a nested attribute is not an index", src: "x[a.np.newaxis]", kind: engine.InvalidSpec},
@@ -258,9 +335,6 @@ func TestParse(t *testing.T) {
 		if k := engine.KindOf(err); k != tc.kind {
 			t.Errorf("%s: Parse(%q) error kind %s, want %s (%v)", tc.rule, tc.src, k, tc.kind, err)
 		}
-		if tc.advanced && !strings.Contains(e.Message, "advanced indexing is not supported yet") {
-			t.Errorf("%s: Parse(%q) error %q does not say advanced indexing is not supported yet", tc.rule, tc.src, e.Message)
-		}
 		if tc.pos != "" && !strings.Contains(e.Message, "syntax error at "+tc.pos+" ") {
 			t.Errorf("%s: Parse(%q) error %q does not name %s", tc.rule, tc.src, e.Message, tc.pos)
 		}
@@ -283,7 +357,7 @@ func TestParsePathological(t *testing.T) {
 		{rule: "deeply nested lists", src: "x[" + strings.Repeat("[", n) + strings.Repeat("]", n) + "]", kind: engine.InvalidSpec},
 		{rule: "a long chain of unary minus on a huge literal", src: "x[" + strings.Repeat("-", 2*n) + big70 + ":]", want: items(sl(int64(math.MaxInt64), nil, nil))},
 		{rule: "a long chain of mixed unary ops", src: "x[" + strings.Repeat("-~", n) + "1]", want: items(idx(n + 1))},
-		{rule: "a long chain of not", src: "x[" + strings.Repeat("not ", n/2) + "1]", kind: engine.InvalidSpec},
+		{rule: "a long chain of not is a boolean", src: "x[" + strings.Repeat("not ", n/2) + "1]", want: items(arr(engine.BoolType, nil, 1))},
 		{rule: "a long chain of binary operations", src: "x[" + strings.Repeat("1+", n) + "1]", kind: engine.InvalidSpec},
 		{rule: "a long chain of powers", src: "x[" + strings.Repeat("2**", n/2) + "1]", kind: engine.InvalidSpec},
 		{rule: "a long attribute chain", src: "x[" + strings.Repeat("a.", n) + "b]", kind: engine.InvalidSpec},
@@ -348,13 +422,18 @@ func FuzzParse(f *testing.F) {
 	f.Add("x[\"\\N{bad}\"]")
 	f.Add("x[1, -2:, ::-1, None, ...]")
 	f.Add("x[np.newaxis, 9223372036854775807:]")
+	f.Add("x[i, [[0, 1], [True, -2]], (0, 1), False, [], [(), ()]]")
+	f.Add("x[[18446744073709551615, True], [[0], [1, 2]], [0, 1.5]]")
 	f.Fuzz(func(t *testing.T, src string) {
 		samePlainReading(t, src)
 		got, err := Parse(src)
 		if err == nil {
 			for _, it := range got {
-				if it.Kind < engine.IndexInt || it.Kind > engine.IndexEllipsis {
+				if it.Kind < engine.IndexInt || it.Kind > engine.IndexArray {
 					t.Fatalf("Parse(%q) returned an item of kind %d", src, it.Kind)
+				}
+				if it.Kind == engine.IndexArray {
+					checkArrayItem(t, src, it)
 				}
 			}
 			if len(got) > maxItems {

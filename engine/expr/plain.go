@@ -11,8 +11,10 @@ import (
 // running gpython's parser: an ASCII name, then in brackets items
 // separated by commas (a trailing comma allowed), each a slice of up to
 // three values or a value, where a value is any chain of unary -, + and
-// ~ before a decimal integer, None, np.newaxis, numpy.newaxis,
-// tf.newaxis, `...`, or a parenthesised value or tuple of values; with
+// ~ before a decimal integer, None, True, False, np.newaxis,
+// numpy.newaxis, tf.newaxis, `...`, a name (an ASCII identifier that is
+// not a keyword), a parenthesised value or tuple of values, or a list of
+// values; with
 // spaces, tabs and newlines between tokens inside the brackets, e.g.
 // "x[1, -2:, ::-1, (None, ~3), ...]". It builds the syntax tree
 // gpython builds for the same source, so convert applies exactly the
@@ -166,8 +168,8 @@ func (s *scanner) value(depth int) (ast.Expr, bool) {
 	}
 }
 
-// atom reads an integer, None, a newaxis, `...`, or a parenthesised value
-// or tuple.
+// atom reads an integer, None, True, False, a newaxis, `...`, a name, a
+// parenthesised value or tuple, or a list.
 func (s *scanner) atom(depth int) (ast.Expr, bool) {
 	c := s.peek()
 	switch {
@@ -181,17 +183,63 @@ func (s *scanner) atom(depth int) (ast.Expr, bool) {
 		return s.integer()
 	case c == '(':
 		return s.parenthesised(depth)
+	case c == '[':
+		return s.list(depth)
 	}
 	switch w := s.word(); w {
+	case "":
+		return nil, false
 	case "None":
 		return &ast.NameConstant{Value: py.None}, true
+	case "True":
+		return &ast.NameConstant{Value: py.True}, true
+	case "False":
+		return &ast.NameConstant{Value: py.False}, true
 	case "np", "numpy", "tf":
+		if s.peek() != '.' {
+			return &ast.Name{Id: ast.Identifier(w), Ctx: ast.Load}, true
+		}
 		if !s.eat('.') || s.word() != "newaxis" {
 			return nil, false
 		}
 		return &ast.Attribute{Value: &ast.Name{Id: ast.Identifier(w), Ctx: ast.Load}, Attr: "newaxis", Ctx: ast.Load}, true
+	default:
+		if isKeyword(w) {
+			return nil, false
+		}
+		return &ast.Name{Id: ast.Identifier(w), Ctx: ast.Load}, true
 	}
-	return nil, false
+}
+
+// list reads a list display "[]", "[v]", "[v, w]", "[v, w,]".
+func (s *scanner) list(depth int) (ast.Expr, bool) {
+	s.pos++ // [
+	if depth > s.depth {
+		s.depth = depth
+	}
+	if depth > maxDepth {
+		return nil, false
+	}
+	elts := []ast.Expr{}
+	for {
+		s.blank()
+		if s.peek() == ']' {
+			break // "[]" or after a trailing comma
+		}
+		e, ok := s.value(depth + 1)
+		if !ok {
+			return nil, false
+		}
+		elts = append(elts, e)
+		s.blank()
+		if !s.eat(',') {
+			break
+		}
+	}
+	if !s.eat(']') {
+		return nil, false
+	}
+	return &ast.List{Elts: elts, Ctx: ast.Load}, true
 }
 
 // parenthesised reads "(v)", which is v, or a tuple "()", "(v,)",
