@@ -7,11 +7,14 @@ hello line; see "Protocol conform/1" in the project's design notes and
 oracle/README.md.
 
 Ops:
-  getitem        NumPy basic indexing, x[key], evaluated by NumPy itself. The
-                 index string is parsed with the ast module (never eval'd) and
-                 must be what conform's engine/expr accepts; its common simple
-                 shapes are read by fast_index, which gives the same keys and
-                 errors without ast.
+  getitem        NumPy indexing, np.asarray(x[key]), evaluated by NumPy
+                 itself. The index string is parsed with the ast module
+                 (never eval'd) and must be what conform's engine/expr
+                 accepts; its common simple shapes are read by fast_index,
+                 which gives the same keys and errors without ast. Advanced
+                 indices: names of integer or boolean index arrays (the
+                 case's other inputs), inline lists of integers or booleans
+                 (nested), True and False (see advanced_index).
   strided_slice  TF's StridedSlice, translated entry by entry into a NumPy
                  index with TF's extra rules, then evaluated by NumPy.
   slice          tf.slice: TF's checks, then NumPy slicing.
@@ -22,9 +25,18 @@ Ops:
   onnx_gather_nd ONNX GatherND-13 (batch_dims): int64 indices, negative
                  components wrapped once, gathered with np.ravel_multi_index
                  and NumPy fancy indexing.
+  take, take_along_axis
+                 np.take (axis or flattened, mode raise|wrap|clip) and
+                 np.take_along_axis, by NumPy itself after NumPy's own checks.
+  gather         tf.gather (axis, batch_dims, bad_indices error|zero) with
+                 NumPy fancy indexing.
+  onnx_gather, onnx_gather_elements
+                 ONNX Gather-13 and GatherElements-13 (axis): int64 indices,
+                 negative ones wrapped once; np.take and np.take_along_axis.
 
 Every result keeps the dtype of x (params for gather_nd, data for the ONNX
-ops), byte order included, and is written with np.save; except getitem, whose
+ops, a or arr for take and take_along_axis), byte order included, and is
+written with np.save; except getitem, whose
 result is np.asarray(x[key]): a full integer index (x[1, 2]; x[()] on a 0-d
 array) makes NumPy return a scalar, whose array has native byte order and, for
 S and U, the string's own length (see op_getitem).
@@ -34,10 +46,12 @@ import ast
 import binascii
 import io
 import json
+import keyword
 import os
 import re
 import sys
 import time
+import warnings
 
 import numpy as np
 
@@ -46,7 +60,8 @@ b2a_base64 = binascii.b2a_base64
 ndarray = np.ndarray
 
 NAME = "numpy"
-OPS = ["getitem", "strided_slice", "slice", "gather_nd", "onnx_slice", "onnx_gather_nd"]
+OPS = ["getitem", "strided_slice", "slice", "gather_nd", "onnx_slice", "onnx_gather_nd",
+       "take", "take_along_axis", "gather", "onnx_gather", "onnx_gather_elements"]
 
 MAX_RANK = 32          # NPY_MAXDIMS
 MAX_SPEC_LENGTH = 31   # TF: strided_slice specs have n < 32 entries
@@ -56,6 +71,8 @@ MAX_HEADER = 10000     # NumPy 1.24 max_header_size
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 MASK64 = (1 << 64) - 1
 
+# The inputs of each op; getitem takes "x" plus one input per name its
+# subscript uses (see load_getitem_inputs).
 OP_INPUTS = {
     "getitem": ["x"],
     "strided_slice": ["x"],
@@ -63,32 +80,42 @@ OP_INPUTS = {
     "gather_nd": ["params", "indices"],
     "onnx_slice": ["data"],
     "onnx_gather_nd": ["data", "indices"],
+    "take": ["a", "indices"],
+    "take_along_axis": ["arr", "indices"],
+    "gather": ["params", "indices"],
+    "onnx_gather": ["data", "indices"],
+    "onnx_gather_elements": ["data", "indices"],
 }
 OP_INPUT_SET = {op: frozenset(names) for op, names in OP_INPUTS.items()}
+# The fields of each op, in the order of OPS.
 OP_FIELDS = {
     "getitem": ["index"],
     "strided_slice": ["begin", "end", "strides", "begin_mask", "end_mask",
                       "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"],
     "slice": ["begin", "size"],
     "gather_nd": ["batch_dims", "bad_indices"],
-}
-ALL_OPS = ["getitem", "strided_slice", "slice", "gather_nd"]
-# per op, the fields of the other ops that it does not share
-FOREIGN_SET = {op: frozenset(f for other in ALL_OPS if other != op for f in OP_FIELDS[other]
-                             if f not in OP_FIELDS[op]) for op in ALL_OPS}
-
-# The ONNX ops (opset 13), kept apart as internal/casefile keeps them: their
-# fields are foreign only to the ONNX ops (a getitem case with "axes" is
-# read as before: metadata), while every field of any other op is foreign
-# to an ONNX op.
-ONNX_FIELDS = {
     "onnx_slice": ["starts", "ends", "axes", "steps"],
     "onnx_gather_nd": ["batch_dims"],
+    "take": ["axis", "mode"],
+    "take_along_axis": ["axis"],
+    "gather": ["axis", "batch_dims", "bad_indices"],
+    "onnx_gather": ["axis"],
+    "onnx_gather_elements": ["axis"],
 }
-ONNX_ALL_FIELDS = dict(OP_FIELDS, **ONNX_FIELDS)
-ONNX_OTHERS = ALL_OPS + list(ONNX_FIELDS)  # casefile.Ops, then casefile.ONNXOps
-ONNX_FOREIGN_SET = {op: frozenset(f for other in ONNX_OTHERS if other != op for f in ONNX_ALL_FIELDS[other]
-                                  if f not in ONNX_FIELDS[op]) for op in ONNX_FIELDS}
+# Foreign fields, one rule for every op: a field that belongs to any other
+# op and not to the case's own op is bad_input ("axes" in a getitem case,
+# "mode" in a gather case); any other unknown field is metadata. FOREIGN
+# lists them per op in a fixed order (OPS, then each op's fields), so the
+# first one present is the one reported.
+FOREIGN = {op: [f for other in OPS if other != op for f in OP_FIELDS[other] if f not in OP_FIELDS[op]]
+           for op in OPS}
+FOREIGN = {op: list(dict.fromkeys(fs)) for op, fs in FOREIGN.items()}
+FOREIGN_SET = {op: frozenset(fs) for op, fs in FOREIGN.items()}
+
+# NumPy 1.24 warns (DeprecationWarning) where it still ignores an index out
+# of bounds because the result of an advanced index is empty; the warning
+# is no part of the answer and would only fill the log.
+warnings.filterwarnings("ignore", category=DeprecationWarning)
 
 if hasattr(sys, "set_int_max_str_digits"):
     # Integer literals of any length are valid indices or slice bounds.
@@ -220,17 +247,11 @@ def parse_spec(case):
     if not isinstance(op, str):
         raise bad('"op" must be a string')
     if op not in OP_FIELDS:
-        if op in ONNX_FIELDS:
-            return parse_onnx_spec(case, op)
-        raise bad("unknown op %r (want one of %s)" % (op, ", ".join(ALL_OPS)))
+        raise bad("unknown op %r (want one of %s)" % (op, ", ".join(OPS)))
     if not FOREIGN_SET[op].isdisjoint(case):
-        own = OP_FIELDS[op]
-        for other in ALL_OPS:
-            if other == op:
-                continue
-            for f in OP_FIELDS[other]:
-                if f in case and f not in own:
-                    raise bad("field %r does not apply to op %s" % (f, op))
+        for f in FOREIGN[op]:
+            if f in case:
+                raise bad("field %r does not apply to op %s" % (f, op))
     spec = {"op": op}
     if op == "getitem":
         if "index" not in case:
@@ -249,66 +270,86 @@ def parse_spec(case):
     elif op == "slice":
         spec["begin"] = ints(case, "begin", True)
         spec["size"] = ints(case, "size", True)
-    else:
-        b = 0
-        if "batch_dims" in case:
-            b = case["batch_dims"]
-            if not is_int(b) or b < INT64_MIN or b > INT64_MAX:
-                raise bad('"batch_dims" must be an integer')
-            if b < -(1 << 31) or b >= 1 << 31:
-                raise invalid("batch_dims %d is out of range" % b)
-        spec["batch_dims"] = b
-        policy = case.get("bad_indices", "error")
-        if policy not in ("error", "zero") or not isinstance(policy, str):
-            raise bad('"bad_indices" must be "error" or "zero"')
-        spec["bad_indices"] = policy
-    return spec
-
-
-def parse_onnx_spec(case, op):
-    """parse_spec for the ONNX ops: a field of any other op (ONNX or not)
-    that the op does not share is bad_input; lists and integers are read as
-    for the other ops."""
-    if not ONNX_FOREIGN_SET[op].isdisjoint(case):
-        own = ONNX_FIELDS[op]
-        for other in ONNX_OTHERS:
-            if other == op:
-                continue
-            for f in ONNX_ALL_FIELDS[other]:
-                if f in case and f not in own:
-                    raise bad("field %r does not apply to op %s" % (f, op))
-    spec = {"op": op}
-    if op == "onnx_slice":
+    elif op == "gather_nd" or op == "onnx_gather_nd":
+        spec["batch_dims"] = batch_dims(case)
+        if op == "gather_nd":
+            spec["bad_indices"] = bad_indices(case)
+    elif op == "onnx_slice":
         spec["starts"] = ints(case, "starts", True)
         spec["ends"] = ints(case, "ends", True)
         spec["axes"] = ints(case, "axes", False)    # None: omitted
         spec["steps"] = ints(case, "steps", False)  # None: omitted
-    else:
-        b = 0
-        if "batch_dims" in case:
-            b = case["batch_dims"]
-            if not is_int(b) or b < INT64_MIN or b > INT64_MAX:
-                raise bad('"batch_dims" must be an integer')
-            if b < -(1 << 31) or b >= 1 << 31:
-                raise invalid("batch_dims %d is out of range" % b)
-        spec["batch_dims"] = b
+    elif op == "take":
+        spec["axis"] = axis_field(case, None, True)  # None: flattened
+        mode = case.get("mode", "raise")
+        if not isinstance(mode, str) or mode not in ("raise", "wrap", "clip"):
+            raise bad('"mode" must be "raise", "wrap" or "clip"')
+        spec["mode"] = mode
+    elif op == "take_along_axis":
+        if "axis" not in case:
+            raise bad('take_along_axis case has no "axis" field (null flattens)')
+        spec["axis"] = axis_field(case, None, True)
+    elif op == "gather":
+        spec["axis"] = axis_field(case, 0, False)
+        spec["batch_dims"] = batch_dims(case)
+        spec["bad_indices"] = bad_indices(case)
+    else:  # onnx_gather, onnx_gather_elements
+        spec["axis"] = axis_field(case, 0, False)
     return spec
 
 
-def load_inputs(case, op):
+def batch_dims(case):
+    b = 0
+    if "batch_dims" in case:
+        b = case["batch_dims"]
+        if not is_int(b) or b < INT64_MIN or b > INT64_MAX:
+            raise bad('"batch_dims" must be an integer')
+        if b < -(1 << 31) or b >= 1 << 31:
+            raise invalid("batch_dims %d is out of range" % b)
+    return b
+
+
+def bad_indices(case):
+    policy = case.get("bad_indices", "error")
+    if policy not in ("error", "zero") or not isinstance(policy, str):
+        raise bad('"bad_indices" must be "error" or "zero"')
+    return policy
+
+
+def axis_field(case, default, nullable):
+    """The "axis" field: an integer within int64; absent gives default,
+    null gives None where nullable (NumPy's axis=None)."""
+    if "axis" not in case:
+        return default
+    v = case["axis"]
+    if v is None and nullable:
+        return None
+    if not is_int(v) or v < INT64_MIN or v > INT64_MAX:
+        raise bad('"axis" must be an integer%s' % (" or null" if nullable else ""))
+    return v
+
+
+def load_inputs(case, op, want=None, want_set=None):
+    """Loads the inputs named want (default: the op's), in that order,
+    after checking that there are no others."""
     if "inputs" not in case:
         raise bad('case has no "inputs" field')
     inputs = case["inputs"]
     if not isinstance(inputs, dict):
         raise bad('"inputs" must be an object mapping input names to .npy files')
-    want = OP_INPUTS[op]
-    if inputs.keys() != OP_INPUT_SET[op]:
+    if want is None:
+        want, want_set = OP_INPUTS[op], OP_INPUT_SET[op]
+    if inputs.keys() != want_set:
         for name in sorted(inputs):
-            if name not in want:
+            if name not in want_set:
+                if op == "getitem" and name != "x":
+                    raise bad("getitem input %r is not a name of the index" % name)
                 raise bad("op %s has no input %r (it takes %s)" % (op, name, ", ".join(want)))
     out = {}
     for name in want:
         if name not in inputs:
+            if op == "getitem" and name != "x":
+                raise bad("the index names %r, which is not an input of the case" % name)
             raise bad("op %s needs input %r" % (op, name))
         v = inputs[name]
         if not isinstance(v, str):
@@ -595,7 +636,9 @@ def parse_index(src):
 # The common shape of an index, "x[" items "]" with items of the forms
 # below, possibly all in one pair of parentheses, which fast_index reads
 # without the ast module. Anything else goes to ast.
-FAST_INDEX = re.compile(r"[ \t\n]*x[ \t]*\[([-+~ \t\n0-9:,.()a-zA-Z]*)\][ \t]*\n*")
+FAST_INDEX = re.compile(r"[ \t\n]*x[ \t]*\[([-+~ \t\n0-9:,.()a-zA-Z_]*)\][ \t]*\n*")
+# a name of an index array (an input of the case), as fast_index reads it
+FAST_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,99}")
 # a literal (decimal, hex, octal, binary integer, True, False) under unary -,
 # + and ~ and parentheses; all short enough for Python's parser
 FAST_VALUE = re.compile(r"([-+~( \t\n]{0,20})(0+|[1-9][0-9]{0,99}|0[xX][0-9a-fA-F]{1,100}|0[oO][0-7]{1,100}"
@@ -605,11 +648,44 @@ FAST_ATOMS = dict(FAST_NONE, **{"...": Ellipsis, "Ellipsis": Ellipsis})
 WS = " \t\n"
 
 
-class FastBool:
-    """A marker of fast_index: a boolean item."""
+class Named:
+    """An index item that names an input of the case: an integer or
+    boolean index array (x[i], x[m, 1:])."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
 
 
-FAST_BOOL = FastBool()
+class AdvKey:
+    """A parsed index with advanced items: index arrays given by name
+    (Named), inline lists (int64 or bool arrays) or True/False (Python
+    bools, which NumPy reads as 0-d boolean arrays). want lists the inputs
+    the case must have: "x", then each name of the index in order."""
+
+    __slots__ = ("items", "want", "want_set")
+
+    def __init__(self, items):
+        self.items = items
+        names = [it.name for it in items if type(it) is Named]
+        self.want = list(dict.fromkeys(["x"] + names))
+        self.want_set = frozenset(self.want)
+
+
+def is_advanced(item):
+    t = type(item)
+    return t is Named or t is bool or t is ndarray
+
+
+def make_key(items):
+    """The parse result of items: a plain tuple for basic indexing, or an
+    AdvKey when some item is advanced."""
+    key = tuple(items)
+    for item in key:
+        if is_advanced(item):
+            return AdvKey(key)
+    return key
 
 
 def fast_value(t):
@@ -639,11 +715,13 @@ FAST_ITEMS = {}  # fast_item results by item text
 
 
 def fast_item(p):
-    """One item of a fast_index: an int, None, Ellipsis, a slice, FAST_BOOL
-    or NOT_FAST."""
+    """One item of a fast_index: an int, a bool, None, Ellipsis, a slice,
+    a Named or NOT_FAST."""
     t = p.strip(WS)
     if t in FAST_ATOMS:
         return FAST_ATOMS[t]
+    if FAST_NAME.fullmatch(t) and t not in ("True", "False") and not keyword.iskeyword(t):
+        return Named(t)
     if ":" in t:
         bounds = t.split(":")
         if len(bounds) > 3:
@@ -661,7 +739,7 @@ def fast_item(p):
     v = fast_value(t)
     if v is None:
         return NOT_FAST  # also an empty item: "x[]", "x[1,,2]"
-    return v[1] if v[0] == K_INT else FAST_BOOL
+    return v[1] if v[0] == K_INT else v[1] == 1
 
 
 def fast_index(src):
@@ -704,11 +782,9 @@ def fast_index(src):
             if ellipsis:
                 raise invalid("item %d: an index can only have a single ellipsis ('...')" % (i + 1))
             ellipsis = True
-        elif item is FAST_BOOL:
-            raise invalid("item %d is a boolean, a boolean index: %s" % (i + 1, MSG_ADVANCED))
         elif type(item) is int and (item < INT64_MIN or item > INT64_MAX):
             raise out_of_range("item %d: index does not fit in int64 and is out of bounds for any axis" % (i + 1))
-    return tuple(items)
+    return make_key(items)
 
 
 def parse_index_ast(src):
@@ -757,7 +833,7 @@ def parse_index_ast(src):
                 raise invalid("item %d: an index can only have a single ellipsis ('...')" % (i + 1))
             ellipsis = True
         key.append(item)
-    return tuple(key)
+    return make_key(key)
 
 
 def check_tokens(text):
@@ -780,18 +856,56 @@ def convert_item(i, e):
         return Ellipsis
     if isinstance(e, ast.Name) and e.id == "Ellipsis":
         return Ellipsis  # the builtin name of ...
-    if isinstance(e, (ast.Tuple, ast.List, ast.ListComp)):
-        raise invalid("item %d is an array-like index: %s" % (i + 1, MSG_ADVANCED))
+    if isinstance(e, ast.Name):
+        return Named(e.id)  # an index array: the input of that name
+    if isinstance(e, ast.List):
+        return convert_list(i, e)
+    if isinstance(e, (ast.Tuple, ast.ListComp)):
+        raise invalid("item %d is a tuple or comprehension inside the index: only lists of integers "
+                      "or booleans are index arrays" % (i + 1))
     kind, n, what = evaluate(e)
     if kind == K_NONE:
         return None
     if kind == K_BOOL:
-        raise invalid("item %d is a boolean, a boolean index: %s" % (i + 1, MSG_ADVANCED))
+        return n == 1  # True or False: NumPy's 0-d boolean index
     if kind == K_INT:
         if n < INT64_MIN or n > INT64_MAX:
             raise out_of_range("item %d: index does not fit in int64 and is out of bounds for any axis" % (i + 1))
         return n
     raise invalid("item %d is %s: %s" % (i + 1, what, MSG_INVALID_INDEX))
+
+
+def convert_list(i, e):
+    """An inline list (nested lists allowed) of integers and booleans as
+    the array NumPy makes of it: bool if every element is a boolean (and
+    there is one), else int64 (NumPy turns [True, 2] into integers, and an
+    empty list into an intp index). An integer beyond int64 is out_of_range
+    as for a scalar item; any other element, or lists of unequal lengths
+    (NumPy: ValueError), is invalid_spec."""
+    kinds = set()
+
+    def walk(node):
+        if isinstance(node, ast.List):
+            return [walk(el) for el in node.elts]
+        kind, n, what = evaluate(node)
+        if kind == K_INT:
+            if n < INT64_MIN or n > INT64_MAX:
+                raise out_of_range("item %d: list element does not fit in int64 and is out of bounds "
+                                   "for any axis" % (i + 1))
+        elif kind != K_BOOL:
+            raise invalid("item %d: a list index holds %s; only integers and booleans are valid "
+                          "in an index array" % (i + 1, "None" if kind == K_NONE else what))
+        kinds.add(kind)
+        return n
+
+    values = walk(e)
+    dt = np.bool_ if kinds == {K_BOOL} else np.int64
+    try:
+        arr = np.array(values, dtype=dt)
+    except ValueError as err:  # ragged, or more than 32 dimensions
+        raise invalid("item %d: the list is not an array: %s" % (i + 1, one_line(err)))
+    arr.flags.writeable = False  # cached with the parsed index
+    return arr
 
 
 def convert_slice(i, s):
@@ -835,12 +949,194 @@ def numpy_index(x, key, scalars=False):
     return r
 
 
+def load_getitem_inputs(case, spec):
+    """The inputs of a getitem case: "x" and one per name of the index, no
+    others (bad_input). An index that does not parse names no inputs; its
+    error comes after the inputs are read, as for every index error."""
+    err = None
+    try:
+        key = parse_index(spec["index"])
+    except (CaseError, TooDeep, RecursionError) as e:
+        key, err = None, e
+    if type(key) is AdvKey:
+        inputs = load_inputs(case, "getitem", key.want, key.want_set)
+    else:
+        inputs = load_inputs(case, "getitem")
+    if err is not None:
+        raise err
+    spec["key"] = key
+    return inputs
+
+
 def op_getitem(spec, inputs):
     """x[key] as np.asarray(x[key]): what NumPy returns, dtype included
-    (see numpy_index). Every index but a full integer one gives a view
-    with x's dtype."""
-    r = numpy_index(inputs["x"], parse_index(spec["index"]), scalars=True)
+    (see numpy_index). Every basic index but a full integer one gives a
+    view with x's dtype; advanced indices give copies (advanced_index)."""
+    key = spec["key"]
+    if type(key) is AdvKey:
+        r = advanced_index(inputs["x"], key.items, inputs)
+    else:
+        r = numpy_index(inputs["x"], key, scalars=True)
     return r, r.dtype
+
+
+def advanced_index(x, items, inputs):
+    """np.asarray(x[key]) for an index with advanced items, the names bound
+    to the inputs.
+
+    NumPy raises IndexError both for an index out of bounds (out_of_range)
+    and for faults of the index itself (too many indices, a boolean array
+    that does not match the dims it covers, index arrays that do not
+    broadcast, a result of more than 32 dims: invalid_spec). So the faults
+    of the index are checked here first, in the order NumPy 1.24 checks
+    them (mapping.c: prepare_index converts each item in turn, then counts
+    the indexed dims, then the result rank, then the boolean shapes; the
+    integer items are bounds-checked before the index arrays are
+    broadcast, and the arrays' values last). What NumPy can still refuse
+    afterwards is a position out of bounds: the remaining IndexError is
+    out_of_range, whatever its message."""
+    ndim = x.ndim
+    key = []
+    # 1. NumPy's conversion of each item, in order: an array of another
+    # kind than integer or boolean is refused. Unsigned values beyond int64
+    # are out of range (NumPy 1.24 would cast them to negative intp values:
+    # 2**64-1 reading as -1); a 0-d one is refused at once, as NumPy does
+    # (OverflowError), an N-d one gets INT64_MIN, out of bounds for every
+    # axis, so NumPy rejects it with the bounds of the other values.
+    for i, it in enumerate(items):
+        if type(it) is Named:
+            a = inputs[it.name]
+            k = a.dtype.kind
+            if k == "u" and a.dtype.itemsize == 8:
+                big = a > INT64_MAX
+                if big.any():
+                    if a.ndim == 0:
+                        raise out_of_range("item %d: index %d does not fit in int64 and is out of bounds "
+                                           "for any axis" % (i + 1, int(a)))
+                    a = a.astype(np.int64)
+                    a[big] = INT64_MIN
+            elif k != "i" and k != "u" and k != "b":
+                raise invalid("item %d: arrays used as indices must be of integer (or boolean) type, "
+                              "input %r has dtype %s" % (i + 1, it.name, a.dtype.str))
+            it = a
+        key.append(it)
+    # 2. The dims the items index: too many is invalid_spec.
+    used = 0
+    fancy = False       # an index array (not a 0-d integer one) or a boolean
+    fancy_ndim = 0      # the most dims of an index array (a boolean one: 1)
+    new_ndim = 0        # the result dims of slices, new axes and ellipsis
+    newaxis = False
+    ellipsis = False
+    for it in key:
+        t = type(it)
+        if t is int:
+            used += 1
+        elif t is slice:
+            used += 1
+            new_ndim += 1
+        elif it is None:
+            newaxis = True
+            new_ndim += 1
+        elif it is Ellipsis:
+            ellipsis = True
+        elif t is bool:
+            fancy = True
+            fancy_ndim = max(fancy_ndim, 1)
+        elif it.dtype.kind == "b":
+            fancy = True
+            fancy_ndim = max(fancy_ndim, 1)
+            used += it.ndim
+        elif it.ndim == 0:
+            used += 1  # a 0-d integer array is an integer
+        else:
+            fancy = True
+            fancy_ndim = max(fancy_ndim, it.ndim)
+            used += 1
+    if used > ndim:
+        raise invalid("too many indices for array: array is %d-dimensional, but %d were indexed" % (ndim, used))
+    rest = ndim - used  # the dims of the ellipsis, or the implied trailing ones
+    new_ndim += rest
+    # 3. The result rank.
+    if (fancy or newaxis) and new_ndim + fancy_ndim > MAX_RANK:
+        raise invalid("number of dimensions must be within [0, %d], indexing result would have %d"
+                      % (MAX_RANK, new_ndim + fancy_ndim))
+    # 4. Each boolean array must have the shape of the dims it covers; a
+    # boolean dim of size 0 is not compared (NumPy skips it: x[np.ones(0,
+    # bool)] selects nothing from a first dim of any size).
+    pos = 0
+    for it in key:
+        t = type(it)
+        if it is Ellipsis:
+            pos += rest
+        elif it is None or t is bool:
+            pass
+        elif t is ndarray and it.dtype.kind == "b":
+            for j in range(it.ndim):
+                if it.shape[j] != x.shape[pos + j] and it.shape[j] != 0:
+                    raise invalid("boolean index did not match indexed array along dimension %d; dimension is %d "
+                                  "but corresponding boolean dimension is %d" % (pos + j, x.shape[pos + j], it.shape[j]))
+            pos += it.ndim
+        else:
+            pos += 1
+    # 5. The integer items' bounds (0-d integer arrays included).
+    pos = 0
+    for it in key:
+        t = type(it)
+        if it is Ellipsis:
+            pos += rest
+        elif it is None or t is bool:
+            pass
+        elif t is int or (t is ndarray and it.ndim == 0 and it.dtype.kind != "b"):
+            v, d = int(it), x.shape[pos]
+            if v < -d or v >= d:
+                raise out_of_range("index %d is out of bounds for axis %d with size %d" % (v, pos, d))
+            pos += 1
+        elif t is ndarray and it.dtype.kind == "b":
+            pos += it.ndim
+        else:
+            pos += 1
+    # 6. The index arrays must broadcast together (a boolean array counts as
+    # the 1-d array of its nonzero positions, True as [0], False as []).
+    if fancy:
+        shapes = []
+        for it in key:
+            t = type(it)
+            if t is bool:
+                shapes.append((1 if it else 0,))
+            elif t is ndarray:
+                if it.dtype.kind == "b":
+                    shapes.append((int(np.count_nonzero(it)),) if it.ndim else (1 if it else 0,))
+                elif it.ndim:
+                    shapes.append(it.shape)
+        broadcast_or_fail(shapes)
+    # 7. NumPy itself: what it can still refuse is a value out of bounds.
+    try:
+        r = x[tuple(key)]
+        if not isinstance(r, ndarray):
+            r = np.asarray(r)  # a full integer index of 0-d integer arrays
+    except IndexError as e:
+        raise out_of_range(one_line(e))
+    except (ValueError, TypeError) as e:
+        raise invalid(one_line(e))
+    except SystemError as e:
+        raise Skip("NumPy cannot make a scalar of this element: %s" % one_line(e))
+    return r
+
+
+def broadcast_or_fail(shapes):
+    """The broadcast shape of shapes (NumPy's rule), or invalid_spec."""
+    n = max((len(s) for s in shapes), default=0)
+    out = [1] * n
+    for s in shapes:
+        off = n - len(s)
+        for j, d in enumerate(s):
+            o = out[off + j]
+            if o == 1:
+                out[off + j] = d
+            elif d != 1 and d != o:
+                raise invalid("shape mismatch: indexing arrays could not be broadcast together with shapes %s"
+                              % " ".join(str(tuple(s)) for s in shapes))
+    return tuple(out)
 
 
 # ---------------------------------------------------------------- strided_slice
@@ -1192,6 +1488,251 @@ def op_onnx_gather_nd(spec, inputs):
     return res.reshape(out_shape), data.dtype
 
 
+# ---------------------------------------------------------------- take, gather
+
+
+def int64_indices(indices):
+    """indices as int64 values, unsigned ones beyond int64 as INT64_MIN:
+    out of bounds for every axis, negative or not."""
+    if indices.dtype.kind == "u" and indices.dtype.itemsize == 8:
+        big = indices > INT64_MAX
+        idx = indices.astype(INT64)
+        if big.any():
+            idx[big] = INT64_MIN
+        return idx
+    return indices.astype(INT64, copy=False)
+
+
+def shape_count(shape, itemsize):
+    """Raises invalid_spec when an array of shape cannot be counted in
+    int64 elements and bytes; returns the element count."""
+    count = 1
+    for d in shape:
+        count *= d
+        if count > INT64_MAX:
+            break
+    if count > INT64_MAX // itemsize:
+        raise invalid("output shape %s is too large" % (shape,))
+    return count
+
+
+def op_take(spec, inputs):
+    """np.take(a, indices, axis, mode), NumPy 1.24. Its own checks come
+    first, made here in NumPy's order because two of them share an
+    exception class with the bounds: the axis (AxisError; a 0-d a reads as
+    a vector), the index dtype (cast to intp with the 'safe' rule: bool and
+    integers up to uint32 pass, uint64, floats and the rest are a
+    TypeError), the result rank (ValueError; NumPy 1.24 overruns its shape
+    buffer beyond 64 dims instead). What NumPy raises after that is an
+    IndexError, for a value out of bounds or a non-empty take from an
+    empty axis: out_of_range. The result keeps a's dtype."""
+    a, indices = inputs["a"], inputs["indices"]
+    axis, mode = spec["axis"], spec["mode"]
+    if axis is None:
+        shape = (a.size,)
+        ax = 0
+    else:
+        shape = a.shape if a.ndim else (1,)
+        nd = len(shape)
+        if not -nd <= axis < nd:
+            raise invalid("axis %d is out of bounds for array of dimension %d" % (axis, nd))
+        ax = axis + nd if axis < 0 else axis
+    dt = indices.dtype
+    if not (dt.kind == "b" or dt.kind == "i" or (dt.kind == "u" and dt.itemsize < 8)):
+        raise invalid("cannot cast indices of dtype %s to int64 according to the rule 'safe'" % dt.str)
+    out_shape = shape[:ax] + indices.shape + shape[ax + 1:]
+    if len(out_shape) > MAX_RANK:
+        raise invalid("number of dimensions must be within [0, %d], take result would have %d"
+                      % (MAX_RANK, len(out_shape)))
+    try:
+        if out_shape:
+            r = np.take(a, indices, axis=axis, mode=mode)
+        else:  # NumPy returns a scalar: take the 1-element array instead
+            r = np.take(a, indices.reshape(1), axis=axis, mode=mode).reshape(())
+    except IndexError as e:
+        raise out_of_range(one_line(e))
+    except (ValueError, TypeError) as e:
+        raise invalid(one_line(e))
+    return r, a.dtype
+
+
+def op_take_along_axis(spec, inputs):
+    """np.take_along_axis(arr, indices, axis), NumPy 1.24: the axis
+    (AxisError; None takes along the flattened arr), indices of an integer
+    dtype (IndexError), of arr's rank (ValueError), broadcasting against
+    arr on every other dim (IndexError: shape mismatch), all checked here
+    in that order; what NumPy's fancy indexing raises after that is an
+    IndexError for a value out of bounds: out_of_range. Unsigned values
+    beyond int64 are out of range (NumPy 1.24 casts them to negative
+    positions: 2**64-1 would read as -1)."""
+    arr, indices = inputs["arr"], inputs["indices"]
+    axis = spec["axis"]
+    if axis is None:
+        src, ax = arr.reshape(-1), 0
+    else:
+        nd = arr.ndim
+        if not -nd <= axis < nd:
+            raise invalid("axis %d is out of bounds for array of dimension %d" % (axis, nd))
+        src, ax = arr, axis + nd if axis < 0 else axis
+    if indices.dtype.kind not in "iu":
+        raise invalid("`indices` must be an integer array, got dtype %s" % indices.dtype.str)
+    if indices.ndim != src.ndim:
+        raise invalid("`indices` and `arr` must have the same number of dimensions, got %d and %d"
+                      % (indices.ndim, src.ndim))
+    for d in range(src.ndim):
+        n, m = src.shape[d], indices.shape[d]
+        if d != ax and n != m and n != 1 and m != 1:
+            raise invalid("shape mismatch: indices of shape %s do not broadcast against arr of shape %s "
+                          "outside axis %d" % (indices.shape, src.shape, ax))
+    try:
+        r = np.take_along_axis(src, int64_indices(indices), ax)
+    except IndexError as e:
+        raise out_of_range(one_line(e))
+    except (ValueError, TypeError) as e:
+        raise invalid(one_line(e))
+    return r, arr.dtype
+
+
+def op_gather(spec, inputs):
+    """tf.gather(params, indices, axis, batch_dims) with TF's checks in
+    TF's order (GatherV2): integer indices (else bad_input, as gather_nd),
+    params of rank >= 1, axis in [-rank, rank), batch_dims in [-q, q] for
+    indices of rank q (negative counts from q), batch_dims <= axis, equal
+    batch dims. An empty result is returned without looking at the
+    values. Otherwise every index must be in [0, params.shape[axis])
+    (negative ones too are out of range): bad_indices "error" (TF's CPU)
+    raises out_of_range, "zero" (TF's GPU) writes zeros for that slice. As
+    for gather_nd, a non-empty result from an empty params is out_of_range
+    under either policy. Written with NumPy fancy indexing."""
+    params, indices = inputs["params"], inputs["indices"]
+    axis, b, policy = spec["axis"], spec["batch_dims"], spec["bad_indices"]
+    if indices.dtype.kind not in "iu":
+        raise bad("indices must be an integer tensor, got dtype %s" % indices.dtype.str)
+    r, q = params.ndim, indices.ndim
+    if r < 1:
+        raise invalid("params must be at least 1 dimensional, got shape %s" % (params.shape,))
+    if not -r <= axis < r:
+        raise invalid("expected axis in the range [%d, %d), but got %d" % (-r, r, axis))
+    if axis < 0:
+        axis += r
+    if not -q <= b <= q:
+        raise invalid("expected batch_dims in the range [%d, %d], but got %d" % (-q, q, b))
+    if b < 0:
+        b += q
+    if b > axis:
+        raise invalid("batch_dims (%d) must be less than or equal to axis (%d)" % (b, axis))
+    if params.shape[:b] != indices.shape[:b]:
+        raise invalid("params.shape[:%d] = %s must equal indices.shape[:%d] = %s"
+                      % (b, params.shape[:b], b, indices.shape[:b]))
+    out_shape = params.shape[:axis] + indices.shape[b:] + params.shape[axis + 1:]
+    if len(out_shape) > MAX_RANK:
+        raise invalid("number of dimensions must be within [0, %d], gather result would have %d"
+                      % (MAX_RANK, len(out_shape)))
+    if shape_count(out_shape, params.dtype.itemsize) == 0:
+        return np.empty(out_shape, dtype=params.dtype), params.dtype
+    n = params.shape[axis]
+    if params.size == 0:
+        raise out_of_range("requested a result of shape %s, but params (shape %s) is empty"
+                           % (out_shape, params.shape))
+    idx = int64_indices(indices)
+    outside = (idx < 0) | (idx >= n)
+    any_bad = bool(outside.any())
+    if any_bad:
+        if policy == "error":
+            pos = np.unravel_index(int(np.argmax(outside)), indices.shape)
+            raise out_of_range("indices%s = %d is not in [0, %d)"
+                               % (list(map(int, pos)), int(idx[pos]), n))
+        idx = np.where(outside, 0, idx)
+    batch = 1
+    for d in params.shape[:b]:
+        batch *= d
+    outer = 1
+    for d in params.shape[b:axis]:
+        outer *= d
+    inner = 1
+    for d in params.shape[axis + 1:]:
+        inner *= d
+    rows = idx.reshape(batch, -1)  # per batch entry, its index values
+    p4 = params.reshape(batch, outer, n, inner)
+    res = p4[np.arange(batch)[:, None], :, rows]  # (batch, values, outer, inner)
+    if any_bad:
+        res[outside.reshape(batch, -1)] = np.zeros((), dtype=params.dtype)
+    return res.transpose(0, 2, 1, 3).reshape(out_shape), params.dtype
+
+
+def onnx_indices(indices, op):
+    if indices.dtype.kind != "i" or indices.dtype.itemsize != 8:
+        raise bad("ONNX %s takes int64 indices, got dtype %s" % (op, indices.dtype.str))
+
+
+def onnx_axis(axis, r):
+    if not -r <= axis < r:
+        raise invalid("axis %d is outside [-%d, %d] for data of rank %d" % (axis, r, r - 1, r))
+    return axis + r if axis < 0 else axis
+
+
+def onnx_wrap(indices, s):
+    """int64 indices along an axis of size s, each in [-s, s-1] (else
+    out_of_range), negative ones wrapped once."""
+    idx = indices.astype(INT64, copy=False)
+    if idx.size:
+        outside = (idx < -s) | (idx >= s)
+        if outside.any():
+            pos = np.unravel_index(int(np.argmax(outside)), idx.shape)
+            raise out_of_range("indices%s = %d is outside [-%d, %d]" % (list(map(int, pos)), int(idx[pos]), s, s - 1))
+        idx = np.where(idx < 0, idx + s, idx)
+    return idx
+
+
+def op_onnx_gather(spec, inputs):
+    """ONNX Gather-13: int64 indices (as GatherND), data of rank r >= 1,
+    axis in [-r, r-1], every index in [-s, s-1] for s = data.shape[axis]
+    (negative ones wrap once); the result has shape data.shape[:axis] +
+    indices.shape + data.shape[axis+1:], gathered with np.take."""
+    data, indices = inputs["data"], inputs["indices"]
+    onnx_indices(indices, "Gather")
+    r = data.ndim
+    if r < 1:
+        raise invalid("data must have rank >= 1, got shape %s" % (data.shape,))
+    axis = onnx_axis(spec["axis"], r)
+    out_shape = data.shape[:axis] + indices.shape + data.shape[axis + 1:]
+    if len(out_shape) > MAX_RANK:
+        raise invalid("number of dimensions must be within [0, %d], Gather result would have %d"
+                      % (MAX_RANK, len(out_shape)))
+    shape_count(out_shape, data.dtype.itemsize)
+    idx = onnx_wrap(indices, data.shape[axis])
+    if idx.size == 0:
+        return np.empty(out_shape, dtype=data.dtype), data.dtype
+    res = np.take(data, idx.reshape(-1), axis=axis)
+    return res.reshape(out_shape), data.dtype
+
+
+def op_onnx_gather_elements(spec, inputs):
+    """ONNX GatherElements-13: int64 indices (as GatherND), data of rank
+    r >= 1, indices of rank r, axis in [-r, r-1], indices.shape[d] <=
+    data.shape[d] on every other dim (no broadcasting), every index in
+    [-s, s-1] along the axis (negative ones wrap once). The result has
+    indices' shape: np.take_along_axis on the part of data the indices
+    cover."""
+    data, indices = inputs["data"], inputs["indices"]
+    onnx_indices(indices, "GatherElements")
+    r = data.ndim
+    if r < 1:
+        raise invalid("data must have rank >= 1, got shape %s" % (data.shape,))
+    if indices.ndim != r:
+        raise invalid("indices must have the rank of data (%d), got shape %s" % (r, indices.shape))
+    axis = onnx_axis(spec["axis"], r)
+    for d in range(r):
+        if d != axis and indices.shape[d] > data.shape[d]:
+            raise invalid("indices.shape[%d] = %d exceeds data.shape[%d] = %d"
+                          % (d, indices.shape[d], d, data.shape[d]))
+    idx = onnx_wrap(indices, data.shape[axis])
+    if idx.size == 0:
+        return np.empty(indices.shape, dtype=data.dtype), data.dtype
+    part = data[tuple(slice(None) if d == axis else slice(0, indices.shape[d]) for d in range(r))]
+    return np.take_along_axis(part, idx, axis), data.dtype
+
+
 # ---------------------------------------------------------------- protocol
 
 OPS_FUNC = {
@@ -1201,6 +1742,11 @@ OPS_FUNC = {
     "gather_nd": op_gather_nd,
     "onnx_slice": op_onnx_slice,
     "onnx_gather_nd": op_onnx_gather_nd,
+    "take": op_take,
+    "take_along_axis": op_take_along_axis,
+    "gather": op_gather,
+    "onnx_gather": op_onnx_gather,
+    "onnx_gather_elements": op_onnx_gather_elements,
 }
 
 
@@ -1208,7 +1754,10 @@ def evaluate_case(case):
     """Returns the .npy bytes of the result or raises CaseError."""
     spec = parse_spec(case)
     op = spec["op"]
-    inputs = load_inputs(case, op)
+    if op == "getitem":
+        inputs = load_getitem_inputs(case, spec)
+    else:
+        inputs = load_inputs(case, op)
     result, dtype = OPS_FUNC[op](spec, inputs)
     if type(result) is not ndarray or result.dtype != dtype:
         result = np.array(result, dtype=dtype, order="C", copy=True)
