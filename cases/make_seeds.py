@@ -39,7 +39,9 @@ written = []
 
 
 def save(name, arr):
-    np.save(os.path.join(OUT, name), np.ascontiguousarray(arr), allow_pickle=False)
+    arr = np.asarray(arr)
+    # np.ascontiguousarray makes a 0-d array 1-d; a 0-d array is contiguous as it is.
+    np.save(os.path.join(OUT, name), np.ascontiguousarray(arr) if arr.ndim else arr, allow_pickle=False)
     return name
 
 
