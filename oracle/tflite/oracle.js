@@ -598,12 +598,19 @@ function gatherParamsType(a) {
     'and string params)', 'unsupported-dtype');
 }
 
+// TFLite types of the index dtypes GATHER does not take (by NumPy kind +
+// size).
+const GATHER_INDEX_TYPES = {
+  ...INDEX_TYPES, i1: TT.INT8, i2: TT.INT16, u1: TT.UINT8, u2: TT.UINT16, u4: TT.UINT32, u8: TT.UINT64,
+};
+
 // gather runs tf.gather as TFLite's GATHER (what a converter writes):
 // axis and batch_dims in GatherOptions (int32 fields; TFLite's Prepare
-// checks them and normalises negative ones). Integer indices of any
-// width run as int32 values, as for GATHER_ND (the web API cannot feed
-// int64 tensors; GATHER's int32 and int64 paths are one template, and it
-// refuses other index types, int16 included, in Prepare). GATHER refuses
+// checks them and normalises negative ones). GATHER takes int32 and int64
+// positions: both run as int32 values (the web API cannot feed int64
+// tensors; the two paths are one template). Every other index dtype,
+// int8, int16 and the unsigned ones included, goes in the model with its
+// own type, and GATHER refuses it in Prepare (bad_input). GATHER refuses
 // negative indices and indices past the axis (bad_indices "error", TF's
 // CPU behaviour), except that it checks nothing past the axis when the
 // output has no elements. It has no "zero" mode: a "zero" case runs, since
@@ -614,7 +621,8 @@ function gather(spec, params, indices) {
   const batchDims = int32([spec.batch_dims], 'batch_dims')[0];
   let iType;
   let iFeed = null;
-  if (indices.kind === 'i' || indices.kind === 'u') {
+  const iKey = indices.kind + indices.size;
+  if (iKey === 'i4' || iKey === 'i8') {
     iType = TT.INT32;
     iFeed = Buffer.alloc(4 * indices.count);
     npy.intValues(indices).forEach((v, i) => {
@@ -622,8 +630,9 @@ function gather(spec, params, indices) {
       iFeed.writeInt32LE(Number(v), 4 * i);
     });
   } else {
-    const key = indices.kind + indices.size;
-    iType = has(INDEX_TYPES, key) ? INDEX_TYPES[key] : TT.STRING;
+    // Any other index type goes in the model as the TFLite type of the
+    // same name (the nearest one for strings), which GATHER refuses.
+    iType = has(GATHER_INDEX_TYPES, iKey) ? GATHER_INDEX_TYPES[iKey] : TT.STRING;
   }
   const pr = params.shape.length;
   const ir = indices.shape.length;
