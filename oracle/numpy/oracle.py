@@ -858,11 +858,8 @@ def convert_item(i, e):
         return Ellipsis  # the builtin name of ...
     if isinstance(e, ast.Name):
         return Named(e.id)  # an index array: the input of that name
-    if isinstance(e, ast.List):
-        return convert_list(i, e)
-    if isinstance(e, (ast.Tuple, ast.ListComp)):
-        raise invalid("item %d is a tuple or comprehension inside the index: only lists of integers "
-                      "or booleans are index arrays" % (i + 1))
+    if isinstance(e, (ast.List, ast.Tuple)):
+        return convert_list(i, e)  # x[[0, 2]], x[(0, 1), 2]
     kind, n, what = evaluate(e)
     if kind == K_NONE:
         return None
@@ -876,34 +873,46 @@ def convert_item(i, e):
 
 
 def convert_list(i, e):
-    """An inline list (nested lists allowed) of integers and booleans as
-    the array NumPy makes of it: bool if every element is a boolean (and
-    there is one), else int64 (NumPy turns [True, 2] into integers, and an
-    empty list into an intp index). An integer beyond int64 is out_of_range
-    as for a scalar item; any other element, or lists of unequal lengths
-    (NumPy: ValueError), is invalid_spec."""
-    kinds = set()
+    """An inline list or tuple (nested ones allowed) of integers and
+    booleans as the array NumPy 1.24 makes of it for an index: bool if
+    every element is a boolean (and there is one); otherwise integers, the
+    booleans among them counting as 0 and 1: int64 when every integer fits
+    in int64, uint64 when every one is beyond int64 but within uint64 (which
+    NumPy casts to intp without a check: 2**64-1 reads as -1); integers of
+    both ranges make a float64 array and one beyond both an object array,
+    neither a valid index (invalid_spec), as is any other element or a
+    ragged nesting (ValueError). An empty list is an intp index."""
+    small = large = 0
 
     def walk(node):
-        if isinstance(node, ast.List):
+        nonlocal small, large
+        if isinstance(node, (ast.List, ast.Tuple)):
             return [walk(el) for el in node.elts]
         kind, n, what = evaluate(node)
         if kind == K_INT:
-            if n < INT64_MIN or n > INT64_MAX:
-                raise out_of_range("item %d: list element does not fit in int64 and is out of bounds "
-                                   "for any axis" % (i + 1))
+            if INT64_MIN <= n <= INT64_MAX:
+                small += 1
+            elif 0 < n <= MASK64:
+                large += 1
+                n -= 1 << 64  # the int64 of the same bits
+            else:
+                raise invalid("item %d: list element %s fits neither int64 nor uint64 (an object array): %s"
+                              % (i + 1, short(n), MSG_INVALID_INDEX))
         elif kind != K_BOOL:
             raise invalid("item %d: a list index holds %s; only integers and booleans are valid "
                           "in an index array" % (i + 1, "None" if kind == K_NONE else what))
-        kinds.add(kind)
         return n
 
     values = walk(e)
-    dt = np.bool_ if kinds == {K_BOOL} else np.int64
+    if small and large:
+        raise invalid("item %d: the list mixes integers of int64 and of uint64 beyond int64 (a float64 "
+                      "array): %s" % (i + 1, MSG_INVALID_INDEX))
     try:
-        arr = np.array(values, dtype=dt)
+        arr = np.array(values, dtype=np.int64)
     except ValueError as err:  # ragged, or more than 32 dimensions
         raise invalid("item %d: the list is not an array: %s" % (i + 1, one_line(err)))
+    if small == 0 and large == 0 and arr.size:
+        arr = arr.astype(np.bool_)  # booleans only
     arr.flags.writeable = False  # cached with the parsed index
     return arr
 
