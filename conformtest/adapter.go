@@ -9,24 +9,9 @@ import (
 	"strings"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/expr"
 	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/impl"
 )
-
-// harnessOps lists the ops the harness runs, in a stable order.
-var harnessOps = []string{casefile.OpGetItem, casefile.OpStridedSlice, casefile.OpSlice, casefile.OpGatherND, casefile.OpONNXSlice, casefile.OpONNXGatherND}
-
-// interfaces names, per op, the interface an implementation satisfies to
-// run it and its method, for skip reasons.
-var interfaces = map[string]string{
-	casefile.OpGetItem:      "GetItemer (GetItem(x *engine.Tensor, index string, items []engine.IndexItem) (*engine.Tensor, error))",
-	casefile.OpStridedSlice: "StridedSlicer (StridedSlice(x *engine.Tensor, spec engine.StridedSliceSpec) (*engine.Tensor, error))",
-	casefile.OpSlice:        "Slicer (Slice(x *engine.Tensor, begin, size []int64) (*engine.Tensor, error))",
-	casefile.OpGatherND:     "GatherNDer (GatherND(params, indices *engine.Tensor, batchDims int, policy engine.BadIndexPolicy) (*engine.Tensor, error))",
-	casefile.OpONNXSlice:    "ONNXSlicer (ONNXSlice(data *engine.Tensor, starts, ends, axes, steps []int64) (*engine.Tensor, error))",
-	casefile.OpONNXGatherND: "ONNXGatherNDer (ONNXGatherND(data, indices *engine.Tensor, batchDims int) (*engine.Tensor, error))",
-}
 
 // The crash codes of an implementation's failures that are not answers
 // (the detail of a "crash" signature).
@@ -52,18 +37,17 @@ func newAdapter(implementation any, selected map[string]bool) (*adapter, error) 
 		return nil, errors.New("conformtest: the implementation is nil")
 	}
 	a := &adapter{impl: implementation, name: fmt.Sprintf("%T", implementation), selected: selected, supports: map[string]bool{}}
-	_, a.supports[casefile.OpGetItem] = implementation.(GetItemer)
-	_, a.supports[casefile.OpStridedSlice] = implementation.(StridedSlicer)
-	_, a.supports[casefile.OpSlice] = implementation.(Slicer)
-	_, a.supports[casefile.OpGatherND] = implementation.(GatherNDer)
-	_, a.supports[casefile.OpONNXSlice] = implementation.(ONNXSlicer)
-	_, a.supports[casefile.OpONNXGatherND] = implementation.(ONNXGatherNDer)
+	var methods []string
+	for _, d := range casefile.Defs() {
+		a.supports[d.Name] = d.Implements(implementation)
+		methods = append(methods, d.Method)
+	}
 	for _, ok := range a.supports {
 		if ok {
 			return a, nil
 		}
 	}
-	return nil, fmt.Errorf("conformtest: %s implements none of GetItemer, StridedSlicer, Slicer, GatherNDer, ONNXSlicer and ONNXGatherNDer", a.name)
+	return nil, fmt.Errorf("conformtest: %s has none of the methods of the ops:\n\t%s", a.name, strings.Join(methods, "\n\t"))
 }
 
 // Name implements impl.Impl: the implementation's Go type.
@@ -80,14 +64,14 @@ func (a *adapter) Supports(op string) bool { return a.skipReason(op) == "" }
 func (a *adapter) Close() error { return nil }
 
 func (a *adapter) skipReason(op string) string {
-	iface, known := interfaces[op]
+	d, known := casefile.Lookup(op)
 	switch {
 	case !known:
 		return fmt.Sprintf("conformtest has no interface for op %q", op)
 	case a.selected != nil && !a.selected[op]:
 		return op + " is not selected by conformtest.Ops"
 	case !a.supports[op]:
-		return fmt.Sprintf("%s does not implement %s", a.name, iface)
+		return fmt.Sprintf("%s does not have the %s method %s", a.name, op, d.Method)
 	}
 	return ""
 }
@@ -109,17 +93,10 @@ func (a *adapter) Run(ctx context.Context, m casefile.Memory) impl.Result {
 // runCase calls the implementation on a parsed case, whose op it
 // supports.
 func (a *adapter) runCase(c *casefile.Case) impl.Result {
-	var err error
 	for name, t := range c.Inputs {
 		c.Inputs[name] = t.Contiguous()
 	}
-	var items []engine.IndexItem
-	if c.Op == casefile.OpGetItem {
-		if items, err = expr.Parse(c.Index); err != nil {
-			return impl.FromError(nil, err)
-		}
-	}
-	out, err, crash := a.call(c, items)
+	out, err, crash := a.call(c)
 	switch {
 	case crash != "":
 		return impl.Result{Crash: crash, CrashCode: CrashPanic}
@@ -141,34 +118,14 @@ func (a *adapter) runCase(c *casefile.Case) impl.Result {
 }
 
 // call calls the method of c's op, turning a panic into a crash report.
-func (a *adapter) call(c *casefile.Case, items []engine.IndexItem) (out *engine.Tensor, err error, crash string) {
+func (a *adapter) call(c *casefile.Case) (out *engine.Tensor, err error, crash string) {
 	defer func() {
 		if p := recover(); p != nil {
 			out, err = nil, nil
 			crash = fmt.Sprintf("the implementation panicked: %v\n%s", p, panicStack(debug.Stack()))
 		}
 	}()
-	switch c.Op {
-	case casefile.OpGetItem:
-		out, err = a.impl.(GetItemer).GetItem(c.Inputs["x"], c.Index, items)
-	case casefile.OpStridedSlice:
-		spec := c.Spec()
-		if spec.Strides == nil {
-			spec.Strides = make([]int64, len(spec.Begin))
-			for i := range spec.Strides {
-				spec.Strides[i] = 1
-			}
-		}
-		out, err = a.impl.(StridedSlicer).StridedSlice(c.Inputs["x"], spec)
-	case casefile.OpSlice:
-		out, err = a.impl.(Slicer).Slice(c.Inputs["x"], c.Begin, c.Size)
-	case casefile.OpGatherND:
-		out, err = a.impl.(GatherNDer).GatherND(c.Inputs["params"], c.Inputs["indices"], c.BatchDims, c.BadIndices)
-	case casefile.OpONNXSlice:
-		out, err = a.impl.(ONNXSlicer).ONNXSlice(c.Inputs["data"], c.Starts, c.Ends, c.Axes, c.Steps)
-	case casefile.OpONNXGatherND:
-		out, err = a.impl.(ONNXGatherNDer).ONNXGatherND(c.Inputs["data"], c.Inputs["indices"], c.BatchDims)
-	}
+	out, err = c.Def.Call(a.impl, c)
 	return out, err, ""
 }
 

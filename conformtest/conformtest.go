@@ -106,6 +106,7 @@ import (
 
 	"github.com/conformsuite/conform/cases"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/corpus"
 )
@@ -240,8 +241,8 @@ func Ops(ops ...string) Option {
 			c.ops = map[string]bool{}
 		}
 		for _, op := range ops {
-			if _, ok := interfaces[op]; !ok {
-				return fmt.Errorf("Ops: unknown op %q (the ops are %s)", op, strings.Join(harnessOps, ", "))
+			if _, ok := casefile.Lookup(op); !ok {
+				return fmt.Errorf("Ops: unknown op %q (the ops are %s)", op, strings.Join(casefile.OpNames(), ", "))
 			}
 			c.ops[op] = true
 		}

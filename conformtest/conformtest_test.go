@@ -17,7 +17,6 @@ import (
 
 	"github.com/conformsuite/conform/cases"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/expr"
 	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/corpus"
@@ -97,58 +96,16 @@ func callDirectly(im any, c *casefile.Case) (o outcome, ok bool) {
 	if x != nil {
 		x = x.Contiguous()
 	}
-	var out *engine.Tensor
-	var err error
-	switch c.Op {
-	case casefile.OpGetItem:
-		g, ok := im.(GetItemer)
-		if !ok {
-			return outcome{}, false
-		}
-		items, perr := expr.Parse(c.Index)
-		if perr != nil {
-			return outcomeOf(nil, perr), true
-		}
-		out, err = g.GetItem(x, c.Index, items)
-	case casefile.OpStridedSlice:
-		s, ok := im.(StridedSlicer)
-		if !ok {
-			return outcome{}, false
-		}
-		spec := c.Spec()
-		if spec.Strides == nil {
-			for range spec.Begin {
-				spec.Strides = append(spec.Strides, 1)
-			}
-		}
-		out, err = s.StridedSlice(x, spec)
-	case casefile.OpSlice:
-		s, ok := im.(Slicer)
-		if !ok {
-			return outcome{}, false
-		}
-		out, err = s.Slice(x, c.Begin, c.Size)
-	case casefile.OpGatherND:
-		g, ok := im.(GatherNDer)
-		if !ok {
-			return outcome{}, false
-		}
-		out, err = g.GatherND(c.Inputs["params"].Contiguous(), c.Inputs["indices"].Contiguous(), c.BatchDims, c.BadIndices)
-	case casefile.OpONNXSlice:
-		s, ok := im.(ONNXSlicer)
-		if !ok {
-			return outcome{}, false
-		}
-		out, err = s.ONNXSlice(c.Inputs["data"].Contiguous(), c.Starts, c.Ends, c.Axes, c.Steps)
-	case casefile.OpONNXGatherND:
-		g, ok := im.(ONNXGatherNDer)
-		if !ok {
-			return outcome{}, false
-		}
-		out, err = g.ONNXGatherND(c.Inputs["data"].Contiguous(), c.Inputs["indices"].Contiguous(), c.BatchDims)
-	default:
+	if !c.Def.Implements(im) {
 		return outcome{}, false
 	}
+	if s, ok := c.Spec.(casefile.GetItemSpec); ok && s.ParseErr != nil {
+		return outcomeOf(nil, s.ParseErr), true
+	}
+	for name, t := range c.Inputs {
+		c.Inputs[name] = t.Contiguous()
+	}
+	out, err := c.Def.Call(im, c)
 	return outcomeOf(out, err), true
 }
 
@@ -183,27 +140,8 @@ func modelFailures(t *testing.T, im any) (failing []string, ran int) {
 }
 
 func implements(im any, op string) bool {
-	switch op {
-	case casefile.OpGetItem:
-		_, ok := im.(GetItemer)
-		return ok
-	case casefile.OpStridedSlice:
-		_, ok := im.(StridedSlicer)
-		return ok
-	case casefile.OpSlice:
-		_, ok := im.(Slicer)
-		return ok
-	case casefile.OpGatherND:
-		_, ok := im.(GatherNDer)
-		return ok
-	case casefile.OpONNXSlice:
-		_, ok := im.(ONNXSlicer)
-		return ok
-	case casefile.OpONNXGatherND:
-		_, ok := im.(ONNXGatherNDer)
-		return ok
-	}
-	return false
+	d, ok := casefile.Lookup(op)
+	return ok && d.Implements(im)
 }
 
 // sliceCorpus is the golden slice cases alone, for the tests that need

@@ -42,7 +42,7 @@ func serveIO(r io.Reader, w io.Writer, implementation any, opts []Option) error 
 		return err
 	}
 	var ops []string
-	for op := range interfaces {
+	for _, op := range casefile.OpNames() {
 		if a.Supports(op) {
 			ops = append(ops, op)
 		}

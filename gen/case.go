@@ -24,20 +24,21 @@ var opGenerators = map[string]*rapid.Generator[casefile.Memory]{
 }
 
 // Case returns a generator of cases of every op, each op equally often
-// (in casefile.Ops order; rapid shrinks towards getitem).
+// (in casefile.OpNames order; rapid shrinks towards getitem).
 func Case() *rapid.Generator[casefile.Memory] {
+	ops := casefile.OpNames()
+	weights := make([]int, len(ops))
+	for i := range weights {
+		weights[i] = 1
+	}
 	return rapid.Custom(func(t *rapid.T) casefile.Memory {
-		weights := make([]int, len(casefile.Ops))
-		for i := range weights {
-			weights[i] = 1
-		}
-		op := casefile.Ops[pick(t, "op", weights...)]
-		return opGenerators[op].Draw(t, op)
+		op := ops[pick(t, "op", weights...)]
+		return CaseOf(op).Draw(t, op)
 	})
 }
 
-// CaseOf returns the case generator of one op (one of casefile.Ops or
-// casefile.ONNXOps). It panics on an unknown op.
+// CaseOf returns the case generator of one op (one of
+// casefile.OpNames). It panics on an unknown op.
 func CaseOf(op string) *rapid.Generator[casefile.Memory] {
 	g, ok := opGenerators[op]
 	if !ok {

@@ -40,7 +40,7 @@ func checkCase(m casefile.Memory) string {
 // TestEveryCaseEvaluates checks checkCase on the shared pool (3000 cases
 // of every op).
 func TestEveryCaseEvaluates(t *testing.T) {
-	for _, op := range casefile.Ops {
+	for _, op := range casefile.OpNames() {
 		for _, e := range pool()[op] {
 			if e.m.Op() != op {
 				t.Fatalf("pool of %s holds a %s case", op, e.m.Op())
@@ -85,7 +85,7 @@ func TestSpecGenerators(t *testing.T) {
 
 // TestCaseOf checks that Case draws every op and CaseOf only its own.
 func TestCaseOf(t *testing.T) {
-	for _, op := range casefile.Ops {
+	for _, op := range casefile.OpNames() {
 		if !findAny(Case(), 100, func(m casefile.Memory) bool { return m.Op() == op }) {
 			t.Errorf("Case gave no %s case in 100 draws", op)
 		}

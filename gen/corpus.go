@@ -14,9 +14,9 @@ import (
 // that a generator that keeps repeating itself cannot loop forever.
 const maxAttemptsFactor = 20
 
-// Corpus builds a deterministic corpus: for each op of casefile.Ops that
-// perOp names, perOp[op] distinct cases from CaseOf(op), ops in
-// casefile.Ops order. The same seed gives the same cases (the same spec
+// Corpus builds a deterministic corpus: for each op of casefile.OpNames
+// that perOp names, perOp[op] distinct cases from CaseOf(op), ops in
+// casefile.OpNames order. The same seed gives the same cases (the same spec
 // JSON and the same input bytes, in the same order) on every run and
 // machine: case i of an op is CaseOf(op).Example(CaseSeed(seed, op, i)),
 // and a case identical to an earlier one (same Fingerprint) is dropped and
@@ -41,7 +41,7 @@ func Corpus(seed uint64, perOp map[string]int) []casefile.Memory {
 	}
 	out := make([]casefile.Memory, 0, total)
 	seen := make(map[[32]byte]bool, total)
-	for _, op := range append(append([]string{}, casefile.Ops...), casefile.ONNXOps...) {
+	for _, op := range casefile.OpNames() {
 		n := perOp[op]
 		g := CaseOf(op)
 		for i, got := 0, 0; got < n && i < maxAttemptsFactor*n; i++ {

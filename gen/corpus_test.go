@@ -34,7 +34,7 @@ func serialize(t *testing.T, cases []casefile.Memory) []string {
 
 func perOp(n int) map[string]int {
 	m := map[string]int{}
-	for _, op := range casefile.Ops {
+	for _, op := range casefile.OpNames() {
 		m[op] = n
 	}
 	return m
@@ -80,7 +80,7 @@ func TestCorpusDigest(t *testing.T) {
 }
 
 // TestCorpusShape checks the corpus layout: the requested count per op,
-// ops in casefile.Ops order, no two identical cases, and the ops perOp
+// ops in casefile.OpNames() order, no two identical cases, and the ops perOp
 // leaves out absent.
 func TestCorpusShape(t *testing.T) {
 	want := map[string]int{casefile.OpGetItem: 50, casefile.OpSlice: 70, casefile.OpGatherND: 0}
@@ -183,7 +183,7 @@ func TestErrorFraction(t *testing.T) {
 	frac := float64(errors) / float64(len(cases))
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%d cases built in %v; %.1f%% rejected\n", len(cases), built.Round(time.Millisecond), 100*frac)
-	for _, op := range casefile.Ops {
+	for _, op := range casefile.OpNames() {
 		var kinds []string
 		for k, n := range counts[op] {
 			name := string(k)

@@ -33,7 +33,7 @@ func (e evaluated) ok() bool               { return e.err == nil }
 // the tests.
 var pool = sync.OnceValue(func() map[string][]evaluated {
 	perOp := map[string]int{}
-	for _, op := range casefile.Ops {
+	for _, op := range casefile.OpNames() {
 		perOp[op] = poolPerOp
 	}
 	out := map[string][]evaluated{}

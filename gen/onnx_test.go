@@ -19,7 +19,7 @@ import (
 // CaseSeed(1, op, i), evaluated once and shared by the tests.
 var onnxPool = sync.OnceValue(func() map[string][]evaluated {
 	out := map[string][]evaluated{}
-	for _, op := range casefile.ONNXOps {
+	for _, op := range casefile.FamilyOps("onnx") {
 		g := CaseOf(op)
 		for i := 0; i < poolPerOp; i++ {
 			out[op] = append(out[op], evaluate(g.Example(CaseSeed(1, op, i))))
@@ -31,7 +31,7 @@ var onnxPool = sync.OnceValue(func() map[string][]evaluated {
 // TestONNXCasesEvaluate checks checkCase on the ONNX pool and on
 // rapid-drawn cases of each ONNX op, and logs the outcome distribution.
 func TestONNXCasesEvaluate(t *testing.T) {
-	for _, op := range casefile.ONNXOps {
+	for _, op := range casefile.FamilyOps("onnx") {
 		counts := map[string]int{}
 		for _, e := range onnxPool()[op] {
 			if e.m.Op() != op {
@@ -68,7 +68,7 @@ func TestONNXCasesEvaluate(t *testing.T) {
 // TestONNXCasesDeterministic checks that an ONNX case drawn from a seed is
 // the same every time, and that the ops stay out of Case and the corpus.
 func TestONNXCasesDeterministic(t *testing.T) {
-	for _, op := range casefile.ONNXOps {
+	for _, op := range casefile.FamilyOps("onnx") {
 		for i := 0; i < 50; i++ {
 			seed := CaseSeed(9, op, i)
 			a, _ := json.Marshal(CaseOf(op).Example(seed).Request(0))

@@ -166,3 +166,7 @@ func checkNoRestarts(t *testing.T, c *Client) {
 		t.Errorf("%d restarts", n)
 	}
 }
+
+// coreOps are the ops of conform's first corpus, which every oracle but
+// ONNX Runtime runs.
+var coreOps = []string{casefile.OpGetItem, casefile.OpStridedSlice, casefile.OpSlice, casefile.OpGatherND}

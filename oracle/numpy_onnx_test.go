@@ -20,7 +20,7 @@ func startNumPy(t *testing.T) *Client {
 	t.Helper()
 	requireOracle(t, "CONFORM_REQUIRE_NUMPY", haveNumPy(), "/usr/bin/python3 has no NumPy (apt-get install python3-numpy)")
 	c := startOracle(t, "numpy")
-	checkHelloOps(t, c.Hello(), casefile.ONNXOps)
+	checkHelloOps(t, c.Hello(), casefile.FamilyOps("onnx"))
 	return c
 }
 
@@ -32,7 +32,7 @@ func startNumPy(t *testing.T) *Client {
 func TestNumPyOracleONNXOps(t *testing.T) {
 	c := startNumPy(t)
 	cases := append(onnxFixedCases(), numpyONNXFixedCases()...)
-	for _, op := range casefile.ONNXOps {
+	for _, op := range casefile.FamilyOps("onnx") {
 		cases = append(cases, genCases(op, ortCases(), oracleSeed())...)
 	}
 	disagree, failures, skips, elapsed := runOracle(t, c, cases)

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/expr"
 	"github.com/conformsuite/conform/engine/npy"
 	cgen "github.com/conformsuite/conform/gen"
 	"github.com/conformsuite/conform/internal/casefile"
@@ -94,7 +93,7 @@ func TestORTOracleONNXOps(t *testing.T) {
 	c := startORT(t)
 	var cases []casefile.Memory
 	cases = append(cases, onnxFixedCases()...)
-	for _, op := range casefile.ONNXOps {
+	for _, op := range casefile.FamilyOps("onnx") {
 		cases = append(cases, genCases(op, ortCases(), oracleSeed())...)
 	}
 	results := runORT(t, c, cases)
@@ -295,7 +294,7 @@ func TestORTOracleTFOps(t *testing.T) {
 	var cases []casefile.Memory
 	cases = append(cases, fixedCases()...)
 	cases = append(cases, randomCases(oracleCases(), oracleSeed(), false)...)
-	for _, op := range casefile.Ops {
+	for _, op := range coreOps {
 		cases = append(cases, genCases(op, 2*oracleCases(), oracleSeed())...)
 	}
 	results := runORT(t, c, cases)
@@ -347,7 +346,7 @@ func tfDense(m casefile.Memory) (dims []denseDim, ok bool) {
 	var entries []entry
 	switch c.Op {
 	case casefile.OpStridedSlice:
-		spec := c.Spec()
+		spec := c.Spec.(engine.StridedSliceSpec)
 		n := len(spec.Begin)
 		strides := spec.Strides
 		if strides == nil {
@@ -372,11 +371,11 @@ func tfDense(m casefile.Memory) (dims []denseDim, ok bool) {
 			entries = append(entries, e)
 		}
 	case casefile.OpGetItem:
-		items, err := expr.Parse(c.Index)
-		if err != nil {
+		spec := c.Spec.(casefile.GetItemSpec)
+		if spec.ParseErr != nil {
 			return nil, false
 		}
-		for _, it := range items {
+		for _, it := range spec.Items {
 			switch it.Kind {
 			case engine.IndexEllipsis:
 				entries = append(entries, entry{kind: 'e'})

@@ -37,7 +37,7 @@ func startTFLite(t *testing.T) *Client {
 	if h.Name != "tflite" || h.Version != tfliteVersion {
 		t.Errorf("hello = %+v, want name tflite, version %s", h, tfliteVersion)
 	}
-	checkHelloOps(t, h, casefile.Ops)
+	checkHelloOps(t, h, coreOps)
 	return c
 }
 
@@ -90,7 +90,7 @@ func tfliteCorpus() []casefile.Memory {
 	var cases []casefile.Memory
 	cases = append(cases, fixedCases()...)
 	cases = append(cases, randomCases(oracleCases(), oracleSeed(), false)...)
-	for _, op := range casefile.Ops {
+	for _, op := range coreOps {
 		cases = append(cases, genCases(op, 2*oracleCases(), oracleSeed())...)
 	}
 	r := rand.New(rand.NewSource(oracleSeed()))

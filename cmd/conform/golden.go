@@ -97,7 +97,7 @@ func runGolden(args []string, stdout, stderr io.Writer) int {
 	}
 
 	counts := map[string]int{}
-	for _, op := range append(append([]string{}, casefile.Ops...), casefile.ONNXOps...) {
+	for _, op := range casefile.OpNames() {
 		counts[op] = *perOp
 	}
 	cases := gen.Corpus(*seed, counts)

@@ -146,8 +146,9 @@ func generateCorpus(ctx context.Context, dest string, d time.Duration, log io.Wr
 	seed := uint64(time.Now().UnixNano())
 	var cases []casefile.Memory
 	deadline := time.Now().Add(d / 2)
+	ops := casefile.OpNames()
 	for i := 0; time.Now().Before(deadline) && len(cases) < 100000; i++ {
-		op := casefile.Ops[i%len(casefile.Ops)]
+		op := ops[i%len(ops)]
 		cases = append(cases, gen.CaseOf(op).Example(gen.CaseSeed(seed, op, i)))
 	}
 	_, err = golden.Build(ctx, golden.Options{Dest: dest, Seed: seed, Oracles: []string{golden.Reference}, Workers: 64, Log: log}, cases, oracles)

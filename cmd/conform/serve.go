@@ -27,7 +27,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, serveUsage)
 		return exitUsage
 	}
-	hello := serve.Hello{Name: "engine", Version: engineVersion, Ops: casefile.Ops}
+	hello := serve.Hello{Name: "engine", Version: engineVersion, Ops: casefile.OpNames()}
 	if err := serve.Serve(stdin, stdout, hello); err != nil {
 		fmt.Fprintf(stderr, "conform serve: %v\n", err)
 		return exitRejected

@@ -9,85 +9,27 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"io/fs"
-	"math"
 	"path"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/expr"
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/confine"
 )
 
-// The ops a case can name.
-const (
-	OpGetItem      = "getitem"
-	OpStridedSlice = "strided_slice"
-	OpSlice        = "slice"
-	OpGatherND     = "gather_nd"
-
-	// ONNX semantics (opset 13).
-	OpONNXSlice    = "onnx_slice"
-	OpONNXGatherND = "onnx_gather_nd"
-)
-
-// Ops lists the ops in a stable order. The golden corpus is built from
-// these.
-var Ops = []string{OpGetItem, OpStridedSlice, OpSlice, OpGatherND}
-
-// ONNXOps lists the ONNX ops (Slice-13 and GatherND-13) in a stable order.
-// They are kept apart from Ops so that everything built from Ops (the
-// golden corpus, corpora of a seed) stays as it is.
-var ONNXOps = []string{OpONNXSlice, OpONNXGatherND}
-
-// opInputs names the inputs each op takes.
-var opInputs = map[string][]string{
-	OpGetItem:      {"x"},
-	OpStridedSlice: {"x"},
-	OpSlice:        {"x"},
-	OpGatherND:     {"params", "indices"},
-	OpONNXSlice:    {"data"},
-	OpONNXGatherND: {"data", "indices"},
-}
-
-// opFields lists the spec fields of each op; a field of another op in a
-// case is an error, any other unknown field is metadata and ignored.
-var opFields = map[string][]string{
-	OpGetItem:      {"index"},
-	OpStridedSlice: {"begin", "end", "strides", "begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"},
-	OpSlice:        {"begin", "size"},
-	OpGatherND:     {"batch_dims", "bad_indices"},
-	OpONNXSlice:    {"starts", "ends", "axes", "steps"},
-	OpONNXGatherND: {"batch_dims"},
-}
-
-// Case is a parsed case: the op, its decoded inputs and its spec.
+// Case is a parsed case: the op, its typed spec and its decoded inputs.
 type Case struct {
-	Op     string
+	Op  string
+	Def *OpDef
+	// Spec is the op's typed spec, parsed from its fields: e.g. an
+	// engine.StridedSliceSpec for strided_slice, an engine.TakeSpec for
+	// take (see the op's definition, op_<name>.go).
+	Spec   any
 	Inputs map[string]*engine.Tensor
-
-	// getitem
-	Index string
-	// strided_slice (Begin also for slice)
-	Begin, End, Strides []int64
-	BeginMask           engine.Mask
-	EndMask             engine.Mask
-	EllipsisMask        engine.Mask
-	NewAxisMask         engine.Mask
-	ShrinkAxisMask      engine.Mask
-	// slice
-	Size []int64
-	// gather_nd (BatchDims also for onnx_gather_nd)
-	BatchDims  int
-	BadIndices engine.BadIndexPolicy
-	// onnx_slice: Axes and Steps are nil when omitted
-	Starts, Ends, Axes, Steps []int64
 
 	// Fields holds every top-level field of the JSON object as written,
 	// metadata included.
@@ -157,7 +99,7 @@ func Parse(data []byte, load InputLoader) (*Case, error) {
 	if _, err := dec.Token(); err == nil {
 		return nil, bad("unexpected data after the case object")
 	}
-	c := &Case{Fields: fields, BadIndices: engine.BadIndexError, Inputs: map[string]*engine.Tensor{}}
+	c := &Case{Fields: fields, Inputs: map[string]*engine.Tensor{}}
 	if err := c.parseSpec(); err != nil {
 		return nil, err
 	}
@@ -179,97 +121,21 @@ func (c *Case) parseSpec() error {
 	if err := unmarshalString(raw, &c.Op); err != nil {
 		return bad(`"op" must be a string`)
 	}
-	own, ok := opFields[c.Op]
+	d, ok := registry[c.Op]
 	if !ok {
-		return bad("unknown op %q (want one of %s)", c.Op, strings.Join(append(append([]string{}, Ops...), ONNXOps...), ", "))
+		return bad("unknown op %q (want one of %s)", c.Op, strings.Join(OpNames(), ", "))
 	}
-	// The fields of the ONNX ops are foreign only to the ONNX ops, so
-	// that cases of the other ops are read exactly as before (and as the
-	// NumPy and TF.js oracles read them).
-	others := Ops
-	if contains(ONNXOps, c.Op) {
-		others = append(append([]string{}, Ops...), ONNXOps...)
-	}
-	for _, op := range others {
-		if op == c.Op {
-			continue
-		}
-		for _, f := range opFields[op] {
-			if _, present := c.Fields[f]; present && !contains(own, f) {
-				return bad("field %q does not apply to op %s", f, c.Op)
-			}
+	c.Def = d
+	for _, f := range allFields() {
+		if _, present := c.Fields[f]; present && !contains(d.Fields, f) {
+			return bad("field %q does not apply to op %s", f, c.Op)
 		}
 	}
-	var err error
-	switch c.Op {
-	case OpGetItem:
-		raw, ok := c.Fields["index"]
-		if !ok {
-			return bad(`getitem case has no "index" field`)
-		}
-		if unmarshalString(raw, &c.Index) != nil {
-			return bad(`"index" must be a string such as "x[1:3, ...]"`)
-		}
-	case OpStridedSlice:
-		if c.Begin, err = c.ints("begin", true); err != nil {
-			return err
-		}
-		if c.End, err = c.ints("end", true); err != nil {
-			return err
-		}
-		if c.Strides, err = c.ints("strides", false); err != nil {
-			return err
-		}
-		for _, m := range []struct {
-			name string
-			dst  *engine.Mask
-		}{
-			{"begin_mask", &c.BeginMask}, {"end_mask", &c.EndMask}, {"ellipsis_mask", &c.EllipsisMask},
-			{"new_axis_mask", &c.NewAxisMask}, {"shrink_axis_mask", &c.ShrinkAxisMask},
-		} {
-			if *m.dst, err = c.mask(m.name); err != nil {
-				return err
-			}
-		}
-	case OpSlice:
-		if c.Begin, err = c.ints("begin", true); err != nil {
-			return err
-		}
-		if c.Size, err = c.ints("size", true); err != nil {
-			return err
-		}
-	case OpGatherND, OpONNXGatherND:
-		if raw, ok := c.Fields["batch_dims"]; ok {
-			v, err := parseInt(raw)
-			if err != nil {
-				return bad(`"batch_dims" must be an integer: %v`, err)
-			}
-			if v < math.MinInt32 || v > math.MaxInt32 {
-				return engine.Errorf(engine.InvalidSpec, "batch_dims %d is out of range", v)
-			}
-			c.BatchDims = int(v)
-		}
-		if raw, ok := c.Fields["bad_indices"]; ok {
-			var s string
-			if json.Unmarshal(raw, &s) != nil || (s != string(engine.BadIndexError) && s != string(engine.BadIndexZero)) {
-				return bad(`"bad_indices" must be "error" or "zero"`)
-			}
-			c.BadIndices = engine.BadIndexPolicy(s)
-		}
-	case OpONNXSlice:
-		if c.Starts, err = c.ints("starts", true); err != nil {
-			return err
-		}
-		if c.Ends, err = c.ints("ends", true); err != nil {
-			return err
-		}
-		if c.Axes, err = c.ints("axes", false); err != nil {
-			return err
-		}
-		if c.Steps, err = c.ints("steps", false); err != nil {
-			return err
-		}
+	spec, err := d.parse(c)
+	if err != nil {
+		return err
 	}
+	c.Spec = spec
 	return nil
 }
 
@@ -280,153 +146,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// unmarshalString is json.Unmarshal into a string, without the decoder
-// for the common case of a string of printable ASCII with no escapes.
-func unmarshalString(raw []byte, dst *string) error {
-	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
-		plain := true
-		for _, c := range raw[1 : len(raw)-1] {
-			if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-				plain = false
-				break
-			}
-		}
-		if plain {
-			*dst = string(raw[1 : len(raw)-1])
-			return nil
-		}
-	}
-	return json.Unmarshal(raw, dst)
-}
-
-// parseInt parses a JSON number that must be an integer within int64:
-// an optional minus sign and decimal digits, as JSON writes integers (1.0
-// and 1e3 are not integers here).
-func parseInt(raw json.RawMessage) (int64, error) {
-	lit := bytes.TrimSpace(raw)
-	digits := bytes.TrimPrefix(lit, []byte("-"))
-	if len(digits) == 0 {
-		return 0, fmt.Errorf("not a number: %s", truncate(raw))
-	}
-	for _, c := range digits {
-		if c < '0' || c > '9' {
-			if c == '.' || c == 'e' || c == 'E' {
-				return 0, fmt.Errorf("%s is not an integer within int64", truncate(raw))
-			}
-			return 0, fmt.Errorf("not a number: %s", truncate(raw))
-		}
-	}
-	if len(digits) > 1 && digits[0] == '0' {
-		return 0, fmt.Errorf("not a number: %s", truncate(raw))
-	}
-	v, err := strconv.ParseInt(string(lit), 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("%s is not an integer within int64", truncate(raw))
-	}
-	return v, nil
-}
-
-// intList parses the common form of an integer list, "[1, -2, 3]", without
-// the JSON decoder. It reports false for anything else, which the caller
-// then parses (and diagnoses) the general way.
-func intList(raw []byte) ([]int64, bool) {
-	s := bytes.TrimSpace(raw)
-	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
-		return nil, false
-	}
-	s = bytes.TrimSpace(s[1 : len(s)-1])
-	out := []int64{}
-	for len(s) > 0 {
-		i := 0
-		if s[0] == '-' {
-			i = 1
-		}
-		j := i
-		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			j++
-		}
-		if j == i || (j-i > 1 && s[i] == '0') {
-			return nil, false
-		}
-		v, err := strconv.ParseInt(string(s[:j]), 10, 64)
-		if err != nil {
-			return nil, false
-		}
-		out = append(out, v)
-		s = bytes.TrimSpace(s[j:])
-		if len(s) == 0 {
-			break
-		}
-		if s[0] != ',' {
-			return nil, false
-		}
-		s = bytes.TrimSpace(s[1:])
-		if len(s) == 0 {
-			return nil, false // a trailing comma is not JSON
-		}
-	}
-	return out, true
-}
-
-func truncate(raw []byte) string {
-	if len(raw) > 40 {
-		return string(raw[:40]) + "..."
-	}
-	return string(raw)
-}
-
-// ints reads a field that must be a list of int64 integers.
-func (c *Case) ints(name string, required bool) ([]int64, error) {
-	raw, ok := c.Fields[name]
-	if !ok {
-		if required {
-			return nil, bad("%s case has no %q field", c.Op, name)
-		}
-		return nil, nil
-	}
-	if out, ok := intList(raw); ok {
-		return out, nil
-	}
-	var list []json.RawMessage
-	if err := json.Unmarshal(raw, &list); err != nil || list == nil {
-		return nil, bad("%q must be a list of integers", name)
-	}
-	out := make([]int64, len(list))
-	for i, r := range list {
-		v, err := parseInt(r)
-		if err != nil {
-			return nil, bad("%s[%d]: %v", name, i, err)
-		}
-		out[i] = v
-	}
-	return out, nil
-}
-
-// mask reads a mask field: an integer bitmask (TF) or a 0/1 list
-// (OpenVINO). An absent mask is 0.
-func (c *Case) mask(name string) (engine.Mask, error) {
-	raw, ok := c.Fields[name]
-	if !ok {
-		return engine.Mask{}, nil
-	}
-	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' {
-		list, err := c.ints(name, true)
-		if err != nil {
-			return engine.Mask{}, err
-		}
-		m, err := engine.MaskFromList(list)
-		if err != nil {
-			return engine.Mask{}, engine.Errorf(engine.InvalidSpec, "%s: %v", name, trimKind(err))
-		}
-		return m, nil
-	}
-	v, err := parseInt(raw)
-	if err != nil {
-		return engine.Mask{}, bad("%q must be an integer bitmask or a list of 0/1: %v", name, err)
-	}
-	return engine.MaskFromInt(v), nil
 }
 
 func (c *Case) loadInputs(load InputLoader) error {
@@ -454,7 +173,10 @@ func (c *Case) loadInputs(load InputLoader) error {
 // setInputs checks the input names of the case against its op and loads
 // each input the op takes with load.
 func (c *Case) setInputs(names []string, load func(name string) (*engine.Tensor, error)) error {
-	want := opInputs[c.Op]
+	want := c.Def.Inputs
+	if c.Def.names != nil {
+		want = append(slices.Clone(want), c.Def.names(c.Spec)...)
+	}
 	sort.Strings(names)
 	for _, name := range names {
 		if !contains(want, name) {
@@ -474,15 +196,6 @@ func (c *Case) setInputs(names []string, load func(name string) (*engine.Tensor,
 	return nil
 }
 
-// Spec returns the strided_slice spec of the case.
-func (c *Case) Spec() engine.StridedSliceSpec {
-	return engine.StridedSliceSpec{
-		Begin: c.Begin, End: c.End, Strides: c.Strides,
-		BeginMask: c.BeginMask, EndMask: c.EndMask, EllipsisMask: c.EllipsisMask,
-		NewAxisMask: c.NewAxisMask, ShrinkAxisMask: c.ShrinkAxisMask,
-	}
-}
-
 // Eval evaluates the case on the reference engine. The result is
 // C-contiguous; every error is an *engine.Error.
 func (c *Case) Eval() (*engine.Tensor, error) { return c.EvalUnder(0) }
@@ -490,25 +203,7 @@ func (c *Case) Eval() (*engine.Tensor, error) { return c.EvalUnder(0) }
 // EvalUnder evaluates the case on the reference engine under the variants
 // r (see engine.Variant).
 func (c *Case) EvalUnder(r engine.Rules) (*engine.Tensor, error) {
-	switch c.Op {
-	case OpGetItem:
-		items, err := expr.Parse(c.Index)
-		if err != nil {
-			return nil, err
-		}
-		return engine.GetItemUnder(c.Inputs["x"], items, r)
-	case OpStridedSlice:
-		return engine.StridedSliceUnder(c.Inputs["x"], c.Spec(), r)
-	case OpSlice:
-		return engine.SliceUnder(c.Inputs["x"], c.Begin, c.Size, r)
-	case OpGatherND:
-		return engine.GatherNDUnder(c.Inputs["params"], c.Inputs["indices"], c.BatchDims, c.BadIndices, r)
-	case OpONNXSlice:
-		return engine.ONNXSliceUnder(c.Inputs["data"], engine.ONNXSliceSpec{Starts: c.Starts, Ends: c.Ends, Axes: c.Axes, Steps: c.Steps}, r)
-	case OpONNXGatherND:
-		return engine.ONNXGatherNDUnder(c.Inputs["data"], c.Inputs["indices"], c.BatchDims, r)
-	}
-	return nil, bad("unknown op %q", c.Op)
+	return c.Def.eval(c, r)
 }
 
 // VariantChanges reports whether the engine answers the case otherwise

@@ -68,6 +68,12 @@ func TestParseErrors(t *testing.T) {
 		{"an input the op does not take is malformed", `{"op":"slice","inputs":{"x":"2","y":"2"},"begin":[0],"size":[1]}`, engine.BadInput},
 		{"an input value must be a string", `{"op":"slice","inputs":{"x":2},"begin":[0],"size":[1]}`, engine.BadInput},
 		{"an unreadable input is bad input", `{"op":"slice","inputs":{"x":"bad"},"begin":[0],"size":[1]}`, engine.BadInput},
+		{"a subscript name needs an input", `{"op":"getitem","inputs":{"x":"2"},"index":"x[i]"}`, engine.BadInput},
+		{"every getitem input but x is named in the subscript", `{"op":"getitem","inputs":{"x":"2","i":"1","j":"1"},"index":"x[i]"}`, engine.BadInput},
+		{"a field of another op is malformed", `{"op":"getitem","inputs":{"x":"2"},"index":"x[0]","axis":0}`, engine.BadInput},
+		{"take's mode is raise, wrap or clip", `{"op":"take","inputs":{"a":"2","indices":"1"},"mode":"clamp"}`, engine.BadInput},
+		{"take_along_axis needs axis", `{"op":"take_along_axis","inputs":{"arr":"2","indices":"1"}}`, engine.BadInput},
+		{"an axis beyond int32 is invalid_spec", `{"op":"gather","inputs":{"params":"2","indices":"1"},"axis":4294967296}`, engine.InvalidSpec},
 	}
 	for _, tt := range tests {
 		_, err := Parse([]byte(tt.json), memInputs)
@@ -91,7 +97,16 @@ func TestParseAndEval(t *testing.T) {
 		{"a list mask sets entries", `{"op":"strided_slice","inputs":{"x":"4"},"begin":[0],"end":[0],"end_mask":[1]}`, []int{4}, ""},
 		{"batch_dims defaults to 0 and bad_indices to error", `{"op":"gather_nd","inputs":{"params":"4","indices":"1x1"}}`, []int{1}, ""},
 		{"a getitem syntax error is invalid_spec", `{"op":"getitem","inputs":{"x":"4"},"index":"x[1,,]"}`, nil, engine.InvalidSpec},
-		{"advanced indexing is invalid_spec for now", `{"op":"getitem","inputs":{"x":"4"},"index":"x[[1, 2]]"}`, nil, engine.InvalidSpec},
+		{"an inline integer list is an advanced index", `{"op":"getitem","inputs":{"x":"4"},"index":"x[[1, 2]]"}`, []int{2}, ""},
+		{"a name in the subscript is bound to the input of that name", `{"op":"getitem","inputs":{"x":"8x5","i":"2x3"},"index":"x[i, 1:]"}`, []int{2, 3, 4}, ""},
+		{"a name used twice is one input", `{"op":"getitem","inputs":{"x":"4x5","i":"3"},"index":"x[i, i]"}`, []int{3}, ""},
+		{"a subscript that does not parse answers with its error whatever the inputs", `{"op":"getitem","inputs":{"x":"4","i":"2"},"index":"x[i,,]"}`, nil, engine.InvalidSpec},
+		{"take's axis defaults to None (flattened)", `{"op":"take","inputs":{"a":"2x3","indices":"4"}}`, []int{4}, ""},
+		{"take along an axis", `{"op":"take","inputs":{"a":"2x3","indices":"4"},"axis":1,"mode":"clip"}`, []int{2, 4}, ""},
+		{"take_along_axis with axis null flattens", `{"op":"take_along_axis","inputs":{"arr":"2x3","indices":"4"},"axis":null}`, []int{4}, ""},
+		{"gather along axis 1", `{"op":"gather","inputs":{"params":"2x3","indices":"3"},"axis":1}`, []int{2, 3}, ""},
+		{"onnx_gather along axis -1", `{"op":"onnx_gather","inputs":{"data":"2x3","indices":"3x1"},"axis":-1}`, []int{2, 3, 1}, ""},
+		{"onnx_gather_elements has the shape of indices", `{"op":"onnx_gather_elements","inputs":{"data":"2x3","indices":"1x2"},"axis":1}`, []int{1, 2}, ""},
 		{"np.newaxis is None", `{"op":"getitem","inputs":{"x":"4"},"index":"x[np.newaxis, 1:]"}`, []int{1, 3}, ""},
 		{"negative batch_dims are invalid", `{"op":"gather_nd","inputs":{"params":"4","indices":"1x1"},"batch_dims":-1}`, nil, engine.InvalidSpec},
 	}

@@ -165,7 +165,7 @@ func (m Memory) Case() (*Case, error) {
 		}
 		fields[k] = raw
 	}
-	c := &Case{Fields: fields, BadIndices: engine.BadIndexError, Inputs: make(map[string]*engine.Tensor, len(m.Inputs))}
+	c := &Case{Fields: fields, Inputs: make(map[string]*engine.Tensor, len(m.Inputs))}
 	if err := c.parseSpec(); err != nil {
 		return nil, err
 	}

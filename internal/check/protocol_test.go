@@ -37,7 +37,7 @@ func TestMain(m *testing.M) {
 			}
 			return serve.Answer(line)
 		}
-		serve.ServeFunc(os.Stdin, os.Stdout, serve.Hello{Name: "faulty", Version: "0", Ops: casefile.Ops}, answer)
+		serve.ServeFunc(os.Stdin, os.Stdout, serve.Hello{Name: "faulty", Version: "0", Ops: casefile.OpNames()}, answer)
 		os.Exit(0)
 	}
 	os.Exit(m.Run())

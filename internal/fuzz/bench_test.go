@@ -12,7 +12,7 @@ import (
 func sampleCases(n int) []casefile.Memory {
 	var cases []casefile.Memory
 	for i := 0; i < n; i++ {
-		op := casefile.Ops[i%4]
+		op := casefile.OpNames()[i%4]
 		cases = append(cases, gen.CaseOf(op).Example(gen.CaseSeed(1, op, i)))
 	}
 	return cases
@@ -20,7 +20,7 @@ func sampleCases(n int) []casefile.Memory {
 
 func BenchmarkGenerate(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		op := casefile.Ops[i%4]
+		op := casefile.OpNames()[i%4]
 		gen.CaseOf(op).Example(gen.CaseSeed(1, op, i))
 	}
 }

@@ -199,14 +199,14 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	ops := opts.Ops
 	if len(ops) == 0 {
-		for _, op := range casefile.Ops {
+		for _, op := range casefile.OpNames() {
 			if opts.Impl.Supports(op) {
 				ops = append(ops, op)
 			}
 		}
 	}
 	if len(ops) == 0 {
-		return nil, fmt.Errorf("%s supports none of the ops %v", opts.Impl.Name(), casefile.Ops)
+		return nil, fmt.Errorf("%s supports none of the ops %v", opts.Impl.Name(), casefile.OpNames())
 	}
 	if opts.Workers < 1 {
 		opts.Workers = 64

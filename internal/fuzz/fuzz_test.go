@@ -104,7 +104,7 @@ const hangingEnv = "CONFORM_HANGING"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(hangingEnv) != "" {
-		serve.ServeFunc(os.Stdin, os.Stdout, serve.Hello{Name: "hanging", Version: "0", Ops: casefile.Ops}, func([]byte) map[string]any {
+		serve.ServeFunc(os.Stdin, os.Stdout, serve.Hello{Name: "hanging", Version: "0", Ops: casefile.OpNames()}, func([]byte) map[string]any {
 			select {}
 		})
 		os.Exit(0)
@@ -130,7 +130,7 @@ func TestMain(m *testing.M) {
 			}
 			return serve.Answer(line)
 		}
-		serve.ServeFunc(os.Stdin, os.Stdout, serve.Hello{Name: "broken-" + name, Version: "0", Ops: casefile.Ops}, answer)
+		serve.ServeFunc(os.Stdin, os.Stdout, serve.Hello{Name: "broken-" + name, Version: "0", Ops: casefile.OpNames()}, answer)
 		os.Exit(0)
 	}
 	os.Exit(m.Run())

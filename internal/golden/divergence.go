@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/expr"
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/impl"
@@ -207,10 +206,11 @@ func init() {
 				if err != nil {
 					return false
 				}
-				for i, e := range c.Ends {
+				spec := c.Spec.(engine.ONNXSliceSpec)
+				for i, e := range spec.Ends {
 					step := int64(1)
-					if i < len(c.Steps) {
-						step = c.Steps[i]
+					if i < len(spec.Steps) {
+						step = spec.Steps[i]
 					}
 					if step < 0 && (e == math.MaxInt64 || e == math.MaxInt32) {
 						return true
@@ -224,7 +224,7 @@ func init() {
 			Explanation: "ONNX Runtime's GatherND only checks that the batch sizes divide each other, not that data and indices have the same batch dimensions as the ONNX spec requires.",
 			Match: func(d *Disagreement) bool {
 				c, err := d.Case.Case()
-				return err == nil && d.Op() == casefile.OpONNXGatherND && c.BatchDims > 0 && d.Is(signature.OutputForError, string(engine.InvalidSpec))
+				return err == nil && d.Op() == casefile.OpONNXGatherND && c.Spec.(casefile.ONNXGatherNDSpec).BatchDims > 0 && d.Is(signature.OutputForError, string(engine.InvalidSpec))
 			},
 		},
 		Divergence{
@@ -232,7 +232,7 @@ func init() {
 			Explanation: "ONNX Runtime's GatherND accepts a negative batch_dims (and computes a result); the ONNX spec requires 0 <= batch_dims < min(rank(data), rank(indices)).",
 			Match: func(d *Disagreement) bool {
 				c, err := d.Case.Case()
-				return err == nil && d.Op() == casefile.OpONNXGatherND && c.BatchDims < 0 && d.Is(signature.OutputForError, string(engine.InvalidSpec))
+				return err == nil && d.Op() == casefile.OpONNXGatherND && c.Spec.(casefile.ONNXGatherNDSpec).BatchDims < 0 && d.Is(signature.OutputForError, string(engine.InvalidSpec))
 			},
 		},
 		Divergence{
@@ -266,11 +266,11 @@ func inputRank(m casefile.Memory, name string) int {
 // dimension: negative, or beyond the dimension's size.
 func beginOutside(m casefile.Memory) bool {
 	c, err := m.Case()
-	if err != nil {
+	if err != nil || c.Op != casefile.OpSlice {
 		return false
 	}
 	shape := c.Inputs["x"].Shape
-	for i, b := range c.Begin {
+	for i, b := range c.Spec.(casefile.SliceSpec).Begin {
 		if b < 0 || (i < len(shape) && b > int64(shape[i])) {
 			return true
 		}
@@ -301,13 +301,15 @@ func stridedPlan(m casefile.Memory) (*engine.Plan, int) {
 	x := c.Inputs["x"]
 	var plan *engine.Plan
 	if c.Op == casefile.OpGetItem {
-		items, perr := expr.Parse(c.Index)
-		if perr != nil {
+		spec := c.Spec.(casefile.GetItemSpec)
+		if spec.ParseErr != nil {
 			return nil, 0
 		}
-		plan, err = engine.GetItemPlan(x.Shape, items)
+		plan, err = engine.GetItemPlan(x.Shape, spec.Items)
+	} else if c.Op == casefile.OpStridedSlice {
+		plan, err = engine.StridedSlicePlan(x.Shape, c.Spec.(engine.StridedSliceSpec))
 	} else {
-		plan, err = engine.StridedSlicePlan(x.Shape, c.Spec())
+		return nil, 0
 	}
 	if err != nil {
 		return nil, 0

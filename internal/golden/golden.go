@@ -48,7 +48,7 @@ type Oracle struct {
 // (Slice, Squeeze, Unsqueeze); those runs are compared in reports
 // (`conform report --impl ort`), while the corpus stores its results on
 // the ONNX ops themselves.
-var goldenOps = map[string][]string{"ort": casefile.ONNXOps}
+var goldenOps = map[string][]string{"ort": casefile.FamilyOps("onnx")}
 
 // CodeUnsupportedOp is the skip code of a case whose op the oracle does
 // not run.

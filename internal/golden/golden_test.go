@@ -37,7 +37,7 @@ func startNumPy(t *testing.T) []*Oracle {
 func build(t *testing.T, oracles []*Oracle, dest string, seed uint64) *Summary {
 	t.Helper()
 	perOp := map[string]int{}
-	for _, op := range casefile.Ops {
+	for _, op := range casefile.OpNames() {
 		perOp[op] = 40
 	}
 	s, err := Build(context.Background(), Options{Dest: dest, Seed: seed, PerOp: perOp, Oracles: []string{Reference}, Workers: 8, Log: io.Discard},

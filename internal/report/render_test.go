@@ -17,9 +17,9 @@ func sample() *Report {
 		Corpus: "test corpus", Cases: 3,
 		Impls: []Impl{{"engine", "1"}, {"broken", "2"}},
 		Rows: []Row{
-			{Feature: Feature{"negative-stride", "ranges", "a range with a negative stride"}, Cases: 2,
+			{Feature: Feature{ID: "negative-stride", Group: "ranges", Description: "a range with a negative stride"}, Cases: 2,
 				Cells: []*Cell{{Passed: 2, Total: 2}, {Passed: 1, Total: 2, Smallest: &Failure{ID: "c/1", Detail: "element [0] is 1, want 2", Elements: 3, Snippet: "x[::-1]"}}}},
-			{Feature: Feature{"dtype:f2", "dtypes", "data of dtype f2"}, Cases: 1,
+			{Feature: Feature{ID: "dtype:f2", Group: "dtypes", Description: "data of dtype f2"}, Cases: 1,
 				Cells: []*Cell{{Passed: 1, Total: 1}, {Skipped: 1}}},
 		},
 		Classes: []Class{{Impl: "broken", ID: "broken-reversal", Explanation: "reverses the wrong way", Cases: 1,

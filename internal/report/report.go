@@ -189,7 +189,7 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 		}
 	}
 	order := map[string]int{}
-	for i, f := range features {
+	for i, f := range catalogue() {
 		order[f.ID] = i
 	}
 	for _, row := range rows {

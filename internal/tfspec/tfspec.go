@@ -21,7 +21,6 @@ import (
 	"regexp"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/expr"
 	"github.com/conformsuite/conform/internal/casefile"
 )
 
@@ -73,7 +72,7 @@ func ReadStrided(m casefile.Memory) (s Strided, ok bool) {
 	s = Strided{Op: c.Op, Shape: c.Inputs["x"].Shape}
 	switch c.Op {
 	case casefile.OpStridedSlice:
-		sp := c.Spec()
+		sp := c.Spec.(engine.StridedSliceSpec)
 		s.NEnd, s.NStrides = len(sp.End), -1
 		if sp.Strides != nil {
 			s.NStrides = len(sp.Strides)
@@ -98,11 +97,11 @@ func ReadStrided(m casefile.Memory) (s Strided, ok bool) {
 			s.Entries = append(s.Entries, e)
 		}
 	case casefile.OpGetItem:
-		items, err := expr.Parse(c.Index)
-		if err != nil {
+		spec := c.Spec.(casefile.GetItemSpec)
+		if spec.ParseErr != nil {
 			return Strided{}, false
 		}
-		for _, it := range items {
+		for _, it := range spec.Items {
 			e := Entry{Kind: Range, Stride: 1}
 			switch it.Kind {
 			case engine.IndexEllipsis:
@@ -260,12 +259,13 @@ func SeveralEllipses(m casefile.Memory) bool {
 	}
 	switch c.Op {
 	case casefile.OpStridedSlice:
-		return bits.OnesCount64(c.EllipsisMask.Bits)+c.EllipsisMask.Extra >= 2
+		m := c.Spec.(engine.StridedSliceSpec).EllipsisMask
+		return bits.OnesCount64(m.Bits)+m.Extra >= 2
 	case casefile.OpGetItem:
 		if s, ok := ReadStrided(m); ok {
 			return s.Ellipses() >= 2
 		}
-		return len(ellipsisRE.FindAllString(c.Index, -1)) >= 2
+		return len(ellipsisRE.FindAllString(c.Spec.(casefile.GetItemSpec).Index, -1)) >= 2
 	}
 	return false
 }
@@ -282,7 +282,8 @@ func ReadSlice(m casefile.Memory) (s Slice, ok bool) {
 	if err != nil || c.Op != casefile.OpSlice {
 		return Slice{}, false
 	}
-	return Slice{Begin: c.Begin, Size: c.Size, Shape: c.Inputs["x"].Shape}, true
+	spec := c.Spec.(casefile.SliceSpec)
+	return Slice{Begin: spec.Begin, Size: spec.Size, Shape: c.Inputs["x"].Shape}, true
 }
 
 // NegativeBegin reports whether a begin value is negative (SLICE does not

@@ -1,0 +1,137 @@
+package casefile
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/conformsuite/conform/engine"
+)
+
+// OpDef defines one op, once: the inputs and spec fields of its cases,
+// how a case's fields become its typed spec, how the reference engine
+// evaluates it, the method an implementation has to run it (conformtest),
+// the rules of the semantics a case of it exercises (reports) and the
+// Python code that reproduces a case (reports). Case parsing, the
+// conformtest harness, `conform serve`, the reports and the generators all
+// look ops up here; each op's definition is one file, op_<name>.go.
+type OpDef struct {
+	// Name is the op's name in case files, e.g. "take".
+	Name string
+	// Summary says in one line what the op is, e.g. "np.take(a, indices,
+	// axis, mode) of NumPy".
+	Summary string
+	// Inputs are the names of the op's inputs. A getitem case has more:
+	// one per name its subscript uses (see Case.Inputs).
+	Inputs []string
+	// Fields are the spec fields the op reads; a field of another op in a
+	// case is an error, any other field is metadata.
+	Fields []string
+	// Method is the method an implementation has to run the op under
+	// conformtest, as Go source.
+	Method string
+	// Family is the library whose semantics the op follows: "numpy",
+	// "tf" or "onnx".
+	Family string
+
+	seq        int                        // order in Ops
+	parse      func(c *Case) (any, error) // c.Fields to the typed spec
+	names      func(spec any) []string    // extra inputs the spec names
+	eval       func(c *Case, r engine.Rules) (*engine.Tensor, error)
+	implements func(impl any) bool                             // whether impl has Method
+	call       func(impl any, c *Case) (*engine.Tensor, error) // calls Method
+	features   []Feature                                       // the op's own rules
+	tag        func(c *Case, add func(id string))              // tags the rules c exercises
+	snippet    func(b *strings.Builder, c *Case)               // Python reproducing c
+}
+
+// registry holds every op by name; ordered holds them in Ops order.
+var (
+	registry = map[string]*OpDef{}
+	ordered  []*OpDef
+)
+
+// register adds an op definition; each op file calls it from init.
+func register(d *OpDef) *OpDef {
+	if _, dup := registry[d.Name]; dup {
+		panic("casefile: op " + d.Name + " registered twice")
+	}
+	registry[d.Name] = d
+	ordered = append(ordered, d)
+	sort.SliceStable(ordered, func(i, j int) bool { return ordered[i].seq < ordered[j].seq })
+	return d
+}
+
+// Lookup returns the definition of the op called name.
+func Lookup(name string) (*OpDef, bool) {
+	d, ok := registry[name]
+	return d, ok
+}
+
+// OpNames lists every op in a stable order, the order in which they were
+// added to conform. The golden corpus is built in this order.
+func OpNames() []string {
+	names := make([]string, len(ordered))
+	for i, d := range ordered {
+		names[i] = d.Name
+	}
+	return names
+}
+
+// Defs lists every op definition in OpNames order.
+func Defs() []*OpDef { return slices.Clone(ordered) }
+
+// FamilyOps lists the ops whose semantics follow family ("numpy", "tf"
+// or "onnx"), in OpNames order.
+func FamilyOps(family string) []string {
+	var names []string
+	for _, d := range ordered {
+		if d.Family == family {
+			names = append(names, d.Name)
+		}
+	}
+	return names
+}
+
+// allFields lists the spec fields of every op, sorted: a field of this
+// set that the case's op does not read is an error.
+func allFields() []string {
+	var all []string
+	for _, d := range ordered {
+		for _, f := range d.Fields {
+			if !slices.Contains(all, f) {
+				all = append(all, f)
+			}
+		}
+	}
+	sort.Strings(all)
+	return all
+}
+
+// Implements reports whether impl has the op's method (see Method).
+func (d *OpDef) Implements(impl any) bool { return d.implements(impl) }
+
+// Call runs the op's method of impl on the case. impl must implement it
+// (see Implements).
+func (d *OpDef) Call(impl any, c *Case) (*engine.Tensor, error) { return d.call(impl, c) }
+
+// Features lists the rules specific to the op that a report can tag.
+func (d *OpDef) Features() []Feature { return slices.Clone(d.features) }
+
+// implements is the implements function of an op whose method is the
+// interface I.
+func implements[I any](impl any) bool {
+	_, ok := impl.(I)
+	return ok
+}
+
+// specOf returns the typed spec of a case of an op whose spec type is T.
+// It panics if the case is of another op (a bug).
+func specOf[T any](c *Case) T {
+	s, ok := c.Spec.(T)
+	if !ok {
+		panic(fmt.Sprintf("casefile: a %s case has a spec of type %T", c.Op, c.Spec))
+	}
+	return s
+}

@@ -1,0 +1,294 @@
+package casefile
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/engine/expr"
+)
+
+// GetItemSpec is the spec of a getitem case: NumPy's x[index].
+type GetItemSpec struct {
+	// Index is the subscript as written, e.g. "x[1:, None, i]".
+	Index string
+	// Items is the parsed subscript, nil if it does not parse. The arrays
+	// of items written as names are not bound here (Array is nil): see
+	// Case.IndexItems.
+	Items []engine.IndexItem
+	// ParseErr is why the subscript does not parse: the case's answer.
+	ParseErr error
+}
+
+// GetItemer is the method conformtest calls for getitem: x[index] with
+// its parsed items.
+type GetItemer interface {
+	GetItem(x *engine.Tensor, index string, items []engine.IndexItem) (*engine.Tensor, error)
+}
+
+// OpGetItem is the name of the getitem op.
+const OpGetItem = "getitem"
+
+func init() {
+	register(&OpDef{
+		Name:    OpGetItem,
+		Summary: "NumPy's x[index] (np.asarray of it): basic and advanced indexing",
+		Inputs:  []string{"x"},
+		Fields:  []string{"index"},
+		Method:  "GetItem(x *engine.Tensor, index string, items []engine.IndexItem) (*engine.Tensor, error)",
+		Family:  "numpy",
+		seq:     10,
+		parse: func(c *Case) (any, error) {
+			raw, ok := c.Fields["index"]
+			if !ok {
+				return nil, bad(`getitem case has no "index" field`)
+			}
+			var s GetItemSpec
+			if unmarshalString(raw, &s.Index) != nil {
+				return nil, bad(`"index" must be a string such as "x[1:3, ...]"`)
+			}
+			s.Items, s.ParseErr = expr.Parse(s.Index)
+			return s, nil
+		},
+		names: func(spec any) []string {
+			return indexNames(spec.(GetItemSpec).Items)
+		},
+		eval: func(c *Case, r engine.Rules) (*engine.Tensor, error) {
+			s := specOf[GetItemSpec](c)
+			if s.ParseErr != nil {
+				return nil, s.ParseErr
+			}
+			return engine.GetItemUnder(c.Inputs["x"], c.IndexItems(), r)
+		},
+		implements: implements[GetItemer],
+		call: func(impl any, c *Case) (*engine.Tensor, error) {
+			s := specOf[GetItemSpec](c)
+			if s.ParseErr != nil {
+				return nil, s.ParseErr
+			}
+			return impl.(GetItemer).GetItem(c.Inputs["x"], s.Index, c.IndexItems())
+		},
+		features: append(append([]Feature{
+			{"subscript-forms", "masks", "subscript forms: x[()], x[1,], x[...,], parenthesised tuples, np/tf.newaxis"},
+		}, advancedFeatures...), indexFeatures...),
+		tag:     tagGetItem,
+		snippet: getItemSnippet,
+	})
+}
+
+// indexNames returns the distinct input names the items of a subscript
+// use, in order of first use.
+func indexNames(items []engine.IndexItem) []string {
+	var names []string
+	for _, it := range items {
+		if it.Kind == engine.IndexArray && it.Name != "" && !slices.Contains(names, it.Name) {
+			names = append(names, it.Name)
+		}
+	}
+	return names
+}
+
+// IndexItems returns the parsed subscript of a getitem case with every
+// array written as a name bound to the case's input of that name; nil if
+// the subscript does not parse.
+func (c *Case) IndexItems() []engine.IndexItem {
+	s := specOf[GetItemSpec](c)
+	if indexNames(s.Items) == nil {
+		return s.Items
+	}
+	items := slices.Clone(s.Items)
+	for i, it := range items {
+		if it.Kind == engine.IndexArray && it.Name != "" {
+			items[i].Array = c.Inputs[it.Name]
+		}
+	}
+	return items
+}
+
+func tagGetItem(c *Case, add func(string)) {
+	s := specOf[GetItemSpec](c)
+	src := strings.ReplaceAll(s.Index, " ", "")
+	if strings.Contains(src, "[()]") || strings.HasSuffix(src, ",]") || strings.Contains(src, "[(") || strings.Contains(src, "newaxis") {
+		add("subscript-forms")
+	}
+	if s.ParseErr != nil {
+		if engine.KindOf(s.ParseErr) == engine.OutOfRange {
+			add("huge-integers")
+		}
+		return
+	}
+	items := c.IndexItems()
+	x := c.Inputs["x"]
+	tagAdvanced(x, items, add)
+	consumed, ellipsisAt := 0, -1
+	for i, it := range items {
+		switch it.Kind {
+		case engine.IndexInt, engine.IndexSlice:
+			consumed++
+		case engine.IndexArray:
+			consumed += arrayDims(it)
+		case engine.IndexEllipsis:
+			ellipsisAt = i
+		}
+	}
+	if ellipsisAt >= 0 {
+		add("ellipsis")
+		if consumed == x.Rank() {
+			add("ellipsis-zero-dims")
+		}
+	} else if consumed < x.Rank() {
+		add("implicit-ellipsis")
+	}
+	axis := 0
+	for i, it := range items {
+		switch it.Kind {
+		case engine.IndexNewAxis:
+			add("new-axis")
+			if ellipsisAt >= 0 && i > ellipsisAt {
+				add("new-axis-after-ellipsis")
+			}
+		case engine.IndexEllipsis:
+			axis += max(x.Rank()-consumed, 0)
+		case engine.IndexArray:
+			axis += arrayDims(it)
+		case engine.IndexInt:
+			add("shrink")
+			if it.Index < 0 {
+				add("shrink-negative-index")
+			}
+			if it.Index > 1<<62 || it.Index < -(1<<62) {
+				add("huge-integers")
+			}
+			axis++
+		case engine.IndexSlice:
+			d := int64(0)
+			if axis < x.Rank() {
+				d = int64(x.Shape[axis])
+			}
+			step := int64(1)
+			if it.HasStep {
+				step = it.Step
+			}
+			if step != 0 {
+				tagRange(d, it.Start, it.Stop, step, !it.HasStart, !it.HasStop, add)
+			}
+			axis++
+		}
+	}
+}
+
+func getItemSnippet(b *strings.Builder, c *Case) {
+	s := specOf[GetItemSpec](c)
+	np := strings.Replace(s.Index, "tf.newaxis", "np.newaxis", -1)
+	fmt.Fprintf(b, "%s  # NumPy\n", np)
+	tfIndex := strings.Replace(strings.Replace(s.Index, "np.newaxis", "tf.newaxis", -1), "numpy.newaxis", "tf.newaxis", -1)
+	fmt.Fprintf(b, "tf.constant(x)%s  # TensorFlow\n", strings.TrimLeftFunc(tfIndex, func(r rune) bool { return r != '[' }))
+}
+
+// advancedFeatures are the rules of NumPy's advanced indexing (getitem).
+var advancedFeatures = []Feature{
+	{"advanced-int-array", "advanced", "an integer array index (inline list or input)"},
+	{"advanced-bool-array", "advanced", "a boolean array index (its nonzero() positions)"},
+	{"advanced-bool-scalar", "advanced", "a 0-d boolean index (True adds a dimension of 1, False one of 0)"},
+	{"advanced-broadcast", "advanced", "index arrays of different shapes, broadcast together"},
+	{"advanced-with-scalar", "advanced", "an integer scalar among index arrays (a 0-d index array)"},
+	{"advanced-adjacent", "advanced", "adjacent advanced indices among basic ones: their dimensions stay in place"},
+	{"advanced-separated", "advanced", "advanced indices separated by a slice, ellipsis or new axis: their dimensions go first"},
+}
+
+// arrayDims returns how many dimensions of x an array index addresses: a
+// boolean array as many as it has, an integer array one.
+func arrayDims(it engine.IndexItem) int {
+	if it.Array != nil && it.Array.DType.Kind == engine.Bool {
+		return it.Array.Rank()
+	}
+	return 1
+}
+
+// tagAdvanced tags the advanced-indexing rules of a parsed subscript whose
+// arrays are bound (Case.IndexItems) over x.
+func tagAdvanced(x *engine.Tensor, items []engine.IndexItem, add func(string)) {
+	first, last, arrays, ints := -1, -1, 0, 0
+	var shapes [][]int
+	consumed := 0
+	for i, it := range items {
+		switch it.Kind {
+		case engine.IndexInt, engine.IndexSlice:
+			consumed++
+		case engine.IndexArray:
+			consumed += arrayDims(it)
+		}
+		if it.Kind == engine.IndexArray || it.Kind == engine.IndexInt {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+		if it.Kind == engine.IndexInt {
+			ints++
+		}
+		if it.Kind == engine.IndexArray {
+			arrays++
+		}
+	}
+	if arrays == 0 {
+		return
+	}
+	if ints > 0 {
+		add("advanced-with-scalar")
+	}
+	basic := false
+	for i, it := range items {
+		if it.Kind == engine.IndexSlice || it.Kind == engine.IndexEllipsis || it.Kind == engine.IndexNewAxis {
+			basic = true
+			if i > first && i < last {
+				add("advanced-separated")
+			}
+		}
+	}
+	if basic && !slices.ContainsFunc(items[first:last+1], func(it engine.IndexItem) bool {
+		return it.Kind == engine.IndexSlice || it.Kind == engine.IndexEllipsis || it.Kind == engine.IndexNewAxis
+	}) {
+		add("advanced-adjacent")
+	}
+	axis := 0
+	for _, it := range items {
+		switch it.Kind {
+		case engine.IndexInt, engine.IndexSlice:
+			axis++
+		case engine.IndexEllipsis:
+			axis += max(x.Rank()-consumed, 0)
+		case engine.IndexArray:
+			a := it.Array
+			if a == nil {
+				continue
+			}
+			switch {
+			case a.DType.Kind == engine.Bool && a.Rank() == 0:
+				add("advanced-bool-scalar")
+			case a.DType.Kind == engine.Bool:
+				add("advanced-bool-array")
+				if a.Len() > 0 && !slices.ContainsFunc(a.Bytes(), func(b byte) bool { return b != 0 }) {
+					add("empty-selection")
+				}
+				axis += a.Rank()
+				continue
+			default:
+				add("advanced-int-array")
+				shapes = append(shapes, a.Shape)
+			}
+			d := -1
+			if axis < x.Rank() {
+				d = x.Shape[axis]
+			}
+			tagIndices(a, d, add)
+			axis++
+		}
+	}
+	for _, s := range shapes[min(1, len(shapes)):] {
+		if !slices.Equal(s, shapes[0]) {
+			add("advanced-broadcast")
+		}
+	}
+}
