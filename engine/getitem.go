@@ -115,18 +115,24 @@ func getItemPlan(shape []int, items []IndexItem, rules Rules) (*Plan, error) {
 	return plan, nil
 }
 
-// GetItem evaluates x[items] with NumPy basic-indexing semantics and
-// returns a C-contiguous tensor: what np.asarray(x[items]) returns. The
-// result may share memory with x: when its elements are one block of x's
-// memory, it is a view of that block, as np.ascontiguousarray(x[items])
-// is (see Plan.Apply). Its dtype is x's, byte order included, except for
-// an index that makes NumPy return a scalar (see getItemResult).
+// GetItem evaluates x[items] with NumPy 1.24 indexing semantics and
+// returns a C-contiguous tensor: what np.asarray(x[items]) returns. For a
+// basic index the result may share memory with x: when its elements are
+// one block of x's memory, it is a view of that block, as
+// np.ascontiguousarray(x[items]) is (see Plan.Apply). An index with
+// IndexArray items (advanced indexing) gives a new tensor (see
+// advanced.go); an IndexArray item whose Array is nil (an unbound name)
+// is invalid_spec. The dtype is x's, byte order included, except for an
+// index that makes NumPy return a scalar (see getItemResult).
 func GetItem(x *Tensor, items []IndexItem) (*Tensor, error) {
 	return GetItemUnder(x, items, 0)
 }
 
 // GetItemUnder is GetItem under the variants r (see Variant).
 func GetItemUnder(x *Tensor, items []IndexItem, r Rules) (*Tensor, error) {
+	if hasArrays(items) {
+		return advancedGetItem(x, items, r)
+	}
 	p, err := getItemPlan(x.Shape, items, r)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,987 @@
+package engine
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"sort"
+)
+
+// Advanced indexing: getitem with IndexArray items, NumPy 1.24's
+// x[idx] for integer and boolean arrays. The evaluation follows NumPy's
+// steps and their order of errors:
+//
+//  1. prepare (NumPy's prepare_index), item by item: an array of another
+//     dtype than integer or bool is invalid_spec; a 0-d integer array is
+//     an integer (a uint64 beyond int64 is NumPy's OverflowError, here
+//     out_of_range); a 0-d boolean adds a dimension of size 1 (True) or 0
+//     (False) and uses no dimension of x; a boolean array with as many
+//     dimensions as x and x's shape, when it is the only item, selects
+//     the elements where it is true (a 1-d result); any other boolean
+//     array stands for its nonzero() arrays, one per dimension it covers.
+//     Then: more dimensions used than x has is invalid_spec; with a new
+//     axis or an array, a result of more than MaxRank dimensions (counted
+//     as NumPy counts them: slices, new axes and ellipsis dimensions plus
+//     the largest index array rank) is invalid_spec; a boolean array
+//     whose shape differs from the dimensions it covers is invalid_spec.
+//  2. the view of the basic items, in item order: an integer out of
+//     bounds is out_of_range (whatever the arrays), a zero slice step
+//     invalid_spec.
+//  3. the index arrays broadcast together (a 0-d False broadcasts only
+//     against a last dimension of 1 or less): a mismatch is invalid_spec.
+//  4. the engine's output limit (invalid_spec).
+//  5. unless the result is empty, every value of every integer array must
+//     be in [-d, d) for the dimension d it indexes (out_of_range); a
+//     negative value counts from the end. NumPy checks no index of an
+//     empty result (it warns when only the non-indexed dimensions are
+//     empty). Unsigned values are read as NumPy casts them to intp: a
+//     uint64 beyond int64 is negative.
+//
+// Integer scalars among arrays count as arrays for the placement of the
+// broadcast dimensions: if the arrays (and integers) are adjacent items
+// the broadcast dimensions replace them in place, otherwise (separated
+// by a slice, an ellipsis, even one that covers no dimension, or a new
+// axis) they come first. A result is a new C-contiguous tensor of x's
+// dtype, byte order included.
+
+// advKind is the kind of a prepared index entry.
+type advKind int
+
+const (
+	advInt      advKind = iota // an integer (also a 0-d integer array)
+	advSlice                   // a slice
+	advNewAxis                 // a new axis
+	advEllipsis                // an ellipsis covering dims dimensions
+	advArray                   // an integer array of rank >= 1
+	advMask                    // a boolean array covering dims dimensions
+	advBool0                   // a 0-d boolean
+)
+
+// advEntry is one prepared index entry.
+type advEntry struct {
+	kind  advKind
+	item  IndexItem // the item of an integer or a slice
+	index int64     // the value of an integer
+	arr   *Tensor   // the array of advArray; the C-contiguous mask of advMask
+	dims  int       // dimensions covered by advEllipsis and advMask
+	truth bool      // the value of advBool0
+	// The nonzero count of a mask, and its running count per chunk of
+	// maskChunk elements (see countMask).
+	count  int
+	prefix []int
+}
+
+// hasArrays reports whether items has an IndexArray item.
+func hasArrays(items []IndexItem) bool {
+	for _, it := range items {
+		if it.Kind == IndexArray {
+			return true
+		}
+	}
+	return false
+}
+
+// advancedGetItem is GetItemUnder for an index with IndexArray items.
+func advancedGetItem(x *Tensor, items []IndexItem, r Rules) (*Tensor, error) {
+	entries, fancy, err := prepareAdvanced(x, items)
+	if err != nil {
+		return nil, err
+	}
+	if !fancy {
+		// Only 0-d integer arrays: a basic index, as NumPy treats it
+		// (its result is a copy of the same elements).
+		basic := make([]IndexItem, 0, len(entries))
+		for _, e := range entries {
+			switch e.kind {
+			case advInt:
+				basic = append(basic, IndexItem{Kind: IndexInt, Index: e.index})
+			case advEllipsis:
+				basic = append(basic, IndexItem{Kind: IndexEllipsis})
+			default:
+				basic = append(basic, e.item)
+			}
+		}
+		return GetItemUnder(x, basic, r)
+	}
+	p, err := planAdvanced(x, entries)
+	if err != nil {
+		return nil, err
+	}
+	out, err := p.run()
+	if err != nil {
+		return nil, err
+	}
+	return r.finish(out)
+}
+
+// prepareAdvanced is NumPy's prepare_index: it classifies the items into
+// entries (an implicit trailing ellipsis included) and makes the checks
+// of step 1. fancy reports whether any entry is an array (advArray,
+// advMask, advBool0).
+func prepareAdvanced(x *Tensor, items []IndexItem) (entries []advEntry, fancy bool, err error) {
+	rank := x.Rank()
+	used, newDims, fancyDims := 0, 0, 0
+	ellipsis := -1
+	for _, it := range items {
+		if len(entries) > 2*MaxRank {
+			return nil, false, Errorf(InvalidSpec, "too many indices for array")
+		}
+		switch it.Kind {
+		case IndexEllipsis:
+			if ellipsis >= 0 {
+				return nil, false, Errorf(InvalidSpec, "an index can only have a single ellipsis ('...')")
+			}
+			ellipsis = len(entries)
+			entries = append(entries, advEntry{kind: advEllipsis})
+		case IndexNewAxis:
+			newDims++
+			entries = append(entries, advEntry{kind: advNewAxis, item: it})
+		case IndexSlice:
+			used++
+			newDims++
+			entries = append(entries, advEntry{kind: advSlice, item: it})
+		case IndexInt:
+			used++
+			entries = append(entries, advEntry{kind: advInt, index: it.Index})
+		case IndexArray:
+			a := it.Array
+			if a == nil {
+				return nil, false, Errorf(InvalidSpec, "the index array %q has no value: its name is not bound to an input", it.Name)
+			}
+			switch {
+			case a.DType.Kind == Bool:
+				if len(items) == 1 && sameShape(a.Shape, x.Shape) {
+					// NumPy's single boolean index: the elements where
+					// it is true, in a 1-d result.
+					e := newMaskEntry(a)
+					return []advEntry{e}, true, nil
+				}
+				fancy = true
+				fancyDims = max(fancyDims, 1)
+				if a.Rank() == 0 {
+					entries = append(entries, advEntry{kind: advBool0, truth: a.Bytes()[0] != 0})
+					continue
+				}
+				if len(entries)+a.Rank() >= 2*MaxRank {
+					return nil, false, Errorf(InvalidSpec, "too many indices for array")
+				}
+				used += a.Rank()
+				entries = append(entries, newMaskEntry(a))
+			case a.DType.IsInteger():
+				if a.Rank() == 0 {
+					var v [1]int64
+					readInts(v[:], a.Data, a.Offset, 0, a.DType)
+					if a.DType.Kind == Uint && v[0] < 0 {
+						return nil, false, Errorf(OutOfRange, "0-d index array %s holds a value beyond int64 (NumPy: OverflowError)", arrayName(it))
+					}
+					used++
+					entries = append(entries, advEntry{kind: advInt, index: v[0]})
+					continue
+				}
+				fancy = true
+				fancyDims = max(fancyDims, a.Rank())
+				used++
+				entries = append(entries, advEntry{kind: advArray, arr: a})
+			default:
+				return nil, false, Errorf(InvalidSpec, "arrays used as indices must be of integer (or boolean) type; %s has dtype %v", arrayName(it), a.DType)
+			}
+		default:
+			return nil, false, Errorf(InvalidSpec, "unknown index item kind %d", it.Kind)
+		}
+	}
+	switch {
+	case used > rank:
+		return nil, false, Errorf(InvalidSpec, "too many indices for array: array is %d-dimensional, but %d were indexed", rank, used)
+	case used < rank && ellipsis >= 0:
+		entries[ellipsis].dims = rank - used
+		newDims += rank - used
+	case used < rank:
+		entries = append(entries, advEntry{kind: advEllipsis, dims: rank - used})
+		newDims += rank - used
+	}
+	if !fancy {
+		return entries, false, nil
+	}
+	if newDims+fancyDims > MaxRank {
+		return nil, false, Errorf(InvalidSpec, "number of dimensions must be within [0, %d], indexing result would have %d", MaxRank, newDims+fancyDims)
+	}
+	axis := 0
+	for _, e := range entries {
+		switch e.kind {
+		case advMask:
+			for k, d := range e.arr.Shape {
+				if d != x.Shape[axis+k] {
+					return nil, false, Errorf(InvalidSpec, "boolean index did not match indexed array along dimension %d; dimension is %d but corresponding boolean dimension is %d", axis+k, x.Shape[axis+k], d)
+				}
+			}
+			axis += e.dims
+		case advEllipsis:
+			axis += e.dims
+		case advInt, advSlice, advArray:
+			axis++
+		}
+	}
+	return entries, true, nil
+}
+
+// arrayName names an index array in messages.
+func arrayName(it IndexItem) string {
+	if it.Name != "" {
+		return "'" + it.Name + "'"
+	}
+	return "an inline array"
+}
+
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// newMaskEntry prepares the boolean array a as a mask: C-contiguous,
+// with its nonzero count.
+func newMaskEntry(a *Tensor) advEntry {
+	m := a.Contiguous()
+	prefix := countMask(m.Data)
+	return advEntry{kind: advMask, arr: m, dims: a.Rank(), count: prefix[len(prefix)-1], prefix: prefix}
+}
+
+// maskChunk is the number of mask elements per entry of a mask's running
+// count, from which a walk can start anywhere in the mask.
+const maskChunk = 1 << 16
+
+// countMask returns the running count of the nonzero bytes of mask per
+// chunk of maskChunk bytes: prefix[c] is the count in the chunks before
+// chunk c, and the last entry the total.
+func countMask(mask []byte) []int {
+	chunks := (len(mask) + maskChunk - 1) / maskChunk
+	prefix := make([]int, chunks+1)
+	parallelFor(chunks, 0, len(mask), func(lo, hi int) {
+		for c := lo; c < hi; c++ {
+			prefix[c+1] = countNonzero(mask[c*maskChunk : min((c+1)*maskChunk, len(mask))])
+		}
+	})
+	for c := 1; c <= chunks; c++ {
+		prefix[c] += prefix[c-1]
+	}
+	return prefix
+}
+
+// countNonzero returns the number of nonzero bytes of b.
+func countNonzero(b []byte) int {
+	n, i := 0, 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i : i+8 : i+8])
+		if w == 0 {
+			continue
+		}
+		// Fold each byte onto its lowest bit.
+		w |= w >> 4
+		w |= w >> 2
+		w |= w >> 1
+		n += bits.OnesCount64(w & 0x0101010101010101)
+	}
+	for ; i < len(b); i++ {
+		if b[i] != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// advDim is a dimension of the result that is not a broadcast one: its
+// size and its stride in x (0 for a new axis).
+type advDim struct {
+	count, stride int
+}
+
+// advPlan is a validated advanced index: the result is, in row-major
+// order, pre x grid x post, where pre and post are the result dimensions
+// of the basic items before and after the broadcast dimensions (grid).
+// Row (p, g) is the block of post elements at byte offset base + the
+// offset of p + the offset of grid position g in x.
+type advPlan struct {
+	x         *Tensor
+	base      int
+	pre, post []advDim
+	grid      []int
+	outShape  []int
+	arrays    []arraySource // the integer arrays (and materialised masks)
+	mask      *advEntry     // the mask, when it is the only array
+	maskAxes  []int         // the x strides of the mask's dimensions
+	gridSize  int
+	rows      int
+	rowBytes  int
+	checkArgs []arraySource // the integer arrays to bounds-check
+}
+
+// arraySource is an integer index array read in place: its values at a
+// grid position are at byte off0 + sum(idx[d] * strides[d]) of data.
+type arraySource struct {
+	data    []byte
+	dt      DType
+	off0    int
+	strides []int // per grid dimension, 0 where the array is broadcast
+	xStride int   // the stride of the indexed dimension of x
+	dim     int   // and its size
+	t       *Tensor
+}
+
+// planAdvanced makes steps 2 to 4 over the prepared entries (at least
+// one of them an array).
+func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
+	p := &advPlan{x: x, base: x.Offset}
+	// Step 2: the view of the basic items, in item order, and where the
+	// broadcast dimensions go.
+	var dims []advDim
+	insert, status := 0, -1 // status: -1 no array yet, 0 in the run, 1 after it, 2 separated
+	axis := 0
+	type fancyAt struct {
+		e    *advEntry
+		axis int
+	}
+	var fancies []fancyAt
+	for i := range entries {
+		e := &entries[i]
+		isFancy := e.kind == advInt || e.kind == advArray || e.kind == advMask || e.kind == advBool0
+		switch {
+		case isFancy && status == -1:
+			insert, status = len(dims), 0
+		case isFancy && status == 1:
+			status, insert = 2, 0
+		case !isFancy && status == 0:
+			status = 1
+		}
+		switch e.kind {
+		case advInt:
+			size := int64(x.Shape[axis])
+			pos, ok := resolveIndex(e.index, size, 0)
+			if !ok {
+				return nil, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", e.index, axis, size)
+			}
+			p.base += int(pos) * x.Strides[axis]
+			axis++
+		case advSlice:
+			it := e.item
+			step := int64(1)
+			if it.HasStep {
+				step = it.Step
+			}
+			if step == 0 {
+				return nil, Errorf(InvalidSpec, "slice step cannot be zero (axis %d)", axis)
+			}
+			start, count := canonicalRange(int64(x.Shape[axis]), it.Start, it.Stop, step, !it.HasStart, !it.HasStop)
+			if count > 0 {
+				p.base += int(start) * x.Strides[axis]
+			}
+			dims = append(dims, advDim{count: int(count), stride: int(step) * x.Strides[axis]})
+			axis++
+		case advNewAxis:
+			dims = append(dims, advDim{count: 1})
+		case advEllipsis:
+			for k := 0; k < e.dims; k++ {
+				dims = append(dims, advDim{count: x.Shape[axis], stride: x.Strides[axis]})
+				axis++
+			}
+		case advArray:
+			fancies = append(fancies, fancyAt{e, axis})
+			axis++
+		case advMask:
+			fancies = append(fancies, fancyAt{e, axis})
+			axis += e.dims
+		case advBool0:
+			fancies = append(fancies, fancyAt{e, axis})
+		}
+	}
+	if status == 2 {
+		insert = 0
+	}
+
+	// Step 3: broadcast, in item order, as NumPy's mapiter_fill_info.
+	nd := 1
+	for _, f := range fancies {
+		if f.e.kind == advArray {
+			nd = max(nd, f.e.arr.Rank())
+		}
+	}
+	grid := make([]int, nd)
+	for i := range grid {
+		grid[i] = 1
+	}
+	mismatch := func() error {
+		var shapes []string
+		for _, f := range fancies {
+			switch f.e.kind {
+			case advArray:
+				shapes = append(shapes, shapeString(f.e.arr.Shape))
+			case advMask:
+				shapes = append(shapes, shapeString([]int{f.e.count}))
+			case advBool0:
+				shapes = append(shapes, shapeString([]int{b2i(f.e.truth)}))
+			}
+		}
+		return Errorf(InvalidSpec, "shape mismatch: indexing arrays could not be broadcast together with shapes %v", shapes)
+	}
+	broadcast := func(shape []int) bool {
+		for k := len(shape) - 1; k >= 0; k-- {
+			g := nd - len(shape) + k
+			if d := shape[k]; d != 1 && d != grid[g] {
+				if grid[g] != 1 {
+					return false
+				}
+				grid[g] = d
+			}
+		}
+		return true
+	}
+	for _, f := range fancies {
+		switch f.e.kind {
+		case advArray:
+			if !broadcast(f.e.arr.Shape) {
+				return nil, mismatch()
+			}
+		case advMask:
+			// Its nonzero() arrays all have the shape (count,).
+			if !broadcast([]int{f.e.count}) {
+				return nil, mismatch()
+			}
+		case advBool0:
+			if !f.e.truth && grid[nd-1] > 1 {
+				return nil, mismatch()
+			}
+			grid[nd-1] *= b2i(f.e.truth)
+		}
+	}
+	p.grid = grid
+	p.pre, p.post = dims[:insert], dims[insert:]
+	outShape := make([]int, 0, len(dims)+nd)
+	for _, d := range p.pre {
+		outShape = append(outShape, d.count)
+	}
+	outShape = append(outShape, grid...)
+	for _, d := range p.post {
+		outShape = append(outShape, d.count)
+	}
+	p.outShape = outShape
+
+	// Step 4: the output limit.
+	if err := checkOutputSize(outShape, x.DType.Size); err != nil {
+		return nil, err
+	}
+	p.gridSize = NumElements(grid)
+	p.rows = NumElements(outShape[:len(p.pre)+nd])
+	p.rowBytes = NumElements(outShape[len(p.pre)+nd:]) * x.DType.Size
+	if p.rows*p.rowBytes == 0 {
+		return p, nil // nothing to read or check
+	}
+
+	// The index sources of the grid: the integer arrays, and the masks,
+	// walked in place when one mask is the only array, otherwise
+	// materialised as their nonzero coordinates.
+	masks, arrays := 0, 0
+	for _, f := range fancies {
+		switch f.e.kind {
+		case advMask:
+			masks++
+		case advArray:
+			arrays++
+		}
+	}
+	for _, f := range fancies {
+		switch f.e.kind {
+		case advArray:
+			a := f.e.arr
+			src := arraySource{data: a.Data, dt: a.DType, off0: a.Offset, strides: broadcastStrides(a.Shape, a.Strides, grid), xStride: x.Strides[f.axis], dim: x.Shape[f.axis], t: a}
+			p.arrays = append(p.arrays, src)
+			p.checkArgs = append(p.checkArgs, src)
+		case advMask:
+			if masks == 1 && arrays == 0 {
+				p.mask = f.e
+				p.maskAxes = x.Strides[f.axis : f.axis+f.e.dims]
+				continue
+			}
+			p.arrays = append(p.arrays, nonzeroSources(f.e, x.Strides[f.axis:f.axis+f.e.dims], x.Shape[f.axis:], grid)...)
+		}
+	}
+	return p, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// shapeString formats a shape as NumPy does, e.g. "(2,)" or "(2,3)".
+func shapeString(shape []int) string {
+	s := "("
+	for i, d := range shape {
+		if i > 0 {
+			s += ","
+		}
+		s += itoa(d)
+	}
+	if len(shape) == 1 {
+		s += ","
+	}
+	return s + ")"
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
+
+// broadcastStrides returns the byte strides of an array of the given
+// shape and strides broadcast to grid (aligned to the right): 0 where the
+// array has no dimension or a dimension of 1.
+func broadcastStrides(shape, strides, grid []int) []int {
+	out := make([]int, len(grid))
+	for k := range shape {
+		g := len(grid) - len(shape) + k
+		if shape[k] != 1 {
+			out[g] = strides[k]
+		}
+	}
+	return out
+}
+
+// nonzeroSources materialises the nonzero coordinates of the mask e, whose
+// dimensions have the strides xStrides (and sizes dims) in x, as one int64
+// source per dimension, broadcast to grid.
+func nonzeroSources(e *advEntry, xStrides, dims []int, grid []int) []arraySource {
+	k := e.dims
+	buf := make([]byte, 8*k*e.count)
+	coords := make([]int, k)
+	shape := e.arr.Shape
+	n := 0
+	for _, b := range e.arr.Data {
+		if b != 0 {
+			for j, c := range coords {
+				binary.LittleEndian.PutUint64(buf[8*(n*k+j):], uint64(c))
+			}
+			n++
+		}
+		for j := k - 1; j >= 0; j-- {
+			coords[j]++
+			if coords[j] < shape[j] {
+				break
+			}
+			coords[j] = 0
+		}
+	}
+	srcs := make([]arraySource, k)
+	for j := range srcs {
+		srcs[j] = arraySource{data: buf, dt: Int64Type, off0: 8 * j, strides: broadcastStrides([]int{e.count}, []int{8 * k}, grid), xStride: xStrides[j], dim: dims[j]}
+	}
+	return srcs
+}
+
+// run checks the integer arrays' bounds (step 5) and gathers the result.
+func (p *advPlan) run() (*Tensor, error) {
+	x := p.x
+	n := p.rows * p.rowBytes
+	out := &Tensor{DType: x.DType, Shape: p.outShape, Strides: ContiguousStrides(p.outShape, x.DType.Size)}
+	if n == 0 {
+		out.Data = []byte{}
+		return out, nil
+	}
+	for _, s := range p.checkArgs {
+		if err := checkBounds(s); err != nil {
+			return nil, err
+		}
+	}
+	out.Data = newBytes(n)
+	own(out)
+	post := newLayout(&Tensor{DType: x.DType, Shape: dimCounts(p.post), Strides: dimStrides(p.post), Data: x.Data})
+	traffic := n + p.rows*max(p.rowBytes, cacheLine)
+	parallelFor(p.rows, n, traffic, func(lo, hi int) {
+		p.gather(out.Data, &post, lo, hi)
+	})
+	return out, nil
+}
+
+func dimCounts(d []advDim) []int {
+	s := make([]int, len(d))
+	for i, a := range d {
+		s[i] = a.count
+	}
+	return s
+}
+
+func dimStrides(d []advDim) []int {
+	s := make([]int, len(d))
+	for i, a := range d {
+		s[i] = a.stride
+	}
+	return s
+}
+
+// gridWalker yields the byte offsets in x of consecutive grid positions.
+type gridWalker interface {
+	// seek moves to grid position g (row-major).
+	seek(g int)
+	// fill writes the offsets of the next len(offs) positions, which
+	// must not run past the end of the grid, and moves past them.
+	fill(offs []int)
+}
+
+// advBatch is how many rows gather resolves before it copies them.
+const advBatch = 256
+
+// gather writes rows lo to hi-1 of the result into out.
+func (p *advPlan) gather(out []byte, post *layout, lo, hi int) {
+	var w gridWalker
+	if p.mask != nil {
+		w = newMaskWalker(p.mask, p.maskAxes)
+	} else {
+		w = newArrayWalker(p.arrays, p.grid)
+	}
+	// The position of row lo: pre index and grid position.
+	preIdx := make([]int, len(p.pre))
+	preOff := p.base
+	q, g := lo/p.gridSize, lo%p.gridSize
+	for a := len(p.pre) - 1; a >= 0; a-- {
+		preIdx[a] = q % p.pre[a].count
+		q /= p.pre[a].count
+		preOff += preIdx[a] * p.pre[a].stride
+	}
+	w.seek(g)
+	var offs [advBatch]int
+	var pc postCopier
+	if len(post.shape) > 0 {
+		pc = postCopier{l: post, idx: make([]int, len(post.shape))}
+	}
+	for r := lo; r < hi; {
+		n := min(advBatch, hi-r, p.gridSize-g)
+		batch := offs[:n]
+		w.fill(batch)
+		for k := range batch {
+			batch[k] += preOff
+		}
+		dst := out[r*p.rowBytes : (r+n)*p.rowBytes]
+		if len(post.shape) == 0 {
+			copyBlocks(dst, p.x.Data, batch, p.rowBytes)
+		} else {
+			for k, o := range batch {
+				pc.copy(dst[k*p.rowBytes:(k+1)*p.rowBytes], o)
+			}
+		}
+		r += n
+		g += n
+		if g == p.gridSize && r < hi {
+			g = 0
+			for a := len(p.pre) - 1; a >= 0; a-- {
+				preIdx[a]++
+				preOff += p.pre[a].stride
+				if preIdx[a] < p.pre[a].count {
+					break
+				}
+				preOff -= preIdx[a] * p.pre[a].stride
+				preIdx[a] = 0
+			}
+			w.seek(0)
+		}
+	}
+}
+
+// postCopier copies the post dimensions of one row, a strided view of x
+// reduced to a layout (l.offset unused), from a given byte offset.
+type postCopier struct {
+	l   *layout
+	idx []int
+}
+
+func (c *postCopier) copy(dst []byte, off int) {
+	l := c.l
+	inner := len(l.shape) - 1
+	n, stride := l.shape[inner], l.strides[inner]
+	line := n * l.block
+	clear(c.idx)
+	for p := 0; p < len(dst); p += line {
+		copyLine(dst[p:p+line], l.data, off, stride, l.block)
+		for a := inner - 1; a >= 0; a-- {
+			c.idx[a]++
+			off += l.strides[a]
+			if c.idx[a] < l.shape[a] {
+				break
+			}
+			off -= c.idx[a] * l.strides[a]
+			c.idx[a] = 0
+		}
+	}
+}
+
+// arrayWalker walks the broadcast grid of integer index arrays, reading
+// their values in place.
+type arrayWalker struct {
+	srcs []arraySource
+	grid []int
+	idx  []int // the grid position
+	pos  []int // per source, the byte position of its value there
+	vals [advBatch]int64
+}
+
+func newArrayWalker(srcs []arraySource, grid []int) *arrayWalker {
+	return &arrayWalker{srcs: srcs, grid: grid, idx: make([]int, len(grid)), pos: make([]int, len(srcs))}
+}
+
+func (w *arrayWalker) seek(g int) {
+	for d := len(w.grid) - 1; d >= 0; d-- {
+		w.idx[d] = g % w.grid[d]
+		g /= w.grid[d]
+	}
+	for j, s := range w.srcs {
+		w.pos[j] = s.off0
+		for d, i := range w.idx {
+			w.pos[j] += i * s.strides[d]
+		}
+	}
+}
+
+func (w *arrayWalker) fill(offs []int) {
+	last := len(w.grid) - 1
+	for k := 0; k < len(offs); {
+		n := min(len(offs)-k, w.grid[last]-w.idx[last])
+		seg := offs[k : k+n]
+		clear(seg)
+		for j := range w.srcs {
+			s := &w.srcs[j]
+			st := s.strides[last]
+			vals := w.vals[:n]
+			readInts(vals, s.data, w.pos[j], st, s.dt)
+			dim, xs := int64(s.dim), s.xStride
+			for t, v := range vals {
+				if v < 0 {
+					v += dim
+				}
+				seg[t] += int(v) * xs
+			}
+			w.pos[j] += n * st
+		}
+		k += n
+		w.idx[last] += n
+		if w.idx[last] < w.grid[last] {
+			continue
+		}
+		// Carry into the outer grid dimensions.
+		for j := range w.srcs {
+			w.pos[j] -= w.idx[last] * w.srcs[j].strides[last]
+		}
+		w.idx[last] = 0
+		for d := last - 1; d >= 0; d-- {
+			w.idx[d]++
+			for j := range w.srcs {
+				w.pos[j] += w.srcs[j].strides[d]
+			}
+			if w.idx[d] < w.grid[d] {
+				break
+			}
+			for j := range w.srcs {
+				w.pos[j] -= w.idx[d] * w.srcs[j].strides[d]
+			}
+			w.idx[d] = 0
+		}
+	}
+}
+
+// readInts reads len(dst) integers of dtype dt from data, starting at byte
+// pos and stride bytes apart, as NumPy casts them to intp: unsigned
+// values beyond int64 wrap to negative ones.
+func readInts(dst []int64, data []byte, pos, stride int, dt DType) {
+	big := dt.BigEndian && dt.Size > 1
+	switch {
+	case dt.Size == 8 && !big:
+		for i := range dst {
+			dst[i] = int64(binary.LittleEndian.Uint64(data[pos : pos+8 : pos+8]))
+			pos += stride
+		}
+	case dt.Size == 8:
+		for i := range dst {
+			dst[i] = int64(binary.BigEndian.Uint64(data[pos : pos+8 : pos+8]))
+			pos += stride
+		}
+	case dt.Size == 4:
+		var order binary.ByteOrder = binary.LittleEndian
+		if big {
+			order = binary.BigEndian
+		}
+		for i := range dst {
+			u := order.Uint32(data[pos : pos+4 : pos+4])
+			if dt.Kind == Uint {
+				dst[i] = int64(u)
+			} else {
+				dst[i] = int64(int32(u))
+			}
+			pos += stride
+		}
+	case dt.Size == 2:
+		var order binary.ByteOrder = binary.LittleEndian
+		if big {
+			order = binary.BigEndian
+		}
+		for i := range dst {
+			u := order.Uint16(data[pos : pos+2 : pos+2])
+			if dt.Kind == Uint {
+				dst[i] = int64(u)
+			} else {
+				dst[i] = int64(int16(u))
+			}
+			pos += stride
+		}
+	default: // one byte
+		for i := range dst {
+			if dt.Kind == Uint {
+				dst[i] = int64(data[pos])
+			} else {
+				dst[i] = int64(int8(data[pos]))
+			}
+			pos += stride
+		}
+	}
+}
+
+// checkBounds checks every value of the integer array of s against the
+// dimension it indexes (step 5): -dim <= v < dim.
+func checkBounds(s arraySource) error {
+	t := s.t
+	rank := t.Rank()
+	if t.Len() == 0 {
+		return nil
+	}
+	dim := int64(s.dim)
+	var vals [advBatch]int64
+	inner := rank - 1
+	n, stride := t.Shape[inner], t.Strides[inner]
+	idx := make([]int, rank)
+	off := t.Offset
+	for {
+		for j := 0; j < n; j += advBatch {
+			m := min(advBatch, n-j)
+			readInts(vals[:m], t.Data, off+j*stride, stride, t.DType)
+			for _, v := range vals[:m] {
+				if v < -dim || v >= dim {
+					return Errorf(OutOfRange, "index %d is out of bounds for axis with size %d", v, dim)
+				}
+			}
+		}
+		a := inner - 1
+		for ; a >= 0; a-- {
+			idx[a]++
+			off += t.Strides[a]
+			if idx[a] < t.Shape[a] {
+				break
+			}
+			off -= idx[a] * t.Strides[a]
+			idx[a] = 0
+		}
+		if a < 0 {
+			return nil
+		}
+	}
+}
+
+// maskWalker walks the true elements of a C-contiguous mask in row-major
+// order, the only index array, without materialising their coordinates.
+type maskWalker struct {
+	mask     []byte
+	shape    []int // the mask's shape (a 0-d mask as one element)
+	xStrides []int // the strides in x of the dimensions it covers
+	prefix   []int
+	e        int   // the next element to look at
+	idx      []int // its coordinates
+	off      int   // its byte offset in x, relative
+}
+
+func newMaskWalker(m *advEntry, xStrides []int) *maskWalker {
+	w := &maskWalker{mask: m.arr.Data, shape: m.arr.Shape, xStrides: xStrides, prefix: m.prefix}
+	if len(w.shape) == 0 {
+		w.shape, w.xStrides = []int{1}, []int{0}
+	}
+	w.idx = make([]int, len(w.shape))
+	return w
+}
+
+// seek moves to the g-th true element.
+func (w *maskWalker) seek(g int) {
+	c := sort.Search(len(w.prefix), func(c int) bool { return w.prefix[c] > g }) - 1
+	e, left := c*maskChunk, g-w.prefix[c]
+	for ; ; e++ {
+		if w.mask[e] != 0 {
+			if left == 0 {
+				break
+			}
+			left--
+		}
+	}
+	w.e, w.off = e, 0
+	for d := len(w.shape) - 1; d >= 0; d-- {
+		w.idx[d] = e % w.shape[d]
+		e /= w.shape[d]
+		w.off += w.idx[d] * w.xStrides[d]
+	}
+}
+
+func (w *maskWalker) fill(offs []int) {
+	last := len(w.shape) - 1
+	n, xs := w.shape[last], w.xStrides[last]
+	k := 0
+	for k < len(offs) {
+		// The rest of the current row of the mask.
+		j, e := w.idx[last], w.e
+		row := w.mask[e-j : e-j+n]
+		base := w.off - j*xs
+		for j < n && k < len(offs) {
+			if row[j] == 0 {
+				if j+8 <= n && binary.LittleEndian.Uint64(row[j:j+8:j+8]) == 0 {
+					j += 8
+				} else {
+					j++
+				}
+				continue
+			}
+			offs[k] = base + j*xs
+			k++
+			j++
+		}
+		w.e += j - w.idx[last]
+		if j < n {
+			w.idx[last], w.off = j, base+j*xs
+			return
+		}
+		// Next row.
+		w.idx[last], w.off = 0, base
+		for d := last - 1; d >= 0; d-- {
+			w.idx[d]++
+			w.off += w.xStrides[d]
+			if w.idx[d] < w.shape[d] {
+				break
+			}
+			w.off -= w.idx[d] * w.xStrides[d]
+			w.idx[d] = 0
+		}
+	}
+}
