@@ -22,12 +22,17 @@ import (
 //     axis or an array, a result of more than MaxRank dimensions (counted
 //     as NumPy counts them: slices, new axes and ellipsis dimensions plus
 //     the largest index array rank) is invalid_spec; a boolean array
-//     whose shape differs from the dimensions it covers is invalid_spec.
+//     whose shape differs from the dimensions it covers is invalid_spec,
+//     except on its dimensions of size 0, which NumPy does not check.
 //  2. the view of the basic items, in item order: an integer out of
 //     bounds is out_of_range (whatever the arrays), a zero slice step
 //     invalid_spec.
 //  3. the index arrays broadcast together (a 0-d False broadcasts only
 //     against a last dimension of 1 or less): a mismatch is invalid_spec.
+//     Then NumPy's index iterator refuses more than 32 index arrays
+//     (each nonzero() array and each 0-d boolean counts), or 32 when the
+//     basic items leave one element per grid position (invalid_spec,
+//     even for an empty result).
 //  4. the engine's output limit (invalid_spec).
 //  5. unless the result is empty, every value of every integer array must
 //     be in [-d, d) for the dimension d it indexes (out_of_range); a
@@ -68,6 +73,9 @@ type advEntry struct {
 	// maskChunk elements (see countMask).
 	count  int
 	prefix []int
+	// whole marks NumPy's single boolean index (a mask of x's shape as
+	// the only item), which NumPy evaluates without its index iterator.
+	whole bool
 }
 
 // hasArrays reports whether items has an IndexArray item.
@@ -153,6 +161,7 @@ func prepareAdvanced(x *Tensor, items []IndexItem) (entries []advEntry, fancy bo
 					// NumPy's single boolean index: the elements where
 					// it is true, in a 1-d result.
 					e := newMaskEntry(a)
+					e.whole = true
 					return []advEntry{e}, true, nil
 				}
 				fancy = true
@@ -209,7 +218,10 @@ func prepareAdvanced(x *Tensor, items []IndexItem) (entries []advEntry, fancy bo
 		switch e.kind {
 		case advMask:
 			for k, d := range e.arr.Shape {
-				if d != x.Shape[axis+k] {
+				// NumPy checks only the mask's dimensions that are
+				// not empty: a mask of shape (0,) is an empty index
+				// on a dimension of any size.
+				if d != 0 && d != x.Shape[axis+k] {
 					return nil, false, Errorf(InvalidSpec, "boolean index did not match indexed array along dimension %d; dimension is %d but corresponding boolean dimension is %d", axis+k, x.Shape[axis+k], d)
 				}
 			}
@@ -456,6 +468,29 @@ func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
 			}
 			grid[nd-1] *= b2i(f.e.truth)
 		}
+	}
+	// The limits of NumPy's index iterator: at most 32 index arrays
+	// (nonzero() arrays and 0-d booleans included), and at most 31 when
+	// the basic items leave a "subspace" of one element.
+	numiter := 0
+	for _, f := range fancies {
+		switch {
+		case f.e.whole:
+		case f.e.kind == advMask:
+			numiter += f.e.dims
+		default:
+			numiter++
+		}
+	}
+	oneElement := true // the subspace: the result dimensions of the basic items
+	for _, d := range dims {
+		oneElement = oneElement && d.count == 1
+	}
+	if numiter > MaxRank {
+		return nil, Errorf(InvalidSpec, "too many advanced (array) indices: %d, at most %d", numiter, MaxRank)
+	}
+	if numiter > MaxRank-1 && oneElement {
+		return nil, Errorf(InvalidSpec, "when no subspace is given, the number of index arrays cannot be above %d, but %d index arrays found", MaxRank-1, numiter)
 	}
 	p.grid = grid
 	p.pre, p.post = dims[:insert], dims[insert:]
