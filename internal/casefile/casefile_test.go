@@ -100,7 +100,7 @@ func TestParseAndEval(t *testing.T) {
 		{"an inline integer list is an advanced index", `{"op":"getitem","inputs":{"x":"4"},"index":"x[[1, 2]]"}`, []int{2}, ""},
 		{"a name in the subscript is bound to the input of that name", `{"op":"getitem","inputs":{"x":"8x5","i":"2x3"},"index":"x[i, 1:]"}`, []int{2, 3, 4}, ""},
 		{"a name used twice is one input", `{"op":"getitem","inputs":{"x":"4x5","i":"3"},"index":"x[i, i]"}`, []int{3}, ""},
-		{"a subscript that does not parse answers with its error whatever the inputs", `{"op":"getitem","inputs":{"x":"4","i":"2"},"index":"x[i,,]"}`, nil, engine.InvalidSpec},
+		{"a subscript that does not parse names no inputs: an input besides x is malformed", `{"op":"getitem","inputs":{"x":"4","i":"2"},"index":"x[i,,]"}`, nil, engine.BadInput},
 		{"take's axis defaults to None (flattened)", `{"op":"take","inputs":{"a":"2x3","indices":"4"}}`, []int{4}, ""},
 		{"take along an axis", `{"op":"take","inputs":{"a":"2x3","indices":"4"},"axis":1,"mode":"clip"}`, []int{2, 4}, ""},
 		{"take_along_axis with axis null flattens", `{"op":"take_along_axis","inputs":{"arr":"2x3","indices":"4"},"axis":null}`, []int{4}, ""},

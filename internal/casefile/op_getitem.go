@@ -52,7 +52,7 @@ func init() {
 			return s, nil
 		},
 		names: func(spec any) []string {
-			return indexNames(spec.(GetItemSpec).Items)
+			return expr.Names(spec.(GetItemSpec).Items)
 		},
 		eval: func(c *Case, r engine.Rules) (*engine.Tensor, error) {
 			s := specOf[GetItemSpec](c)
@@ -77,31 +77,13 @@ func init() {
 	})
 }
 
-// indexNames returns the distinct input names the items of a subscript
-// use, in order of first use.
-func indexNames(items []engine.IndexItem) []string {
-	var names []string
-	for _, it := range items {
-		if it.Kind == engine.IndexArray && it.Name != "" && !slices.Contains(names, it.Name) {
-			names = append(names, it.Name)
-		}
-	}
-	return names
-}
-
 // IndexItems returns the parsed subscript of a getitem case with every
 // array written as a name bound to the case's input of that name; nil if
 // the subscript does not parse.
 func (c *Case) IndexItems() []engine.IndexItem {
-	s := specOf[GetItemSpec](c)
-	if indexNames(s.Items) == nil {
-		return s.Items
-	}
-	items := slices.Clone(s.Items)
-	for i, it := range items {
-		if it.Kind == engine.IndexArray && it.Name != "" {
-			items[i].Array = c.Inputs[it.Name]
-		}
+	items, err := expr.Bind(specOf[GetItemSpec](c).Items, c.Inputs)
+	if err != nil {
+		return nil // a name without input: Parse refuses such a case
 	}
 	return items
 }

@@ -290,8 +290,9 @@ def parse_spec(case):
             raise bad('take_along_axis case has no "axis" field (null flattens)')
         spec["axis"] = axis_field(case, None, True)
     elif op == "gather":
-        spec["axis"] = axis_field(case, 0, False)
         spec["batch_dims"] = batch_dims(case)
+        # tf.gather: axis defaults to batch_dims, the first non-batch dim
+        spec["axis"] = axis_field(case, spec["batch_dims"], False)
         spec["bad_indices"] = bad_indices(case)
     else:  # onnx_gather, onnx_gather_elements
         spec["axis"] = axis_field(case, 0, False)

@@ -100,7 +100,7 @@ function parseSpec(c) {
     spec.batch_dims = b;
     spec.bad_indices = req.badIndices(c);
     if (op === 'gather') {
-      spec.axis = 0;
+      spec.axis = b; // tf.gather: axis defaults to batch_dims
       if ('axis' in c) {
         spec.axis = c.axis;
         if (!isInt(spec.axis)) throw bad('"axis" must be an integer');

@@ -119,8 +119,8 @@ function parseSpec(c) {
   req.checkFields(c, op, OP_FIELDS);
   const spec = { op };
   if (op === 'gather') {
-    spec.axis = req.axis(c);
     spec.batch_dims = req.batchDims(c);
+    spec.axis = req.axis(c, spec.batch_dims); // tf.gather: axis defaults to batch_dims
     spec.bad_indices = req.badIndices(c);
     return spec;
   }
