@@ -989,17 +989,27 @@ func (w *maskWalker) fill(offs []int) {
 		j, e := w.idx[last], w.e
 		row := w.mask[e-j : e-j+n]
 		base := w.off - j*xs
-		for j < n && k < len(offs) {
-			if row[j] == 0 {
-				if j+8 <= n && binary.LittleEndian.Uint64(row[j:j+8:j+8]) == 0 {
-					j += 8
-				} else {
-					j++
+		// Eight mask bytes at a time while eight offsets fit: a word of
+		// zeros is skipped, the others written without branches (each
+		// position is written, and kept if its byte is nonzero).
+		for j+8 <= n && k+8 <= len(offs) {
+			if binary.LittleEndian.Uint64(row[j:j+8:j+8]) != 0 {
+				o := offs[k : k+8 : k+8]
+				b := row[j : j+8 : j+8]
+				p := base + j*xs
+				m := 0
+				for t := 0; t < 8; t++ {
+					o[m] = p
+					m += b2i(b[t] != 0)
+					p += xs
 				}
-				continue
+				k += m
 			}
+			j += 8
+		}
+		for j < n && k < len(offs) {
 			offs[k] = base + j*xs
-			k++
+			k += b2i(row[j] != 0)
 			j++
 		}
 		w.e += j - w.idx[last]
