@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/big"
 	"strings"
-	"sync"
 )
 
 // BadIndexPolicy says what gather_nd does with an index row that points
@@ -127,37 +126,17 @@ func (g *gatherND) run(policy BadIndexPolicy) (*Tensor, error) {
 	return out, nil
 }
 
-// gather gathers every row (g.rows > 0) into a new tensor. It also returns
-// the contiguous indices, and the first row outside params under
-// BadIndexError, or -1 if there is none (the tensor is then complete).
+// gather gathers every row (g.rows > 0) into a new tensor, on the shared
+// gather core (gatherBlocks, one block per row, resolved by rowCursor).
+// It also returns the contiguous indices, and the first row outside
+// params under BadIndexError, or -1 if there is none (the tensor is then
+// complete); under BadIndexZero such rows are zeros.
 func (g *gatherND) gather(policy BadIndexPolicy) (out, indices *Tensor, bad int) {
 	params := g.params.Contiguous()
 	indices = g.indices.Contiguous()
-	blockBytes := g.block * params.DType.Size
-	out = &Tensor{
-		DType:   g.params.DType,
-		Shape:   g.outShape,
-		Strides: ContiguousStrides(g.outShape, g.params.DType.Size),
-		Data:    newBytes(g.rows * blockBytes),
-	}
-	own(out)
-	// Rows are gathered in parallel ranges; with BadIndexError each range
-	// stops at its first bad row, and the first of those is the error.
-	var mu sync.Mutex
-	bad = -1
-	// Each row reads its index and at least a cache line of params, and
-	// writes its block.
-	traffic := g.rows * (g.depth*indices.DType.Size + max(blockBytes, cacheLine) + blockBytes)
-	parallelFor(g.rows, len(out.Data), traffic, func(lo, hi int) {
-		r := g.gatherRows(out.Data, params.Data, indices, lo, hi, policy)
-		if r >= 0 {
-			mu.Lock()
-			if bad < 0 || r < bad {
-				bad = r
-			}
-			mu.Unlock()
-		}
-	})
+	out = newResult(g.params.DType, g.outShape)
+	cursorAt := func(first int) blockCursor { return g.newRowCursor(indices, first) }
+	bad = gatherBlocks(out.Data, params.Data, g.rows, g.block*params.DType.Size, g.depth*indices.DType.Size, cursorAt, policy == BadIndexError)
 	return out, indices, bad
 }
 
@@ -235,10 +214,11 @@ func (c *rowCursor) next() int {
 	}
 	offset := c.batchOffset
 	for j, i := range c.row {
-		if i < 0 || i >= int64(c.dims[j]) {
+		p := indexNoNegatives.position(i, c.dims[j])
+		if p < 0 {
 			return -1
 		}
-		offset += int(i) * c.strides[j]
+		offset += p * c.strides[j]
 	}
 	return offset
 }
@@ -266,14 +246,14 @@ func (c *rowCursor) resolve() int {
 	if !c.flat {
 		offset := 0
 		for j, i := range c.row {
-			dim := int64(c.dims[j])
-			if i < 0 && !c.unsigned {
-				i += dim // dim <= MaxInt64: cannot overflow
+			if i < 0 && c.unsigned {
+				return -1 // beyond int64 (see readInt)
 			}
-			if i < 0 || i >= dim {
+			p := indexNegativeWrap.position(i, c.dims[j])
+			if p < 0 {
 				return -1
 			}
-			offset += int(i) * c.strides[j]
+			offset += p * c.strides[j]
 		}
 		return offset
 	}
@@ -347,13 +327,12 @@ func (c *rowCursor) fill(offsets []int) int {
 		offset := c.batchOffset
 		row := b[k*depth*8 : (k+1)*depth*8]
 		for j, dim := range c.dims {
-			// A negative index reads as 2^63 or more.
-			i := binary.LittleEndian.Uint64(row[8*j:])
-			if i >= uint64(dim) {
+			p := indexNoNegatives.position(int64(binary.LittleEndian.Uint64(row[8*j:])), dim)
+			if p < 0 {
 				offset = -1
 				break
 			}
-			offset += int(i) * c.strides[j]
+			offset += p * c.strides[j]
 		}
 		offsets[k] = offset
 		if offset < 0 && bad < 0 {
@@ -361,31 +340,6 @@ func (c *rowCursor) fill(offsets []int) int {
 		}
 	}
 	return bad
-}
-
-// gatherBatch is how many index rows gatherRows resolves before it
-// copies their blocks: resolving reads the indices in order, and the copy
-// loop that follows is then short enough for the processor to overlap the
-// cache misses of many scattered reads.
-const gatherBatch = 256
-
-// gatherRows copies the blocks that index rows lo to hi-1 select from
-// params (the bytes of the contiguous params) into out, one block copy per
-// row. A row outside params gets a block of zeros under BadIndexZero;
-// under BadIndexError gatherRows stops there and returns the row. It
-// returns -1 if every row was in bounds.
-func (g *gatherND) gatherRows(out, params []byte, indices *Tensor, lo, hi int, policy BadIndexPolicy) int {
-	blockBytes := g.block * g.params.DType.Size
-	c := g.newRowCursor(indices, lo)
-	var offsets [gatherBatch]int // byte offset in params of each row's block, or -1
-	for first := lo; first < hi; first += gatherBatch {
-		n := min(gatherBatch, hi-first)
-		if bad := c.fill(offsets[:n]); bad >= 0 && policy == BadIndexError {
-			return first + bad
-		}
-		copyBlocks(out[first*blockBytes:(first+n)*blockBytes], params, offsets[:n], blockBytes)
-	}
-	return -1
 }
 
 // copyBlocks copies the blocks of size bytes at the given offsets of src

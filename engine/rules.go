@@ -14,8 +14,8 @@ type Variant uint
 // The variants. Each is described in Variants.
 const (
 	// InputByteOrder: a getitem result that NumPy returns as a scalar
-	// (x[1, 2]) keeps the input's dtype (byte order and string width)
-	// instead of the scalar's.
+	// (x[1, 2]), or a 0-d take result, keeps the input's dtype (byte
+	// order and string width) instead of the scalar's.
 	InputByteOrder Variant = iota + 1
 	// DropSize1Dims: size-1 dimensions of a slicing result are dropped
 	// (a squeeze after the op).
@@ -39,8 +39,9 @@ const (
 	// Int32Arithmetic: spec values are truncated to 32-bit integers
 	// before they are used.
 	Int32Arithmetic
-	// NegativeGatherIndicesWrap: gather_nd's negative indices count from
-	// the end of their axis (as in ONNX) instead of being out of range.
+	// NegativeGatherIndicesWrap: gather_nd's and gather's negative
+	// indices count from the end of their axis (as in ONNX) instead of
+	// being out of range.
 	NegativeGatherIndicesWrap
 	// GatherFlatBounds: gather_nd checks an index row only by its
 	// flattened offset into params (an index beyond one axis that lands
@@ -68,7 +69,7 @@ type VariantInfo struct {
 // them in this order and attributes an answer to the first one that
 // reproduces it.
 var Variants = []VariantInfo{
-	{InputByteOrder, "input-byte-order", []string{"getitem"},
+	{InputByteOrder, "input-byte-order", []string{"getitem", "take"},
 		"a full integer index (x[1, 2]) gives a 0-d array of the input's dtype, where NumPy gives a scalar: native byte order, strings as wide as their value"},
 	{Int32Arithmetic, "int32-arithmetic", []string{"strided_slice", "slice"},
 		"begin, end, size and strides are truncated to 32-bit integers"},
@@ -82,13 +83,14 @@ var Variants = []VariantInfo{
 		"an ellipsis stands for at least one dimension, even where the other entries cover them all; the entry pushed past the last dimension falls off"},
 	{ShrinkIndexClamped, "shrink-index-clamped", []string{"strided_slice", "getitem"},
 		"an out-of-bounds integer (shrink) index is clamped into its dimension instead of refused"},
-	{NegativeGatherIndicesWrap, "negative-gather-indices-wrap", []string{"gather_nd"},
+	{NegativeGatherIndicesWrap, "negative-gather-indices-wrap", []string{"gather_nd", "gather"},
 		"negative gather indices count from the end of their axis instead of being out of range"},
 	{GatherFlatBounds, "gather-flat-bounds", []string{"gather_nd", "onnx_gather_nd"},
 		"an index row is checked only by its flattened offset into params, not per axis"},
 	{EmptyRangeRefused, "empty-range-refused", []string{"getitem", "strided_slice", "slice", "onnx_slice"},
 		"a result with a dimension of size 0 is refused instead of returned empty"},
-	{DropSize1Dims, "drop-size-1-dims", []string{"getitem", "strided_slice", "slice", "onnx_slice", "gather_nd", "onnx_gather_nd"},
+	{DropSize1Dims, "drop-size-1-dims", []string{"getitem", "strided_slice", "slice", "onnx_slice", "gather_nd", "onnx_gather_nd",
+		"take", "take_along_axis", "gather", "onnx_gather", "onnx_gather_elements"},
 		"size-1 dimensions of the result are dropped"},
 }
 

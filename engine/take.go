@@ -1,0 +1,226 @@
+package engine
+
+// This file holds NumPy's take and take_along_axis (NumPy 1.24), on the
+// gather core of gather.go.
+
+// TakeMode is what np.take does with an index outside the axis.
+type TakeMode string
+
+// The modes of np.take.
+const (
+	TakeRaise TakeMode = "raise" // out_of_range; negative indices count from the end
+	TakeWrap  TakeMode = "wrap"  // the index is taken modulo the axis size
+	TakeClip  TakeMode = "clip"  // the index is clamped into [0, n-1]
+)
+
+// TakeSpec is the spec of np.take: the axis (negative counting from the
+// end), or Flatten for axis=None (take from the flattened input, Axis
+// ignored), and the mode; the zero Mode is TakeRaise, NumPy's default.
+type TakeSpec struct {
+	Axis    int
+	Flatten bool
+	Mode    TakeMode
+}
+
+// TakeAlongAxisSpec is the spec of np.take_along_axis: the axis (negative
+// counting from the end), or Flatten for axis=None (take from the
+// flattened arr with 1-D indices, Axis ignored).
+type TakeAlongAxisSpec struct {
+	Axis    int
+	Flatten bool
+}
+
+// Take evaluates np.take(a, indices, axis, mode) of NumPy 1.24 and returns
+// a new C-contiguous tensor of shape a.shape[:axis] + indices.shape +
+// a.shape[axis+1:]: the slices of a along the axis that the indices name.
+// With Flatten, a is taken as the 1-D array of its elements in row-major
+// order; a 0-d a is taken as the 1-D array of its one element.
+//
+// Checks, in NumPy's order:
+//  1. the mode must be raise (or empty), wrap or clip: invalid_spec;
+//  2. the axis must be in [-r, r) for the rank r of a (1 for a 0-d a): invalid_spec;
+//  3. indices must cast safely to intp: bool and the integer types up to
+//     32 bits, and int64, in either byte order; uint64 (whatever its
+//     values, also when empty) and every other dtype are invalid_spec
+//     (NumPy's TypeError);
+//  4. the result has at most MaxRank dimensions and fits the output
+//     limit: invalid_spec;
+//  5. a non-empty result from an axis of size 0 is out_of_range in every
+//     mode (NumPy's "cannot do a non-empty take from an empty axes");
+//  6. in raise mode, each index must be in [-n, n) for the axis size n, a
+//     negative one counting from the end; otherwise out_of_range. The
+//     indices are checked whenever a.shape[:axis] has elements, also
+//     when the slices they select are empty (NumPy loops over the outer
+//     positions and checks each index there); an index into an empty
+//     outer part is not checked.
+//
+// In wrap mode an index i selects position i mod n (in [0, n)); in clip
+// mode min(max(i, 0), n-1). Bool indices are 0 and 1.
+//
+// A 0-d result (0-d indices taken from a 1-D or flattened a) is NumPy's
+// scalar, which np.asarray turns into a 0-d array of the scalar's dtype:
+// numbers in native byte order, strings without their trailing NULs (see
+// getItemResult); under the variant InputByteOrder it keeps a's dtype.
+//
+// Where NumPy does not terminate, conform decides: wrap mode on an axis of
+// size 0 with an empty result (a.shape[axis+1:] empty) returns the empty
+// result, as clip mode does (NumPy loops forever subtracting 0); and a
+// negative index far below -n wraps by its remainder (NumPy adds n in a
+// loop, which for indices near INT64_MIN does not end in practice).
+func Take(a, indices *Tensor, spec TakeSpec) (*Tensor, error) {
+	return TakeUnder(a, indices, spec, 0)
+}
+
+// TakeUnder is Take under the variants r (see Variant).
+func TakeUnder(a, indices *Tensor, spec TakeSpec, r Rules) (*Tensor, error) {
+	var rule indexRule
+	switch spec.Mode {
+	case TakeRaise, "":
+		rule = indexNegativeWrap
+	case TakeWrap:
+		rule = indexModulo
+	case TakeClip:
+		rule = indexClip
+	default:
+		return nil, Errorf(InvalidSpec, "clipmode must be one of 'clip', 'raise', or 'wrap' (got %q)", spec.Mode)
+	}
+	shape, axis := a.Shape, 0
+	switch {
+	case spec.Flatten:
+		shape = []int{a.Len()}
+	default:
+		if len(shape) == 0 {
+			shape = []int{1}
+		}
+		nd := len(shape)
+		axis = spec.Axis
+		if axis < -nd || axis >= nd {
+			return nil, Errorf(InvalidSpec, "axis %d is out of bounds for array of dimension %d", spec.Axis, nd)
+		}
+		if axis < 0 {
+			axis += nd
+		}
+	}
+	switch dt := indices.DType; {
+	case dt.Kind == Bool, dt.Kind == Int, dt.Kind == Uint && dt.Size < 8:
+	default:
+		return nil, Errorf(InvalidSpec, "cannot cast indices of dtype %v to int64 according to the rule 'safe'", dt)
+	}
+	outShape := append(append(append([]int{}, shape[:axis]...), indices.Shape...), shape[axis+1:]...)
+	if err := checkResultShape("take", outShape, a.DType.Size); err != nil {
+		return nil, err
+	}
+	n := shape[axis]
+	empty := NumElements(outShape) == 0
+	if n == 0 && !empty {
+		return nil, Errorf(OutOfRange, "cannot do a non-empty take from an empty axes")
+	}
+	outer := NumElements(shape[:axis])
+	if empty {
+		if rule == indexNegativeWrap && outer > 0 {
+			if bad := firstBadIndex(indices.Contiguous(), n, rule); bad >= 0 {
+				return nil, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", readInt(indices.Contiguous(), bad), axis, n)
+			}
+		}
+		return r.finish(newResult(a.DType, outShape))
+	}
+	src := a.Contiguous()
+	g := &axisGather{
+		src:        &Tensor{DType: a.DType, Shape: shape, Strides: ContiguousStrides(shape, a.DType.Size), Data: src.Data},
+		indices:    indices.Contiguous(),
+		outShape:   outShape,
+		batch:      1,
+		outer:      outer,
+		m:          indices.Len(),
+		n:          n,
+		blockBytes: NumElements(shape[axis+1:]) * a.DType.Size,
+		rule:       rule,
+	}
+	out, bad := g.run(true)
+	if bad >= 0 {
+		return nil, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", readInt(g.indices, bad), axis, n)
+	}
+	if len(outShape) == 0 {
+		// NumPy's scalar: as x[()] of the 0-d result.
+		out = getItemResult(0, nil, out, r)
+	}
+	return r.finish(out)
+}
+
+// TakeAlongAxis evaluates np.take_along_axis(arr, indices, axis) of NumPy
+// 1.24 and returns a new C-contiguous tensor: out[p] = arr[p with p[axis]
+// replaced by indices[p]], indices and arr broadcast against each other on
+// every dimension but the axis. Its shape is, along the axis,
+// indices.shape[axis], and elsewhere the broadcast of the two dimensions.
+// With Flatten (axis=None), arr is taken as the 1-D array of its elements
+// in row-major order and indices must be 1-D.
+//
+// Checks, in NumPy's order:
+//  1. without Flatten, the axis must be in [-r, r) for r = rank(arr) (a
+//     0-d arr has no axis): invalid_spec;
+//  2. indices must have an integer dtype, either byte order (bool and the
+//     rest: invalid_spec, NumPy's "`indices` must be an integer array");
+//  3. indices must have the rank of arr (1 with Flatten): invalid_spec;
+//  4. on every dimension but the axis, the two sizes must be equal or one
+//     of them 1: invalid_spec (NumPy's broadcast error);
+//  5. the result fits the output limit: invalid_spec;
+//  6. when the result is not empty, every index must be in [-n, n) for the
+//     axis size n, a negative one counting from the end: otherwise
+//     out_of_range. An empty result checks no index (NumPy's fancy
+//     indexing iterates over nothing).
+//
+// Unsigned indices beyond int64 are out of range. (NumPy 1.24 itself casts
+// them to intp, so that 2**64-1 reads as -1, the last position; conform
+// takes them as the values they are.)
+func TakeAlongAxis(arr, indices *Tensor, spec TakeAlongAxisSpec) (*Tensor, error) {
+	return TakeAlongAxisUnder(arr, indices, spec, 0)
+}
+
+// TakeAlongAxisUnder is TakeAlongAxis under the variants r (see Variant).
+func TakeAlongAxisUnder(arr, indices *Tensor, spec TakeAlongAxisSpec, r Rules) (*Tensor, error) {
+	src, axis := arr, 0
+	if spec.Flatten {
+		c := arr.Contiguous()
+		src = &Tensor{DType: arr.DType, Shape: []int{arr.Len()}, Strides: []int{arr.DType.Size}, Data: c.Data}
+	} else {
+		nd := arr.Rank()
+		axis = spec.Axis
+		if axis < -nd || axis >= nd {
+			return nil, Errorf(InvalidSpec, "axis %d is out of bounds for array of dimension %d", spec.Axis, nd)
+		}
+		if axis < 0 {
+			axis += nd
+		}
+	}
+	if !indices.DType.IsInteger() {
+		return nil, Errorf(InvalidSpec, "`indices` must be an integer array, got dtype %v", indices.DType)
+	}
+	rank := src.Rank()
+	if indices.Rank() != rank {
+		return nil, Errorf(InvalidSpec, "`indices` and `arr` must have the same number of dimensions, got %d and %d", indices.Rank(), rank)
+	}
+	outShape := make([]int, rank)
+	for d := range rank {
+		n, m := src.Shape[d], indices.Shape[d]
+		switch {
+		case d == axis, n == 1:
+			outShape[d] = m
+		case m == 1 || m == n:
+			outShape[d] = n
+		default:
+			return nil, Errorf(InvalidSpec, "shape mismatch: indices of shape %v do not broadcast against arr of shape %v outside axis %d", indices.Shape, src.Shape, axis)
+		}
+	}
+	if err := checkResultShape("take_along_axis", outShape, arr.DType.Size); err != nil {
+		return nil, err
+	}
+	if NumElements(outShape) == 0 {
+		return r.finish(newResult(arr.DType, outShape))
+	}
+	g := newElemGather(src, indices, outShape, axis, indexNegativeWrap)
+	out, bad := g.run()
+	if bad >= 0 {
+		return nil, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", readInt(g.indices, g.indexOf(bad)), axis, g.n)
+	}
+	return r.finish(out)
+}
