@@ -1,0 +1,59 @@
+package casefile
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/conformsuite/conform/engine"
+)
+
+// OpONNXGather is the name of the onnx_gather op.
+const OpONNXGather = "onnx_gather"
+
+// ONNXGatherer is the method conformtest calls for onnx_gather.
+type ONNXGatherer interface {
+	ONNXGather(data, indices *engine.Tensor, spec engine.ONNXGatherSpec) (*engine.Tensor, error)
+}
+
+func init() {
+	register(&OpDef{
+		Name:    OpONNXGather,
+		Summary: "ONNX Gather-13(data, indices, axis): negative indices wrap once",
+		Inputs:  []string{"data", "indices"},
+		Fields:  []string{"axis"},
+		Method:  "ONNXGather(data, indices *engine.Tensor, spec engine.ONNXGatherSpec) (*engine.Tensor, error)",
+		Family:  "onnx",
+		seq:     100,
+		parse:   parseONNXGatherSpec,
+		eval: func(c *Case, r engine.Rules) (*engine.Tensor, error) {
+			return engine.ONNXGatherUnder(c.Inputs["data"], c.Inputs["indices"], specOf[engine.ONNXGatherSpec](c), r)
+		},
+		implements: implements[ONNXGatherer],
+		call: func(impl any, c *Case) (*engine.Tensor, error) {
+			return impl.(ONNXGatherer).ONNXGather(c.Inputs["data"], c.Inputs["indices"], specOf[engine.ONNXGatherSpec](c))
+		},
+		features: append([]Feature{
+			{"gather-axis", "gather", "a gather along an axis other than 0 (negative axes count from the end)"},
+		}, indexFeatures...),
+		tag: tagONNXGather,
+		snippet: func(b *strings.Builder, c *Case) {
+			axis := specOf[engine.ONNXGatherSpec](c).Axis
+			fmt.Fprintf(b, "# ONNX Gather-13: axis=%d (negative indices wrap once)\n", axis)
+			fmt.Fprintf(b, "np.take(data, indices, axis=%d)  # NumPy equivalent when every index is in [-dim, dim)\n", axis)
+		},
+	})
+}
+
+func parseONNXGatherSpec(c *Case) (any, error) {
+	axis, err := c.int32Field("axis", 0)
+	return engine.ONNXGatherSpec{Axis: axis}, err
+}
+
+// tagONNXGather tags the rules of ONNX's Gather and GatherElements.
+func tagONNXGather(c *Case, add func(string)) {
+	axis := specOf[engine.ONNXGatherSpec](c).Axis
+	if axis != 0 {
+		add("gather-axis")
+	}
+	tagIndices(c.Inputs["indices"], axisSize(c.Inputs["data"], axis), add)
+}
