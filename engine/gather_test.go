@@ -616,7 +616,9 @@ func TestGatherFamilyIndexDTypes(t *testing.T) {
 	gather := func(i *engine.Tensor) (*engine.Tensor, error) {
 		return engine.Gather(a, i, engine.GatherSpec{BadIndices: engine.BadIndexError})
 	}
-	onnx := func(i *engine.Tensor) (*engine.Tensor, error) { return engine.ONNXGather(a, i, engine.ONNXGatherSpec{}) }
+	onnx := func(i *engine.Tensor) (*engine.Tensor, error) {
+		return engine.ONNXGather(a, i, engine.ONNXGatherSpec{})
+	}
 	elements := func(i *engine.Tensor) (*engine.Tensor, error) {
 		return engine.ONNXGatherElements(a, i, engine.ONNXGatherSpec{})
 	}
