@@ -654,10 +654,16 @@ func TestGatherFamilyIndexDTypes(t *testing.T) {
 		got, err := tt.op(oneIndex(t, tt.descr, tt.value))
 		checkResult(t, tt.rule, got, err, tt.want)
 	}
+	u64, _ := engine.FromBytes(engine.Uint64Type, []int{}, []byte{2, 0, 0, 0, 0, 0, 0, 0})
+	got, err := engine.Take(a, u64, engine.TakeSpec{})
+	checkResult(t, "take casts a 0-d uint64 by its value: one within int64 is taken", got, err, ok([]int{}, 2))
+	huge, _ := engine.FromBytes(engine.Uint64Type, []int{}, []byte{0, 0, 0, 0, 0, 0, 0, 0x80})
+	got, err = engine.Take(a, huge, engine.TakeSpec{})
+	checkResult(t, "take refuses a 0-d uint64 beyond int64 (NumPy's cast fails)", got, err, fails(engine.InvalidSpec))
 	// Under the variant, gather wraps negative indices but not a uint64
 	// beyond int64.
 	wrap := engine.Rules(0).With(engine.NegativeGatherIndicesWrap)
-	got, err := engine.GatherUnder(a, oneIndex(t, "<i8", -1), engine.GatherSpec{BadIndices: engine.BadIndexError}, wrap)
+	got, err = engine.GatherUnder(a, oneIndex(t, "<i8", -1), engine.GatherSpec{BadIndices: engine.BadIndexError}, wrap)
 	checkResult(t, "gather under negative-gather-indices-wrap counts -1 from the end", got, err, ok([]int{1}, 3))
 	got, err = engine.GatherUnder(a, oneIndex(t, "<u8", -1), engine.GatherSpec{BadIndices: engine.BadIndexError}, wrap)
 	checkResult(t, "gather under negative-gather-indices-wrap: a uint64 beyond int64 is still out of range", got, err, fails(engine.OutOfRange))

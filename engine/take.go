@@ -42,7 +42,9 @@ type TakeAlongAxisSpec struct {
 //  3. indices must cast safely to intp: bool and the integer types up to
 //     32 bits, and int64, in either byte order; uint64 (whatever its
 //     values, also when empty) and every other dtype are invalid_spec
-//     (NumPy's TypeError);
+//     (NumPy's TypeError), except 0-d uint64 indices, which NumPy casts by
+//     their value: one within int64 is taken, a larger one is
+//     invalid_spec;
 //  4. the result has at most MaxRank dimensions and fits the output
 //     limit: invalid_spec;
 //  5. a non-empty result from an axis of size 0 is out_of_range in every
@@ -103,6 +105,9 @@ func TakeUnder(a, indices *Tensor, spec TakeSpec, r Rules) (*Tensor, error) {
 	}
 	switch dt := indices.DType; {
 	case dt.Kind == Bool, dt.Kind == Int, dt.Kind == Uint && dt.Size < 8:
+	case dt.Kind == Uint && indices.Rank() == 0 && indexAt(indices.Contiguous(), 0) >= 0:
+		// NumPy casts a 0-d index by its value: a uint64 within int64
+		// passes.
 	default:
 		return nil, Errorf(InvalidSpec, "cannot cast indices of dtype %v to int64 according to the rule 'safe'", dt)
 	}
