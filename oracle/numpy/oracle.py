@@ -1009,22 +1009,16 @@ def advanced_index(x, items, inputs):
     key = []
     # 1. NumPy's conversion of each item, in order: an array of another
     # kind than integer or boolean is refused. Unsigned values beyond int64
-    # are out of range (NumPy 1.24 would cast them to negative intp values:
-    # 2**64-1 reading as -1); a 0-d one is refused at once, as NumPy does
-    # (OverflowError), an N-d one gets INT64_MIN, out of bounds for every
-    # axis, so NumPy rejects it with the bounds of the other values.
+    # are NumPy's: an N-d array is cast to intp (2**64-1 reads as -1), a
+    # 0-d one is refused at once (OverflowError: out_of_range).
     for i, it in enumerate(items):
         if type(it) is Named:
             a = inputs[it.name]
             k = a.dtype.kind
             if k == "u" and a.dtype.itemsize == 8:
-                big = a > INT64_MAX
-                if big.any():
-                    if a.ndim == 0:
-                        raise out_of_range("item %d: index %d does not fit in int64 and is out of bounds "
-                                           "for any axis" % (i + 1, int(a)))
-                    a = a.astype(np.int64)
-                    a[big] = INT64_MIN
+                if a.ndim == 0 and a > INT64_MAX:
+                    raise out_of_range("item %d: index %d does not fit in int64 and is out of bounds "
+                                       "for any axis" % (i + 1, int(a)))
             elif k != "i" and k != "u" and k != "b":
                 raise invalid("item %d: arrays used as indices must be of integer (or boolean) type, "
                               "input %r has dtype %s" % (i + 1, it.name, a.dtype.str))
@@ -1535,7 +1529,9 @@ def op_take(spec, inputs):
     TypeError), the result rank (ValueError; NumPy 1.24 overruns its shape
     buffer beyond 64 dims instead). What NumPy raises after that is an
     IndexError, for a value out of bounds or a non-empty take from an
-    empty axis: out_of_range. The result keeps a's dtype."""
+    empty axis: out_of_range. The result is np.asarray of NumPy's: a 0-d
+    result is a scalar, so it has the native byte order and a string as
+    wide as its value, as getitem's full integer index."""
     a, indices = inputs["a"], inputs["indices"]
     axis, mode = spec["axis"], spec["mode"]
     if axis is None:
@@ -1555,15 +1551,12 @@ def op_take(spec, inputs):
         raise invalid("number of dimensions must be within [0, %d], take result would have %d"
                       % (MAX_RANK, len(out_shape)))
     try:
-        if out_shape:
-            r = np.take(a, indices, axis=axis, mode=mode)
-        else:  # NumPy returns a scalar: take the 1-element array instead
-            r = np.take(a, indices.reshape(1), axis=axis, mode=mode).reshape(())
+        r = np.asarray(np.take(a, indices, axis=axis, mode=mode))
     except IndexError as e:
         raise out_of_range(one_line(e))
     except (ValueError, TypeError) as e:
         raise invalid(one_line(e))
-    return r, a.dtype
+    return r, r.dtype
 
 
 def op_take_along_axis(spec, inputs):
@@ -1573,8 +1566,8 @@ def op_take_along_axis(spec, inputs):
     arr on every other dim (IndexError: shape mismatch), all checked here
     in that order; what NumPy's fancy indexing raises after that is an
     IndexError for a value out of bounds: out_of_range. Unsigned values
-    beyond int64 are out of range (NumPy 1.24 casts them to negative
-    positions: 2**64-1 would read as -1)."""
+    beyond int64 are cast to negative positions as NumPy 1.24 casts them:
+    2**64-1 reads as -1."""
     arr, indices = inputs["arr"], inputs["indices"]
     axis = spec["axis"]
     if axis is None:
@@ -1595,7 +1588,7 @@ def op_take_along_axis(spec, inputs):
             raise invalid("shape mismatch: indices of shape %s do not broadcast against arr of shape %s "
                           "outside axis %d" % (indices.shape, src.shape, ax))
     try:
-        r = np.take_along_axis(src, int64_indices(indices), ax)
+        r = np.take_along_axis(src, indices, ax)
     except IndexError as e:
         raise out_of_range(one_line(e))
     except (ValueError, TypeError) as e:
