@@ -388,10 +388,18 @@ func breakSyntax(t *rapid.T, src string) string {
 	return strings.TrimSuffix(src, "]") + " -]"
 }
 
-// GetItemCase returns a generator of getitem cases: a tensor of any dtype
-// with a shape of rank 0 to 32 (mostly up to 8) and a Subscript for it.
+// GetItemCase returns a generator of getitem cases. About three cases in
+// five use basic indexing: a tensor of any dtype with a shape of rank 0 to
+// 32 (mostly up to 8) and a Subscript for it. The others use advanced
+// indexing (see drawAdvancedGetItem): a small tensor and a subscript with
+// integer and boolean arrays, named (each name an input of the case) or
+// written inline, among basic items.
 func GetItemCase() *rapid.Generator[casefile.Memory] {
 	return rapid.Custom(func(t *rapid.T) casefile.Memory {
+		if chance(t, "advanced", advancedPerMille) {
+			m, _ := drawAdvancedGetItem(t)
+			return m
+		}
 		shape := ShapeN(0, engine.MaxRank).Draw(t, "shape")
 		x := Tensor(DType(), rapid.Just(shape)).Draw(t, "x")
 		return casefile.Memory{
