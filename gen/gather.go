@@ -42,7 +42,7 @@ var gatherBatchWeights = []int{620, 240, 100, 40}
 
 // gather axis categories (those of take, without null): omitted (0),
 // non-negative, negative, out of range.
-var gatherAxisWeights = []int{300, 390, 280, 0, 30}
+var gatherAxisWeights = []int{300, 0, 390, 280, 30}
 
 // GatherCase returns a generator of gather cases (tf.gather). params has
 // any dtype, rank 1 to 4 (rarely 0) and at most 48 elements, sometimes
@@ -187,7 +187,7 @@ const (
 )
 
 // onnxGatherAxisWeights: omitted (0), non-negative, negative, out of range.
-var onnxGatherAxisWeights = []int{250, 430, 290, 0, 30}
+var onnxGatherAxisWeights = []int{250, 0, 430, 290, 30}
 
 // drawONNXAxis draws the axis of an ONNX gather on data of rank r: the
 // axis (-1 if out of range) and the spec field (omitted: axis 0).
