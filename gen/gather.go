@@ -11,15 +11,16 @@ import (
 // does here) and refuses bool.
 var gatherIndexDTypes = allIndexDTypes(300, 250, 60, 50, 25)
 
-// onnxGatherIndexDTypes: the ONNX gathers take int64 only (bad_input
-// otherwise, as onnx_gather_nd).
+// onnxGatherIndexDTypes: the ONNX gathers take int32 and int64 (Tind of
+// Gather-13 and GatherElements-13); other dtypes are bad_input.
 var onnxGatherIndexDTypes = []weightedDType{
-	{engine.Int64Type, 955},
-	{engine.Int32Type, 15},
-	{engine.Uint64Type, 8},
-	{engine.Int8Type, 7},
+	{engine.Int64Type, 800},
+	{engine.Int32Type, 160},
+	{engine.Uint64Type, 10},
+	{engine.Int8Type, 8},
 	{engine.Uint8Type, 5},
-	{engine.BoolType, 10},
+	{engine.Int16Type, 5},
+	{engine.BoolType, 12},
 }
 
 // Rates of gather faults and features, per mille.
@@ -27,7 +28,6 @@ const (
 	gatherScalarParamsPerMille = 15  // rank-0 params: invalid_spec
 	gatherBatchMismatchPerMil  = 20  // batch dimensions that differ
 	gatherBadPerMille          = 120 // out-of-range indices (negative ones included)
-	gatherAxisOmittedPerMille  = 12  // "axis" omitted although batch_dims > 0 (default 0 < batch_dims)
 )
 
 // gather batch_dims categories.
@@ -40,8 +40,9 @@ const (
 
 var gatherBatchWeights = []int{620, 240, 100, 40}
 
-// gather axis categories (those of take, without null): omitted (0),
-// non-negative, negative, out of range.
+// gather axis categories (those of take, without null): omitted (the
+// axis is batch_dims, as in tf.gather), non-negative, negative, out of
+// range.
 var gatherAxisWeights = []int{300, 0, 390, 280, 30}
 
 // GatherCase returns a generator of gather cases (tf.gather). params has
@@ -49,13 +50,13 @@ var gatherAxisWeights = []int{300, 0, 390, 280, 30}
 // with a zero dimension. batch_dims is 0 mostly, otherwise a valid value
 // written non-negative or negative (counted from rank(indices)), rarely
 // out of range or above the axis. The axis is at or after batch_dims,
-// non-negative or negative, rarely out of range; "axis" is omitted when
-// it is 0 (rarely when it is not). indices starts with params' batch
-// dimensions (rarely differing) and has 0 to 3 more, sometimes of size 0;
-// its dtype is any integer type in either byte order, rarely bool
-// (refused). Indices are in [0, n) except in about one case in eight,
-// which has negative or too large ones. "bad_indices" is omitted, "error"
-// or "zero".
+// non-negative or negative, rarely out of range, or omitted (tf.gather's
+// default: batch_dims as written, so that a negative batch_dims gives a
+// negative axis). indices starts with params' batch dimensions (rarely
+// differing) and has 0 to 3 more, sometimes of size 0; its dtype is any
+// integer type in either byte order, rarely bool (refused). Indices are
+// in [0, n) except in about one case in eight, which has negative or too
+// large ones. "bad_indices" is omitted, "error" or "zero".
 func GatherCase() *rapid.Generator[casefile.Memory] {
 	return rapid.Custom(func(t *rapid.T) casefile.Memory { m, _ := drawGather(t); return m })
 }
@@ -67,15 +68,6 @@ func drawGather(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 	}
 	params := Tensor(DType(), rapid.Just(shape)).Draw(t, "params")
 	r := len(shape)
-	var want engine.ErrorKind
-	fail := func(k engine.ErrorKind) {
-		if want == "" {
-			want = k
-		}
-	}
-	if r == 0 {
-		fail(engine.InvalidSpec)
-	}
 
 	bcat := pick(t, "batch_dims", gatherBatchWeights...)
 	b := 0
@@ -85,33 +77,21 @@ func drawGather(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 	// The axis: at or after b.
 	acat := pick(t, "axis", gatherAxisWeights...)
 	axis := b
-	if r > b {
+	if r > b && acat != axisOmitted {
 		axis = b + offset(t, "axis", 7)%(r-b)
 	}
 	axisValue := int64(axis)
 	switch acat {
-	case axisOmitted:
-		if b > 0 && !chance(t, "axis omitted", gatherAxisOmittedPerMille) {
-			acat = axisNonNeg
-		}
 	case axisNegative:
 		axisValue -= int64(r)
 	case axisBad:
 		_, axisValue = drawAxisValue(t, axisBad, r)
-		fail(engine.InvalidSpec)
-	}
-	if acat == axisOmitted && axis != 0 {
-		axis, axisValue = 0, 0
-		if b > 0 {
-			fail(engine.InvalidSpec)
-		}
 	}
 
 	nb := min(b, r)
 	ishape := append([]int{}, shape[:nb]...)
 	if nb > 0 && chance(t, "batch mismatch", gatherBatchMismatchPerMil) {
 		ishape[offset(t, "mismatch at", 7)%nb]++
-		fail(engine.InvalidSpec)
 	}
 	ishape = append(ishape, drawIndexShape(t, pick(t, "indices rank", indexRankWeights...), smallIndexBudget)...)
 	q := len(ishape)
@@ -131,13 +111,12 @@ func drawGather(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 			// Above the axis (or, on rank-1 params, as large as the rank).
 			bValue = int64(axis + 1)
 		}
-		fail(engine.InvalidSpec)
+	}
+	if acat == axisOmitted {
+		axisValue = bValue
 	}
 
 	idt := drawWeightedDType(t, gatherIndexDTypes)
-	if idt.Kind == engine.Bool {
-		fail(engine.InvalidSpec)
-	}
 	n := 0
 	if axis < r {
 		n = shape[axis]
@@ -160,20 +139,44 @@ func drawGather(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 		spec["bad_indices"] = string(engine.BadIndexZero)
 		policy = engine.BadIndexZero
 	}
-	if r > 0 {
-		out := append(append(append([]int{}, shape[:axis]...), ishape[nb:]...), shape[min(axis+1, r):]...)
-		switch {
-		case engine.NumElements(out) == 0 || len(values) == 0:
-		case params.Len() == 0:
-			fail(engine.OutOfRange)
-		case policy == engine.BadIndexError && anyOutside(idt, values, 0, int64(n)):
-			fail(engine.OutOfRange)
-		}
-	}
 	return casefile.Memory{
 		Spec:   spec,
 		Inputs: map[string]*engine.Tensor{"params": params, "indices": indices},
-	}, want
+	}, gatherOutcome(params, indices, values, axisValue, bValue, policy)
+}
+
+// gatherOutcome returns the outcome of tf.gather as the engine defines
+// it: "" for a result, or the error kind. values are the indices as
+// drawn.
+func gatherOutcome(params, indices *engine.Tensor, values []int64, axis, b int64, policy engine.BadIndexPolicy) engine.ErrorKind {
+	if !indices.DType.IsInteger() {
+		return engine.BadInput
+	}
+	r, q := int64(params.Rank()), int64(indices.Rank())
+	if b < 0 {
+		b += q
+	}
+	if axis < 0 {
+		axis += r
+	}
+	switch {
+	case r == 0, b < 0, b > q, axis < 0, axis >= r, b > axis:
+		return engine.InvalidSpec
+	}
+	for k := int64(0); k < b; k++ {
+		if params.Shape[k] != indices.Shape[k] {
+			return engine.InvalidSpec
+		}
+	}
+	out := append(append(append([]int{}, params.Shape[:axis]...), indices.Shape[b:]...), params.Shape[axis+1:]...)
+	switch {
+	case engine.NumElements(out) == 0 || len(values) == 0:
+	case params.Len() == 0:
+		return engine.OutOfRange // TF: params is empty (with either policy)
+	case policy == engine.BadIndexError && anyOutside(indices.DType, values, 0, int64(params.Shape[axis])):
+		return engine.OutOfRange
+	}
+	return ""
 }
 
 // Rates of onnx_gather and onnx_gather_elements faults and features, per
@@ -208,8 +211,8 @@ func drawONNXAxis(t *rapid.T, spec map[string]any, r int) int {
 // data has any dtype, rank 1 to 4 (rarely 0) and at most 48 elements,
 // sometimes with a zero dimension. The axis is omitted (0) or valid,
 // non-negative or negative, rarely out of range. indices has rank 0 to 3,
-// sometimes a zero dimension, and dtype int64 (either byte order; rarely
-// another dtype: bad_input). Indices are in [-s, s), often negative; about
+// sometimes a zero dimension, and dtype int64 or int32 (either byte order;
+// rarely another dtype: bad_input). Indices are in [-s, s), often negative; about
 // one case in ten has out-of-range ones.
 func ONNXGatherCase() *rapid.Generator[casefile.Memory] {
 	return rapid.Custom(func(t *rapid.T) casefile.Memory { m, _ := drawONNXGather(t); return m })
@@ -230,7 +233,7 @@ func drawONNXGather(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 		}
 	}
 	idt := drawWeightedDType(t, onnxGatherIndexDTypes)
-	if idt.Kind != engine.Int || idt.Size != 8 {
+	if idt.Kind != engine.Int || idt.Size < 4 {
 		fail(engine.BadInput)
 	}
 	if r == 0 {
@@ -262,8 +265,8 @@ func drawONNXGather(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 // omitted (0) or valid, non-negative or negative, rarely out of range.
 // indices has the rank of data (rarely another), each dimension but the
 // axis equal to data's or smaller (rarely larger: invalid), any length
-// along the axis, and dtype int64 (either byte order; rarely another
-// dtype: bad_input). Indices are in [-s, s), often negative; about one
+// along the axis, and dtype int64 or int32 (either byte order; rarely
+// another dtype: bad_input). Indices are in [-s, s), often negative; about one
 // case in ten has out-of-range ones.
 func ONNXGatherElementsCase() *rapid.Generator[casefile.Memory] {
 	return rapid.Custom(func(t *rapid.T) casefile.Memory { m, _ := drawONNXGatherElements(t); return m })
@@ -284,7 +287,7 @@ func drawONNXGatherElements(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 		}
 	}
 	idt := drawWeightedDType(t, onnxGatherIndexDTypes)
-	if idt.Kind != engine.Int || idt.Size != 8 {
+	if idt.Kind != engine.Int || idt.Size < 4 {
 		fail(engine.BadInput)
 	}
 	if r == 0 {
