@@ -239,12 +239,63 @@ func (g *axisGather) blocks() int { return g.batch * g.outer * g.m }
 // returns the first index outside its axis (-1 if none) and no tensor if
 // there is one; otherwise such blocks are zeros.
 func (g *axisGather) run(stop bool) (*Tensor, int) {
+	if g.outer > 1 && g.batch*g.m <= maxResolved {
+		return g.runResolved(stop)
+	}
 	out := newResult(g.src.DType, g.outShape)
 	bad := gatherBlocks(out.Data, g.src.Data, g.blocks(), g.blockBytes, g.indices.DType.Size, g.cursorAt, stop)
 	if bad >= 0 {
 		line, j := bad/g.m, bad%g.m
 		return nil, line/g.outer*g.m + j
 	}
+	return out, -1
+}
+
+// maxResolved is the most indices runResolved resolves ahead (8 bytes
+// each).
+const maxResolved = 1 << 20
+
+// runResolved is run for indices that each name a block of outer > 1
+// lines of the source (take or gather along an inner axis): it reads each
+// index and brings it into its axis once, as the byte offset of its block
+// within a line, not once per line; then copies the blocks of each line
+// from those offsets, with no cursor.
+func (g *axisGather) runResolved(stop bool) (*Tensor, int) {
+	resolved := make([]int, g.batch*g.m)
+	bad := -1
+	var vals [gatherBatch]int64
+	for first := 0; first < len(resolved); first += gatherBatch {
+		v := vals[:min(gatherBatch, len(resolved)-first)]
+		readIndices(v, g.indices, first)
+		for q, i := range v {
+			p := g.rule.position(i, g.n)
+			if p < 0 {
+				resolved[first+q] = -1 // a block of zeros
+				if bad < 0 {
+					bad = first + q
+				}
+				continue
+			}
+			resolved[first+q] = p * g.blockBytes
+		}
+	}
+	if bad >= 0 && stop {
+		// The first block outside is in line 0 of the first batch entry
+		// with an index outside: that of its first index outside.
+		return nil, bad
+	}
+	out := newResult(g.src.DType, g.outShape)
+	size, lineBytes, n := g.blockBytes, g.n*g.blockBytes, g.blocks()
+	traffic := n * (8 + max(size, cacheLine) + size)
+	parallelFor(n, len(out.Data), traffic, func(lo, hi int) {
+		for first := lo; first < hi; {
+			line := first / g.m
+			last := min(hi, (line+1)*g.m)
+			idx := line/g.outer*g.m + first - line*g.m // b*m + j
+			copyBlocks(out.Data[first*size:last*size], g.src.Data[line*lineBytes:(line+1)*lineBytes], resolved[idx:idx+last-first], size)
+			first = last
+		}
+	})
 	return out, -1
 }
 
@@ -568,11 +619,12 @@ type ONNXGatherSpec struct {
 	Axis int
 }
 
-// onnxGatherIndices checks the index dtype of the ONNX gathers: int64 in
-// either byte order, as onnx_gather_nd takes (bad_input otherwise).
+// onnxGatherIndices checks the index dtype of the ONNX gathers: int32 or
+// int64 in either byte order, the specification's Tind (bad_input
+// otherwise; GatherND takes int64 only).
 func onnxGatherIndices(op string, indices *Tensor) error {
-	if indices.DType.Kind != Int || indices.DType.Size != 8 {
-		return Errorf(BadInput, "ONNX %s takes int64 indices, got dtype %v", op, indices.DType)
+	if indices.DType.Kind != Int || (indices.DType.Size != 4 && indices.DType.Size != 8) {
+		return Errorf(BadInput, "ONNX %s takes int32 or int64 indices, got dtype %v", op, indices.DType)
 	}
 	return nil
 }
@@ -601,9 +653,8 @@ func onnxBadIndex(indices *Tensor, e, n int) error {
 // name.
 //
 // Checks, in order:
-//   - indices must be int64, either byte order (the index-type rule of
-//     onnx_gather_nd; Gather-13 itself also allows int32): otherwise
-//     bad_input;
+//   - indices must be int32 or int64, either byte order (Gather-13's
+//     Tind; GatherND takes int64 only): otherwise bad_input;
 //   - r = rank(data) >= 1 and axis in [-r, r-1] (a negative one counting
 //     from r): invalid_spec;
 //   - the result has at most MaxRank dimensions and fits the output
@@ -663,7 +714,7 @@ func ONNXGatherUnder(data, indices *Tensor, spec ONNXGatherSpec, r Rules) (*Tens
 // replaced by indices[p]].
 //
 // Checks, in order:
-//   - indices must be int64, either byte order (as ONNXGather): otherwise
+//   - indices must be int32 or int64, either byte order (as ONNXGather): otherwise
 //     bad_input;
 //   - r = rank(data) >= 1, rank(indices) == r, axis in [-r, r-1] (a
 //     negative one counting from r), and indices.shape[d] <= data.shape[d]

@@ -365,8 +365,19 @@ func copyBlocks(dst, src []byte, offsets []int, size int) {
 			}
 		}
 	case 4:
-		for k, o := range offsets {
-			if o >= 0 {
+		// Two elements per 8-byte store while both are inside.
+		k := 0
+		for ; k+2 <= len(offsets); k += 2 {
+			o0, o1 := offsets[k], offsets[k+1]
+			if o0 < 0 || o1 < 0 {
+				break
+			}
+			v := uint64(binary.LittleEndian.Uint32(src[o0:o0+4:o0+4])) | uint64(binary.LittleEndian.Uint32(src[o1:o1+4:o1+4]))<<32
+			binary.LittleEndian.PutUint64(dst[4*k:4*k+8:4*k+8], v)
+		}
+		// The rest, one at a time, from the first pair with one outside.
+		for ; k < len(offsets); k++ {
+			if o := offsets[k]; o >= 0 {
 				binary.LittleEndian.PutUint32(dst[4*k:4*k+4:4*k+4], binary.LittleEndian.Uint32(src[o:o+4:o+4]))
 			} else {
 				binary.LittleEndian.PutUint32(dst[4*k:4*k+4:4*k+4], 0)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -201,6 +202,92 @@ func TestGatherNDLarge(t *testing.T) {
 	}
 }
 
+// TestGatherAxisLarge checks gather along an inner axis (each index used
+// for many lines of params) on outputs large enough to be gathered in
+// parallel, for every element size, with and without batch dimensions,
+// with indices outside the axis at both ends and in the middle of a batch
+// entry, under both policies.
+func TestGatherAxisLarge(t *testing.T) {
+	const lines, n, m = 256, 1000, 2001
+	for _, batch := range []int{1, 2} {
+		for _, size := range []int{1, 2, 3, 4, 8, 12, 16} {
+			// params [batch, lines, n], indices [batch, m]: batch_dims 1,
+			// axis 2; with one batch entry, params [lines, n] and
+			// indices [m], axis 1.
+			pshape, ishape, spec := []int{batch, lines, n}, []int{batch, m}, engine.GatherSpec{Axis: 2, BatchDims: 1}
+			if batch == 1 {
+				pshape, ishape, spec = pshape[1:], ishape[1:], engine.GatherSpec{Axis: 1}
+			}
+			params, err := engine.FromBytes(engine.DType{Kind: engine.Bytes, Size: size}, pshape, pattern(batch*lines*n*size))
+			if err != nil {
+				t.Fatal(err)
+			}
+			indices := make([]int64, batch*m)
+			for k := range indices {
+				indices[k] = int64(mix(uint64(k)) % n)
+			}
+			// byDefinition gathers as tf.gather does, zeros for an index
+			// outside the axis.
+			byDefinition := func(indices []int64) []byte {
+				out := make([]byte, 0, batch*lines*m*size)
+				for b := 0; b < batch; b++ {
+					for l := 0; l < lines; l++ {
+						for _, v := range indices[b*m : (b+1)*m] {
+							if v < 0 || v >= n {
+								out = append(out, make([]byte, size)...)
+								continue
+							}
+							p := ((b*lines+l)*n + int(v)) * size
+							out = append(out, params.Data[p:p+size]...)
+						}
+					}
+				}
+				return out
+			}
+			name := fmt.Sprintf("%d batch entries, %d-byte elements", batch, size)
+			spec.BadIndices = engine.BadIndexError
+			got, err := engine.Gather(params, intTensor(t, ishape, indices...), spec)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if !bytes.Equal(got.Bytes(), byDefinition(indices)) {
+				t.Errorf("%s: wrong result", name)
+			}
+			engine.Release(got)
+			for _, bad := range []int{0, m / 2, m/2 + 1, m - 1} {
+				broken := append([]int64(nil), indices...)
+				b := batch - 1 // in the last batch entry, and a later one outside in each
+				broken[b*m+bad] = -1
+				for e := b; e < batch; e++ {
+					broken[e*m+m-1] = n
+				}
+				ix := intTensor(t, ishape, broken...)
+				spec.BadIndices = engine.BadIndexError
+				_, err := engine.Gather(params, ix, spec)
+				want := fmt.Sprintf("indices[%d] = -1 ", bad)
+				if batch > 1 {
+					want = fmt.Sprintf("indices[%d,%d] = -1 ", b, bad)
+				}
+				if bad == m-1 {
+					want = strings.Replace(want, "-1", fmt.Sprint(n), 1)
+				}
+				if engine.KindOf(err) != engine.OutOfRange || !strings.Contains(err.Error(), want) {
+					t.Errorf("%s, index %d outside: got %v, want out_of_range naming %q", name, bad, err, want)
+				}
+				spec.BadIndices = engine.BadIndexZero
+				zeroed, err := engine.Gather(params, ix, spec)
+				if err != nil {
+					t.Fatalf("%s, index %d outside, zero mode: %v", name, bad, err)
+				}
+				if !bytes.Equal(zeroed.Bytes(), byDefinition(broken)) {
+					t.Errorf("%s, index %d outside, zero mode: wrong result", name, bad)
+				}
+				engine.Release(zeroed) // the next zero-mode result may reuse it
+			}
+		}
+	}
+}
+
 // The benchmarks below measure the kernels on 64 MiB inputs, each beside a
 // plain Go copy of the same number of bytes (the memcpy baseline).
 // scripts/bench.sh runs the same operations in NumPy and prints the
@@ -232,6 +319,28 @@ var benchGathers = []struct {
 	{"gather-scalars", 1 << 20, 2},
 }
 
+// benchAdvanced are the advanced getitem rows: a subscript over a 64 MiB
+// float32 input of the given shape, with the index arrays it names (as
+// the inputs of a case): i, 1M random rows of a (1M, 16) input, or 1024
+// random columns of a 4096x4096 one (benchIndices); m, a mask of 16M
+// elements, about half true (benchMask).
+var benchAdvanced = []struct {
+	name   string
+	shape  []int
+	index  string
+	arrays func() map[string]*engine.Tensor
+}{
+	{"fancy-rows", []int{1 << 20, 16}, "x[i]", func() map[string]*engine.Tensor {
+		return map[string]*engine.Tensor{"i": benchIndices([]int{1 << 20}, 1<<20)}
+	}},
+	{"fancy-columns", []int{4096, 4096}, "x[:, i]", func() map[string]*engine.Tensor {
+		return map[string]*engine.Tensor{"i": benchIndices([]int{1024}, 4096)}
+	}},
+	{"bool-mask", []int{16 << 20}, "x[m]", func() map[string]*engine.Tensor {
+		return map[string]*engine.Tensor{"m": benchMask([]int{16 << 20})}
+	}},
+}
+
 // benchInputs caches the inputs across benchmark runs.
 var benchInputs = map[string]*engine.Tensor{}
 
@@ -255,16 +364,30 @@ func benchInput(shape []int) *engine.Tensor {
 	return t
 }
 
-// benchIndices returns rows index rows of the given depth into a
-// 4096x4096 params, spread by the splitmix64 finaliser: component j of row
-// i is mix(i*depth+j) mod 4096 (scripts/bench.sh computes the same rows
-// with NumPy).
-func benchIndices(rows, depth int) *engine.Tensor {
-	data := make([]byte, 8*rows*depth)
-	for i := 0; i < rows*depth; i++ {
-		binary.LittleEndian.PutUint64(data[8*i:], mix(uint64(i))%4096)
+// benchIndices returns an int64 tensor of the given shape whose element
+// k (row-major) is mix(k) mod bound, numbers spread by the splitmix64
+// finaliser (scripts/bench.sh computes the same with NumPy).
+func benchIndices(shape []int, bound int) *engine.Tensor {
+	n := engine.NumElements(shape)
+	data := make([]byte, 8*n)
+	for k := 0; k < n; k++ {
+		binary.LittleEndian.PutUint64(data[8*k:], mix(uint64(k))%uint64(bound))
 	}
-	t, err := engine.FromBytes(engine.Int64Type, []int{rows, depth}, data)
+	t, err := engine.FromBytes(engine.Int64Type, shape, data)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// benchMask returns a bool tensor of the given shape whose element k is
+// the low bit of mix(k) (about half true).
+func benchMask(shape []int) *engine.Tensor {
+	data := make([]byte, engine.NumElements(shape))
+	for k := range data {
+		data[k] = byte(mix(uint64(k)) & 1)
+	}
+	t, err := engine.FromBytes(engine.BoolType, shape, data)
 	if err != nil {
 		panic(err)
 	}
@@ -312,12 +435,38 @@ func BenchmarkKernels(b *testing.B) {
 		var indices *engine.Tensor
 		run := func() (*engine.Tensor, error) {
 			if indices == nil {
-				indices = benchIndices(row.rows, row.depth)
+				indices = benchIndices([]int{row.rows, row.depth}, 4096)
 			}
 			return engine.GatherND(benchInput([]int{4096, 4096}), indices, 0, engine.BadIndexError)
 		}
 		benchRow(b, row.name, run, nil, benchInput([]int{4096, 4096}).Data, -1)
 	}
+	for _, row := range benchAdvanced {
+		parsed, err := expr.Parse(row.index)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var items []engine.IndexItem
+		run := func() (*engine.Tensor, error) {
+			if items == nil {
+				if items, err = expr.Bind(parsed, row.arrays()); err != nil {
+					return nil, err
+				}
+			}
+			return engine.GetItem(benchInput(row.shape), items)
+		}
+		benchRow(b, row.name, run, nil, benchInput(row.shape).Data, -1)
+	}
+	// tf.gather(params, indices, axis=1): 4096 random columns of a
+	// 4096x4096 params, a 64 MiB output of single elements.
+	var indices *engine.Tensor
+	run := func() (*engine.Tensor, error) {
+		if indices == nil {
+			indices = benchIndices([]int{4096}, 4096)
+		}
+		return engine.Gather(benchInput([]int{4096, 4096}), indices, engine.GatherSpec{Axis: 1, BadIndices: engine.BadIndexError})
+	}
+	benchRow(b, "tf-gather-axis1", run, nil, benchInput([]int{4096, 4096}).Data, -1)
 }
 
 // benchRow runs the sub-benchmarks of one row: the op, releasing each

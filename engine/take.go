@@ -200,6 +200,13 @@ func TakeAlongAxisUnder(arr, indices *Tensor, spec TakeAlongAxisSpec, r Rules) (
 	if !indices.DType.IsInteger() {
 		return nil, Errorf(InvalidSpec, "`indices` must be an integer array, got dtype %v", indices.DType)
 	}
+	if indices.DType.Kind == Uint && indices.DType.Size == 8 {
+		// NumPy casts uint64 indices to intp: a value beyond int64 reads
+		// as a negative position (2**64-1 is -1).
+		asInt := *indices
+		asInt.DType.Kind = Int
+		indices = &asInt
+	}
 	rank := src.Rank()
 	if indices.Rank() != rank {
 		return nil, Errorf(InvalidSpec, "`indices` and `arr` must have the same number of dimensions, got %d and %d", indices.Rank(), rank)

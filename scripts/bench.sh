@@ -9,9 +9,11 @@
 # without Release; for the slicing rows, the same kernel writing into a
 # buffer allocated once, Plan.ApplyTo; a Go copy of as many bytes into a
 # buffer allocated once; bytes.Clone of them) and the same operations in
-# NumPy (np.ascontiguousarray(x[...]) and x[tuple(idx.T)], and np.copyto
-# of as many bytes; and the ops again on inputs made with NumPy's huge
-# page advice off, in 4 KiB pages), in ROUNDS interleaved rounds (default
+# NumPy (np.ascontiguousarray(x[...]), the index arrays of the advanced
+# rows bound by name; x[tuple(idx.T)] for gather_nd; np.take(params,
+# indices, axis=1) for tf.gather along axis 1; and np.copyto of as many
+# bytes; and the ops again on inputs made with NumPy's huge page advice
+# off, in 4 KiB pages), in ROUNDS interleaved rounds (default
 # 3), and prints the median time of each over the rounds, their spread,
 # the ratios, and the last line "worst ratio engine/NumPy: R" (the
 # engine's time over NumPy's, the largest over every row). Then it runs
@@ -71,6 +73,21 @@ def mix(z):
     z ^= z >> np.uint64(32)
     return z
 
+def indices(shape, bound):
+    # benchIndices: element k is mix(k) mod bound.
+    n = int(np.prod(shape))
+    return (mix(np.arange(n, dtype=np.uint64)) % np.uint64(bound)).astype(np.int64).reshape(shape)
+
+def mask(shape):
+    # benchMask: element k is the low bit of mix(k).
+    n = int(np.prod(shape))
+    return (mix(np.arange(n, dtype=np.uint64)) & np.uint64(1)).astype(bool).reshape(shape)
+
+# The advanced rows whose NumPy result is not C-contiguous (x[:, i]: NumPy
+# writes it in the transposed order): the subscript without
+# np.ascontiguousarray, timed besides.
+raws = {}
+
 def input_maker():
     inputs = {}
     def make_input(shape):
@@ -115,8 +132,32 @@ def build_rows(make_input):
         if name != wanted:
             continue
         x = make_input((4096, 4096))
-        idx = (mix(np.arange(nrows * depth, dtype=np.uint64)) % np.uint64(4096)).astype(np.int64).reshape(nrows, depth)
+        idx = indices((nrows, depth), 4096)
         rows.append((name, x, lambda x=x, idx=idx: x[tuple(idx.T)], None))
+    # The advanced rows: arrays maps each index name to the shape and
+    # bound of its indices (benchIndices), or None for a mask of x's shape
+    # (benchMask).
+    for name, shape, index, arrays in [
+        ("fancy-rows", (1 << 20, 16), "x[i]", {"i": ((1 << 20,), 1 << 20)}),
+        ("fancy-columns", (4096, 4096), "x[:, i]", {"i": ((1024,), 4096)}),
+        ("bool-mask", (16 << 20,), "x[m]", {"m": None}),
+    ]:
+        if name != wanted:
+            continue
+        x = make_input(shape)
+        names = {"x": x}
+        for a, spec in arrays.items():
+            names[a] = mask(shape) if spec is None else indices(*spec)
+        code = compile(index, "<index>", "eval")
+        raw = lambda code=code, names=names: eval(code, names)
+        rows.append((name, x, lambda raw=raw: np.ascontiguousarray(raw()), None))
+        if not raw().flags.c_contiguous:
+            raws[name] = raw
+    if wanted == "tf-gather-axis1":
+        # tf.gather(params, indices, axis=1) is np.take(params, indices, axis=1).
+        x = make_input((4096, 4096))
+        idx = indices((4096,), 4096)
+        rows.append((wanted, x, lambda x=x, idx=idx: np.take(x, idx, axis=1), None))
     if not rows:
         sys.exit(f"numpy_bench.py: no row {wanted}")
     return rows
@@ -138,6 +179,8 @@ for name, x, op, copy_op in build_rows(input_maker()):
     print(name, "copyto", timed(lambda: np.copyto(dst, src)))
     if copy_op is not None and np.shares_memory(out, x):
         print(name, "copy", timed(copy_op))
+    if name in raws:
+        print(name, "raw", timed(raws[name]))
     del out, dst
     sys.stdout.flush()
 
@@ -163,7 +206,8 @@ EOF
 # The rows of BenchmarkKernels, in its order. Each round measures each
 # row in Go and then at once in NumPy, so that the two sides of a row are
 # measured minutes apart at most, not a whole round.
-rows="row-slice column-slice reversed-rows reversed-axis step-3 newaxis-shrink gather-rows gather-scalars"
+rows="row-slice column-slice reversed-rows reversed-axis step-3 newaxis-shrink gather-rows gather-scalars
+fancy-rows fancy-columns bool-mask tf-gather-axis1"
 
 echo "bench: $ROUNDS rounds of the Go and NumPy rows, interleaved row by row, -benchtime $BENCHTIME"
 i=1
@@ -288,6 +332,10 @@ for r in views:
     if (r, "into") in go:
         line += f", the engine's copy into a buffer (into) {ms(med(go[(r, 'into')]))} ms"
     print(line)
+for r in rows:
+    if (r, "raw") in np_t:
+        print(f"{r}: NumPy's result of x[...] is not C-contiguous (its elements are in the transposed order); "
+              f"x[...] without np.ascontiguousarray takes {ms(med(np_t[(r, 'raw')]))} ms")
 print("contiguous-run rows below 70% of the Go copy rate, into a buffer allocated once (into): " + (", ".join(below_into) if below_into else "none"))
 print("contiguous-run rows below 70% of the Go copy rate, the op, its output released after each call (engine): " + (", ".join(below_op) if below_op else "none"))
 

@@ -31,7 +31,7 @@ Ops:
   gather         tf.gather (axis, batch_dims, bad_indices error|zero) with
                  NumPy fancy indexing.
   onnx_gather, onnx_gather_elements
-                 ONNX Gather-13 and GatherElements-13 (axis): int64 indices,
+                 ONNX Gather-13 and GatherElements-13 (axis): int32 or int64 indices,
                  negative ones wrapped once; np.take and np.take_along_axis.
 
 Every result keeps the dtype of x (params for gather_nd, data for the ONNX
@@ -1082,12 +1082,15 @@ def advanced_index(x, items, inputs):
             pos += it.ndim
         else:
             pos += 1
-    # 5. The integer items' bounds (0-d integer arrays included).
+    # 5. In item order, the integer items' bounds (0-d integer arrays
+    # included) and the slices' steps (a zero step is a ValueError).
     pos = 0
     for it in key:
         t = type(it)
         if it is Ellipsis:
             pos += rest
+        elif t is slice and it.step == 0:
+            raise invalid("slice step cannot be zero")
         elif it is None or t is bool:
             pass
         elif t is int or (t is ndarray and it.ndim == 0 and it.dtype.kind != "b"):
@@ -1520,6 +1523,14 @@ def shape_count(shape, itemsize):
     return count
 
 
+def count_of(shape):
+    """The number of elements of an array of shape."""
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
 def op_take(spec, inputs):
     """np.take(a, indices, axis, mode), NumPy 1.24. Its own checks come
     first, made here in NumPy's order because two of them share an
@@ -1544,12 +1555,25 @@ def op_take(spec, inputs):
             raise invalid("axis %d is out of bounds for array of dimension %d" % (axis, nd))
         ax = axis + nd if axis < 0 else axis
     dt = indices.dtype
-    if not (dt.kind == "b" or dt.kind == "i" or (dt.kind == "u" and dt.itemsize < 8)):
+    # A 0-d index is cast by its value: a uint64 within int64 passes.
+    if not (dt.kind == "b" or dt.kind == "i" or (dt.kind == "u" and dt.itemsize < 8)
+            or (dt.kind == "u" and indices.ndim == 0 and int(indices) <= INT64_MAX)):
         raise invalid("cannot cast indices of dtype %s to int64 according to the rule 'safe'" % dt.str)
     out_shape = shape[:ax] + indices.shape + shape[ax + 1:]
     if len(out_shape) > MAX_RANK:
         raise invalid("number of dimensions must be within [0, %d], take result would have %d"
                       % (MAX_RANK, len(out_shape)))
+    if mode == "wrap":
+        # NumPy's wrap mode steps an index into range one axis length at a
+        # time: an index near INT64_MIN takes ages, and into an axis of
+        # length 0 it never ends (NumPy refuses that only when the result
+        # has elements). The same positions, reduced here at once.
+        n = shape[ax]
+        if n == 0:
+            if count_of(out_shape):
+                raise out_of_range("cannot do a non-empty take from an empty axes.")
+            return np.empty(out_shape, a.dtype), a.dtype
+        indices = np.mod(indices.astype(INT64), n)
     try:
         r = np.asarray(np.take(a, indices, axis=axis, mode=mode))
     except IndexError as e:
@@ -1664,8 +1688,9 @@ def op_gather(spec, inputs):
 
 
 def onnx_indices(indices, op):
-    if indices.dtype.kind != "i" or indices.dtype.itemsize != 8:
-        raise bad("ONNX %s takes int64 indices, got dtype %s" % (op, indices.dtype.str))
+    """Gather-13 and GatherElements-13 take int32 and int64 indices (Tind)."""
+    if indices.dtype.kind != "i" or indices.dtype.itemsize not in (4, 8):
+        raise bad("ONNX %s takes int32 or int64 indices, got dtype %s" % (op, indices.dtype.str))
 
 
 def onnx_axis(axis, r):
@@ -1688,7 +1713,7 @@ def onnx_wrap(indices, s):
 
 
 def op_onnx_gather(spec, inputs):
-    """ONNX Gather-13: int64 indices (as GatherND), data of rank r >= 1,
+    """ONNX Gather-13: int32 or int64 indices (Tind), data of rank r >= 1,
     axis in [-r, r-1], every index in [-s, s-1] for s = data.shape[axis]
     (negative ones wrap once); the result has shape data.shape[:axis] +
     indices.shape + data.shape[axis+1:], gathered with np.take."""
@@ -1711,7 +1736,7 @@ def op_onnx_gather(spec, inputs):
 
 
 def op_onnx_gather_elements(spec, inputs):
-    """ONNX GatherElements-13: int64 indices (as GatherND), data of rank
+    """ONNX GatherElements-13: int32 or int64 indices (Tind), data of rank
     r >= 1, indices of rank r, axis in [-r, r-1], indices.shape[d] <=
     data.shape[d] on every other dim (no broadcasting), every index in
     [-s, s-1] along the axis (negative ones wrap once). The result has
