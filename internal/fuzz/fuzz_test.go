@@ -38,7 +38,7 @@ var bugs = map[string]struct {
 			return nil, nil, false
 		}
 		idx, params := c.Inputs["indices"].Contiguous(), c.Inputs["params"]
-		if idx.Rank() == 0 || params.Rank() <= c.BatchDims {
+		if idx.Rank() == 0 || params.Rank() <= c.Spec.(casefile.GatherNDSpec).BatchDims {
 			return nil, nil, false
 		}
 		depth := idx.Shape[idx.Rank()-1]
@@ -46,7 +46,7 @@ var bugs = map[string]struct {
 		changed := false
 		for i := 0; i*8 < len(data); i++ {
 			v := int64(binary.LittleEndian.Uint64(data[8*i:]))
-			dim := c.BatchDims + i%max(depth, 1)
+			dim := c.Spec.(casefile.GatherNDSpec).BatchDims + i%max(depth, 1)
 			if v < 0 && dim < params.Rank() {
 				binary.LittleEndian.PutUint64(data[8*i:], uint64(v+int64(params.Shape[dim])))
 				changed = true
@@ -56,36 +56,41 @@ var bugs = map[string]struct {
 			return nil, nil, false
 		}
 		wrapped, _ := engine.FromBytes(idx.DType, idx.Shape, data)
-		out, err := engine.GatherND(params, wrapped, c.BatchDims, c.BadIndices)
+		out, err := engine.GatherND(params, wrapped, c.Spec.(casefile.GatherNDSpec).BatchDims, c.Spec.(casefile.GatherNDSpec).BadIndices)
 		return out, err, true
 	}},
 	"strict-shrink": {"rejects shrink axes with a stride other than 1, which TF accepts", func(c *casefile.Case) (*engine.Tensor, error, bool) {
-		if c.Op != casefile.OpStridedSlice || c.Strides == nil {
+		if c.Op != casefile.OpStridedSlice {
 			return nil, nil, false
 		}
-		for i, s := range c.Strides {
-			if c.ShrinkAxisMask.Has(i) && !c.NewAxisMask.Has(i) && !c.EllipsisMask.Has(i) && s > 1 {
+		spec := c.Spec.(engine.StridedSliceSpec)
+		for i, s := range spec.Strides {
+			if spec.ShrinkAxisMask.Has(i) && !spec.NewAxisMask.Has(i) && !spec.EllipsisMask.Has(i) && s > 1 {
 				return nil, engine.Errorf(engine.InvalidSpec, "shrink stride must be 1"), true
 			}
 		}
 		return nil, nil, false
 	}},
 	"slice-minus-one": {"computes tf.slice size -1 as d - begin - 1", func(c *casefile.Case) (*engine.Tensor, error, bool) {
-		if c.Op != casefile.OpSlice || len(c.Size) != c.Inputs["x"].Rank() {
+		if c.Op != casefile.OpSlice {
 			return nil, nil, false
 		}
-		size := append([]int64(nil), c.Size...)
+		spec := c.Spec.(casefile.SliceSpec)
+		if len(spec.Size) != c.Inputs["x"].Rank() {
+			return nil, nil, false
+		}
+		size := append([]int64(nil), spec.Size...)
 		changed := false
 		for i, s := range size {
-			if s == -1 && int64(c.Inputs["x"].Shape[i]) > c.Begin[i] {
-				size[i] = int64(c.Inputs["x"].Shape[i]) - c.Begin[i] - 1
+			if s == -1 && int64(c.Inputs["x"].Shape[i]) > spec.Begin[i] {
+				size[i] = int64(c.Inputs["x"].Shape[i]) - spec.Begin[i] - 1
 				changed = true
 			}
 		}
 		if !changed {
 			return nil, nil, false
 		}
-		out, err := engine.Slice(c.Inputs["x"], c.Begin, size)
+		out, err := engine.Slice(c.Inputs["x"], spec.Begin, size)
 		return out, err, true
 	}},
 	"crash-on-empty": {"dies on any input with no elements", func(c *casefile.Case) (*engine.Tensor, error, bool) {
