@@ -21,7 +21,8 @@ func TestGatherStructure(t *testing.T) {
 		limit  map[string]int
 		fields []string
 	}{
-		// gather's indices are params' batch dims (within the budget) and up to 12 more elements.
+		// gather's indices are params' batch dims (within the budget) and up to 12 more elements;
+		// onnx_gather_elements' have one dim more than data's when drawn invalid.
 		{"gather", GatherCase(), small("params", smallDataBudget*smallIndexBudget), []string{"axis", "batch_dims", "bad_indices"}},
 		{"onnx_gather", ONNXGatherCase(), small("data", smallIndexBudget), []string{"axis"}},
 		{"onnx_gather_elements", ONNXGatherElementsCase(), small("data", 2*smallIndexBudgetAligned), []string{"axis"}},

@@ -373,6 +373,16 @@ func drawTake(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 	}, want
 }
 
+// shrinkOthers sets dimensions of shape other than keep from above 1 to 1
+// until the product of its non-zero dimensions is within budget.
+func shrinkOthers(shape []int, keep, budget int) {
+	for k := range shape {
+		if k != keep && shape[k] > 1 && engine.NumElements(nonZeroDims(shape)) > budget {
+			shape[k] = 1
+		}
+	}
+}
+
 // emptied returns shape with one dimension set to 0 (a rank-0 shape
 // becomes (0,)).
 func emptied(t *rapid.T, shape []int) []int {
@@ -498,6 +508,7 @@ func drawTakeAlongAxis(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 				if shape[d] == 0 {
 					ishape[d] = 2
 				}
+				shrinkOthers(ishape, d, smallIndexBudgetAligned)
 				fail(engine.InvalidSpec)
 			}
 		}
@@ -512,6 +523,7 @@ func drawTakeAlongAxis(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 				ishape = ishape[1:]
 			} else {
 				ishape = append([]int{1 + offset(t, "extra dim", 2)}, ishape...)
+				shrinkOthers(ishape, 0, smallIndexBudgetAligned)
 			}
 			fail(engine.InvalidSpec)
 		}

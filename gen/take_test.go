@@ -223,7 +223,10 @@ func TestTakeCoverage(t *testing.T) {
 	rows := []plannedRow{
 		{"axis omitted: the flattened a", func(p planned) bool { _, present, _ := axisOf(p.m); return !present && p.want == "" }},
 		{"axis null: the flattened a", func(p planned) bool { _, _, null := axisOf(p.m); return null && p.want == "" }},
-		{"a non-negative axis", func(p planned) bool { v, present, null := axisOf(p.m); return present && !null && v > 0 && p.want == "" }},
+		{"a non-negative axis", func(p planned) bool {
+			v, present, null := axisOf(p.m)
+			return present && !null && v > 0 && p.want == ""
+		}},
 		{"a negative axis counts from the end", func(p planned) bool { v, _, _ := axisOf(p.m); return v < 0 && p.want == "" }},
 		{"an axis out of range (invalid_spec)", func(p planned) bool {
 			v, present, null := axisOf(p.m)
