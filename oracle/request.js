@@ -257,13 +257,18 @@ function subscriptParser() {
 // parseSubscript parses a NumPy subscript with the TF.js oracle's parser
 // into its items, turning the parser's errors into this module's; in a
 // skip reason, what tfjsName matches (the parser's mentions of TF.js) is
-// replaced by "the parser".
-function parseSubscript(index, tfjsName) {
+// replaced by "the parser". A subscript that does not parse names no
+// inputs: the case's inputs are checked against "x" alone first, as the
+// reference does (an input besides x is bad_input before the parse error).
+function parseSubscript(index, tfjsName, inputs) {
   const p = subscriptParser();
   try {
     return p.parseIndex(index);
   } catch (e) {
-    if (e instanceof p.CaseError) throw new CaseError(e.kind, e.message);
+    if (e instanceof p.CaseError) {
+      checkSubscriptNames([], inputs);
+      throw new CaseError(e.kind, e.message);
+    }
     if (e instanceof p.Skip) throw new Skip(e.message.replace(tfjsName, 'the parser'), e.code);
     throw e;
   }

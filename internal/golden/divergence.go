@@ -189,6 +189,38 @@ var Divergences = []Divergence{
 			return d.Op() == casefile.OpGatherND && d.Is(signature.ErrorForOutput, "") && d.Case.Inputs["params"].Len() == 0
 		},
 	},
+	{
+		ID: "tfjs-gather-batch-dims-empty", Oracle: "tfjs",
+		Explanation: "TF.js tf.gather with batch_dims fails on params or indices with no elements (it reshapes to a NaN dimension) where TF returns an empty result.",
+		Match: func(d *Disagreement) bool {
+			return d.Op() == casefile.OpGather && d.Is(signature.ErrorForOutput, "") && gatherBatchDims(d.Case) != 0 &&
+				(d.Case.Inputs["params"].Len() == 0 || d.Case.Inputs["indices"].Len() == 0)
+		},
+	},
+	{
+		ID: "tfjs-gather-indices-first", Oracle: "tfjs",
+		Explanation: "TF.js tf.gather checks the index values before axis and batch_dims, so a case with a bad batch_dims or axis and an out-of-range index is out of range where TF reports the invalid spec.",
+		Match: func(d *Disagreement) bool {
+			return d.Op() == casefile.OpGather && d.Ref.Kind == engine.InvalidSpec && d.Got.Kind == engine.OutOfRange
+		},
+	},
+	{
+		ID: "tfjs-gather-empty-output-checked", Oracle: "tfjs",
+		Explanation: "TF.js tf.gather bounds-checks the indices even when the result has no elements (params with an empty dimension before the axis); TF returns the empty result.",
+		Match: func(d *Disagreement) bool {
+			return d.Op() == casefile.OpGather && d.Is(signature.ErrorForOutput, string(engine.OutOfRange)) && emptyOutput(d.Ref.Output)
+		},
+	},
+}
+
+// gatherBatchDims returns the batch_dims of a gather case (0 for a case
+// that does not parse).
+func gatherBatchDims(m casefile.Memory) int {
+	c, err := m.Case()
+	if err != nil {
+		return 0
+	}
+	return c.Spec.(engine.GatherSpec).BatchDims
 }
 
 // The ONNX Runtime divergences from the ONNX specification, on the ONNX
@@ -236,6 +268,14 @@ func init() {
 			},
 		},
 		Divergence{
+			ID: "ort-gather-strings", Oracle: "ort",
+			Explanation: "ONNX Runtime's Gather on string data copies only the first string of each gathered slice and leaves the others empty.",
+			Match: func(d *Disagreement) bool {
+				k := inputKind(d.Case)
+				return d.Op() == casefile.OpONNXGather && (k == engine.Bytes || k == engine.Unicode) && d.Is(signature.Values, "")
+			},
+		},
+		Divergence{
 			ID: "ort-gather-nd-empty-output", Oracle: "ort",
 			Explanation: "ONNX Runtime's GatherND skips the index bounds check when the output has no elements; the ONNX spec requires every index in range.",
 			Match: func(d *Disagreement) bool {
@@ -247,10 +287,12 @@ func init() {
 
 // inputKind returns the dtype kind of the case's data input.
 func inputKind(m casefile.Memory) engine.Kind {
-	for _, name := range []string{"x", "params"} {
-		if t, ok := m.Inputs[name]; ok {
-			return t.DType.Kind
-		}
+	d, ok := casefile.Lookup(m.Op())
+	if !ok {
+		return 0
+	}
+	if t, ok := m.Inputs[d.Inputs[0]]; ok {
+		return t.DType.Kind
 	}
 	return 0
 }

@@ -181,6 +181,15 @@ func init() {
 			},
 		},
 		Divergence{
+			ID: "tflite-gather-index-dtype", Oracle: "tflite",
+			Explanation: "TFLite's GATHER takes int32 and int64 indices only and refuses the other integer dtypes in Prepare, where TF's gather reads any integer index.",
+			Match: func(d *Disagreement) bool {
+				idx := d.Case.Inputs["indices"]
+				return d.Op() == casefile.OpGather && d.Got.Kind == engine.BadInput && idx.DType.IsInteger() &&
+					idx.DType != engine.Int32Type && idx.DType != engine.Int64Type
+			},
+		},
+		Divergence{
 			ID: "tflite-gather-nd-flat-bounds", Oracle: "tflite",
 			Explanation: "TFLite's GATHER_ND refuses a row with a negative component, then bounds-checks only the row's flattened offset, so a row with a too-large component that lands inside params is accepted where TF reports out of range.",
 			Match: func(d *Disagreement) bool {

@@ -514,7 +514,7 @@ function tfEntries(s) {
 // TF.js oracle's parser) into sparse entries, with NumPy's checks on the
 // items: at most one ellipsis, not more integers and slices than dims.
 function getitemEntries(index, rank, inputs) {
-  const items = req.parseSubscript(index, /TF\.js/g);
+  const items = req.parseSubscript(index, /TF\.js/g, inputs);
   req.checkSubscriptNames(items, inputs);
   const adv = req.advancedSkip(items, 'the ORT oracle (Slice, Squeeze and Unsqueeze)');
   if (adv !== null) throw adv;

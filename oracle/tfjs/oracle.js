@@ -1003,7 +1003,15 @@ function run(spec, inputs) {
       like = x;
       let s = spec;
       if (spec.op === 'getitem') {
-        const items = parseIndex(spec.index);
+        let items;
+        try {
+          items = parseIndex(spec.index);
+        } catch (e) {
+          // A subscript that does not parse names no inputs (as in the
+          // reference): an input besides x is bad_input first.
+          if (e instanceof CaseError) req.checkSubscriptNames([], inputs);
+          throw e;
+        }
         req.checkSubscriptNames(items, inputs);
         const adv = req.advancedSkip(items, "the TF.js oracle (TF's x[...] encoding on tf.stridedSlice)");
         if (adv !== null) throw adv;

@@ -497,7 +497,7 @@ function encodeIndex(items) {
 // to little-endian.
 function getitem(index, inputs) {
   const x = inputs.x;
-  const items = req.parseSubscript(index, /TF\.js('s)?/g);
+  const items = req.parseSubscript(index, /TF\.js('s)?/g, inputs);
   req.checkSubscriptNames(items, inputs);
   const adv = req.advancedSkip(items, "the TFLite oracle (TF's x[...] encoding on STRIDED_SLICE)");
   if (adv !== null) throw adv;
