@@ -98,5 +98,5 @@ func TestCaseOf(t *testing.T) {
 			t.Errorf("CaseOf of an unknown op did not panic")
 		}
 	}()
-	CaseOf("gather")
+	CaseOf("no_such_op")
 }
