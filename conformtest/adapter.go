@@ -71,7 +71,7 @@ func (a *adapter) skipReason(op string) string {
 	case a.selected != nil && !a.selected[op]:
 		return op + " is not selected by conformtest.Ops"
 	case !a.supports[op]:
-		return fmt.Sprintf("%s does not have the %s method %s", a.name, op, d.Method)
+		return fmt.Sprintf("%s does not implement %s's method %s", a.name, op, d.Method)
 	}
 	return ""
 }

@@ -80,9 +80,9 @@ func TestRunInsideGoTest(t *testing.T) {
 		{"failures, known failures and unexpected passes become subtest results", "shortSlicer", true, known,
 			[]string{"(expected: numpy 1.24.2)", "known failure (stops short): ", "unexpected pass: the case is listed as a known failure (wrongly listed)"}},
 		{"a panic fails its case's subtest only; ops not implemented are skipped", "panickySlicer", false, "",
-			[]string{"crash: the implementation panicked: runtime error: integer divide by zero", "conformtest.panickySlicer does not implement GetItemer"}},
+			[]string{"crash: the implementation panicked: runtime error: integer divide by zero", "conformtest.panickySlicer does not implement getitem's method GetItem("}},
 		{"an implementation of no op fails the test at once", "none", false, "",
-			[]string{"--- FAIL: TestHelperRun", "struct {} implements none of GetItemer"}},
+			[]string{"--- FAIL: TestHelperRun", "struct {} has none of the methods of the ops"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.impl, func(t *testing.T) {

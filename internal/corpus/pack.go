@@ -61,11 +61,44 @@ type packFS struct {
 	packs map[string]*pack // by directory; nil: no archive there
 }
 
-// pack is one loaded archive and the members that cannot be served.
+// pack is one loaded archive: its bytes and its members by name.
 type pack struct {
-	zr  *zip.Reader
-	bad map[string]error // member name -> why it is refused
+	name    string // the archive's path, for messages
+	members map[string]*packMember
 }
+
+// packMember is one member of a pack, checked the first time it is
+// served.
+type packMember struct {
+	f       *zip.File
+	archive io.ReaderAt // the archive's bytes
+	size    int64       // the archive's size
+
+	once    sync.Once
+	content []byte // the member's bytes, a range of data
+	err     error  // why it cannot be served
+}
+
+// check checks the member once (see checkMember) and returns why it
+// cannot be served, if it cannot.
+func (m *packMember) check(archive string) error {
+	m.once.Do(func() {
+		m.content, m.err = checkMember(m.f, m.archive, m.size)
+		if m.err != nil {
+			m.err = fmt.Errorf("%s in %s %v", m.f.Name, archive, m.err)
+		}
+	})
+	return m.err
+}
+
+// memberFile is an open member of a pack.
+type memberFile struct {
+	*bytes.Reader
+	info fs.FileInfo
+}
+
+func (f memberFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f memberFile) Close() error               { return nil }
 
 // Open returns fsys extended so that blobs stored in a pack read like
 // files: fs.ReadFile(Open(fsys), "golden/blobs/ab12.npy") reads the member
@@ -87,43 +120,54 @@ func (p *packFS) pack(dir string) (*pack, error) {
 		p.packs[dir] = nil
 		return nil, nil
 	}
-	data, err := confine.ReadFile(p.base, name)
+	// The archive is read where it lies when its file can be read at any
+	// offset (an embedded corpus, a file on disk): each member is then
+	// read, and checked, when it is first served.
+	f, size, err := confine.Open(p.base, name)
 	if err != nil {
 		return nil, err
 	}
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	ra, ok := f.(io.ReaderAt)
+	if !ok {
+		data, err := io.ReadAll(io.LimitReader(f, size))
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		ra, size = bytes.NewReader(data), int64(len(data))
+	}
+	zr, err := zip.NewReader(ra, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	pk := &pack{zr: zr, bad: map[string]error{}}
+	pk := &pack{name: name, members: make(map[string]*packMember, len(zr.File))}
 	for _, f := range zr.File {
-		if err := checkMember(f); err != nil {
-			pk.bad[f.Name] = fmt.Errorf("%s in %s %v", f.Name, name, err)
-		}
+		pk.members[f.Name] = &packMember{f: f, archive: ra, size: size}
 	}
 	p.packs[dir] = pk
 	return pk, nil
 }
 
-// checkMember checks a member of a pack: stored, not compressed, and
-// holding the content its name's checksum says.
-func checkMember(f *zip.File) error {
+// checkMember reads and checks a member f of a pack of size bytes:
+// stored, not compressed, within the pack, and holding the content its
+// name's checksum says. It returns the member's content.
+func checkMember(f *zip.File, archive io.ReaderAt, size int64) ([]byte, error) {
 	if f.Method != zip.Store {
-		return fmt.Errorf("is compressed (method %d): a pack's members must be stored uncompressed", f.Method)
+		return nil, fmt.Errorf("is compressed (method %d): a pack's members must be stored uncompressed", f.Method)
 	}
-	r, err := f.Open()
-	if err != nil {
-		return fmt.Errorf("cannot be read: %v", err)
+	off, err := f.DataOffset()
+	if err != nil || f.CompressedSize64 != f.UncompressedSize64 || off < 0 || off > size || f.CompressedSize64 > uint64(size-off) {
+		return nil, fmt.Errorf("cannot be read: its data lies outside the pack")
 	}
-	defer r.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, r); err != nil {
-		return fmt.Errorf("cannot be read: %v", err)
+	content := make([]byte, f.CompressedSize64)
+	if _, err := archive.ReadAt(content, off); err != nil {
+		return nil, fmt.Errorf("cannot be read: %v", err)
 	}
-	if sum := hex.EncodeToString(h.Sum(nil)); !strings.HasPrefix(f.Name, sum[:24]) {
-		return fmt.Errorf("is corrupt: its content does not match its checksum")
+	sum := sha256.Sum256(content)
+	if !strings.HasPrefix(f.Name, hex.EncodeToString(sum[:])[:24]) {
+		return nil, fmt.Errorf("is corrupt: its content does not match its checksum")
 	}
-	return nil
+	return content, nil
 }
 
 // member splits "<dir>/blobs/<name>" into dir and name.
@@ -136,31 +180,35 @@ func member(name string) (dir, file string, ok bool) {
 	return path.Dir(d), file, true
 }
 
-// memberOf returns the pack and member name that serve name, or a nil
-// pack if name is not served from a pack.
-func (p *packFS) memberOf(name string) (*pack, string, error) {
+// memberOf returns the checked member that serves name, or nil if name
+// is not served from a pack.
+func (p *packFS) memberOf(name string) (*packMember, error) {
 	dir, file, ok := member(name)
 	if !ok {
-		return nil, "", nil
+		return nil, nil
 	}
 	pk, err := p.pack(dir)
 	if err != nil || pk == nil {
-		return nil, "", err
+		return nil, err
 	}
-	if err := pk.bad[file]; err != nil {
-		return nil, "", err
+	m, ok := pk.members[file]
+	if !ok {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
-	return pk, file, nil
+	if err := m.check(pk.name); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // Open implements fs.FS.
 func (p *packFS) Open(name string) (fs.File, error) {
-	pk, file, err := p.memberOf(name)
+	m, err := p.memberOf(name)
 	switch {
 	case err != nil:
 		return nil, err
-	case pk != nil:
-		return pk.zr.Open(file)
+	case m != nil:
+		return memberFile{bytes.NewReader(m.content), m.f.FileInfo()}, nil
 	}
 	return p.base.Open(name)
 }
@@ -168,12 +216,12 @@ func (p *packFS) Open(name string) (fs.File, error) {
 // Stat implements fs.StatFS, so that a file of the underlying file system
 // is looked at without being opened (see package confine).
 func (p *packFS) Stat(name string) (fs.FileInfo, error) {
-	pk, file, err := p.memberOf(name)
+	m, err := p.memberOf(name)
 	switch {
 	case err != nil:
 		return nil, err
-	case pk != nil:
-		return fs.Stat(pk.zr, file)
+	case m != nil:
+		return m.f.FileInfo(), nil
 	}
 	return fs.Stat(p.base, name)
 }
