@@ -8,19 +8,17 @@ import (
 	"github.com/conformsuite/conform/internal/casefile"
 )
 
-// opGenerators maps each op to its case generator.
-var opGenerators = map[string]*rapid.Generator[casefile.Memory]{
-	casefile.OpGetItem:      GetItemCase(),
-	casefile.OpStridedSlice: StridedSliceCase(),
-	casefile.OpSlice:        SliceCase(),
-	casefile.OpGatherND:     GatherNDCase(),
-	casefile.OpONNXSlice:    ONNXSliceCase(),
-	casefile.OpONNXGatherND: ONNXGatherNDCase(),
-	"take":                  TakeCase(),
-	"take_along_axis":       TakeAlongAxisCase(),
-	"gather":                GatherCase(),
-	"onnx_gather":           ONNXGatherCase(),
-	"onnx_gather_elements":  ONNXGatherElementsCase(),
+// opGenerators maps each op to its case generator. The file of each
+// generator registers it (see register).
+var opGenerators = map[string]*rapid.Generator[casefile.Memory]{}
+
+// register adds the case generator of an op; the files of the generators
+// call it from init.
+func register(op string, g *rapid.Generator[casefile.Memory]) {
+	if _, dup := opGenerators[op]; dup {
+		panic("gen: two generators of op " + op)
+	}
+	opGenerators[op] = g
 }
 
 // Case returns a generator of cases of every op, each op equally often

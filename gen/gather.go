@@ -7,6 +7,12 @@ import (
 	"github.com/conformsuite/conform/internal/casefile"
 )
 
+func init() {
+	register(casefile.OpGather, GatherCase())
+	register(casefile.OpONNXGather, ONNXGatherCase())
+	register(casefile.OpONNXGatherElements, ONNXGatherElementsCase())
+}
+
 // gatherIndexDTypes: tf.gather takes every integer type (as gather_nd
 // does here) and refuses bool.
 var gatherIndexDTypes = allIndexDTypes(300, 250, 60, 50, 25)

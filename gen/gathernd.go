@@ -10,6 +10,10 @@ import (
 	"github.com/conformsuite/conform/internal/casefile"
 )
 
+func init() {
+	register(casefile.OpGatherND, GatherNDCase())
+}
+
 // gatherParamsBudget bounds the elements of gather_nd params, so that
 // the batch dimensions times the index depth (at most 7) stay within
 // MaxElements.

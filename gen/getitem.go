@@ -10,6 +10,10 @@ import (
 	"github.com/conformsuite/conform/internal/casefile"
 )
 
+func init() {
+	register(casefile.OpGetItem, GetItemCase())
+}
+
 // Key classes: a valid basic index (which may still be rejected for its
 // values, e.g. an integer out of range, a zero step or too many indices),
 // or one of the invalid forms.

@@ -9,6 +9,11 @@ import (
 	"github.com/conformsuite/conform/internal/casefile"
 )
 
+func init() {
+	register(casefile.OpONNXSlice, ONNXSliceCase())
+	register(casefile.OpONNXGatherND, ONNXGatherNDCase())
+}
+
 // The generators of the ONNX ops (casefile.ONNXOps). They are registered
 // in opGenerators, so CaseOf gives them; Case and Corpus keep to
 // casefile.Ops, so the corpora built from a seed stay what they were.

@@ -9,6 +9,10 @@ import (
 	"github.com/conformsuite/conform/internal/casefile"
 )
 
+func init() {
+	register(casefile.OpSlice, SliceCase())
+}
+
 // tf.slice faults: none, or one deliberate error.
 const (
 	sliceOK          = iota

@@ -7,6 +7,10 @@ import (
 	"github.com/conformsuite/conform/internal/casefile"
 )
 
+func init() {
+	register(casefile.OpStridedSlice, StridedSliceCase())
+}
+
 // Roles of strided_slice spec entries: what the entry does after TF's
 // priority rules (ellipsis > new axis > shrink / range).
 const (

@@ -9,6 +9,11 @@ import (
 	"github.com/conformsuite/conform/internal/casefile"
 )
 
+func init() {
+	register(casefile.OpTake, TakeCase())
+	register(casefile.OpTakeAlongAxis, TakeAlongAxisCase())
+}
+
 // The generators of take, take_along_axis, gather, onnx_gather and
 // onnx_gather_elements share these sizes and helpers. The data tensors
 // hold at most smallDataBudget elements (non-zero dimensions) and the
