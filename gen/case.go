@@ -5,7 +5,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/casefile"
 )
 
 // opGenerators maps each op to its case generator. The file of each

@@ -5,9 +5,9 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
-	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // checkCase checks what every generated case must satisfy: it names its

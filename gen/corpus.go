@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/casefile"
 )
 
 // maxAttemptsFactor bounds the draws Corpus makes per requested case, so

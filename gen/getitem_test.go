@@ -12,9 +12,9 @@ import (
 	"github.com/go-python/gpython/py"
 	"pgregory.net/rapid"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/expr"
-	"github.com/conformsuite/conform/internal/casefile"
 )
 
 var (

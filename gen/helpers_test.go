@@ -10,9 +10,9 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/expr"
-	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // poolPerOp is the number of cases per op in the shared pool that the

@@ -9,9 +9,9 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
-	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // draws is the number of cases each test of the new ops' generators

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // What the oracle tests share: starting an oracle, running requests

@@ -8,9 +8,9 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
-	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // startNumPy starts the NumPy oracle, or skips the test visibly when

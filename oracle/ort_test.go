@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
 	cgen "github.com/conformsuite/conform/gen"
-	"github.com/conformsuite/conform/internal/casefile"
 )
 
 func haveORT() bool {

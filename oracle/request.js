@@ -19,7 +19,7 @@ const INT32_MAX = (1n << 31n) - 1n;
 const MASKS = ['begin_mask', 'end_mask', 'ellipsis_mask', 'new_axis_mask', 'shrink_axis_mask'];
 
 // The ops of a case, the inputs each takes and its spec fields, as
-// internal/casefile has them: the TF/NumPy ops and the ONNX ops.
+// casefile has them: the TF/NumPy ops and the ONNX ops.
 const CLASSIC_OPS = ['getitem', 'strided_slice', 'slice', 'gather_nd', 'take', 'take_along_axis', 'gather'];
 const ONNX_OPS = ['onnx_slice', 'onnx_gather_nd', 'onnx_gather', 'onnx_gather_elements'];
 // getitem takes "x" plus one input per name its subscript uses
@@ -137,7 +137,7 @@ function caseOp(c) {
 
 // checkFields refuses an op the oracle does not know (fields: op -> its
 // fields, the oracle's ops) and a field that belongs to any op of the case
-// format (ALL_FIELDS) but not to op: bad_input, as internal/casefile and
+// format (ALL_FIELDS) but not to op: bad_input, as casefile and
 // the NumPy oracle have it.
 function checkFields(c, op, fields) {
   if (!has(fields, op)) throw bad(`unknown op "${op}"`);

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
-	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // What the gather tables of the node oracles share (tfjs_gather_test.go,

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/expr"
-	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // getitemSeeds are subscripts that exercise the corners of the grammar

@@ -11,9 +11,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/cases"
 	"github.com/conformsuite/conform/gen"
-	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/golden"

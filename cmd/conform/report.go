@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/cases"
 	"github.com/conformsuite/conform/gen"
-	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/confine"
 	"github.com/conformsuite/conform/internal/golden"
 	"github.com/conformsuite/conform/internal/impl"

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/internal/serve"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/serve"
 )

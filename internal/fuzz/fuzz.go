@@ -17,8 +17,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/gen"
-	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/progress"
 	"github.com/conformsuite/conform/internal/signature"

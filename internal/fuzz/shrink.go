@@ -12,8 +12,8 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/gen"
-	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/golden"
 	"github.com/conformsuite/conform/internal/signature"
 )

@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
-	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/signature"
 )

@@ -9,10 +9,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/cases"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
-	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/corpus"
 )
 

@@ -1,8 +1,8 @@
 package golden
 
 import (
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/signature"
 	"github.com/conformsuite/conform/internal/tfspec"
 )

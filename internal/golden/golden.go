@@ -13,8 +13,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine/npy"
-	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/progress"
 	"github.com/conformsuite/conform/oracle"

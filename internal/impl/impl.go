@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
-	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/compare"
 	"github.com/conformsuite/conform/oracle"
 )

@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // Snippet returns Python code that reproduces a case in NumPy and in

@@ -13,9 +13,9 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
-	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // MaxLine bounds one request line.

@@ -20,8 +20,8 @@ import (
 	"math/bits"
 	"regexp"
 
+	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // Entry kinds, by TF's priority on one position: ellipsis > new axis >

@@ -240,7 +240,7 @@ def mask(case, name):
 
 
 def parse_spec(case):
-    """Checks the case fields in the order internal/casefile does."""
+    """Checks the case fields in the order casefile does."""
     if "op" not in case:
         raise bad('case has no "op" field')
     op = case["op"]

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
-# A conform/1 adapter for plain NumPy: getitem is np.asarray(x[index]), strided_slice is TF's spec
-# translated into a NumPy index, tf.slice is basic slicing and gather_nd is a loop over index rows.
+# A conform/1 adapter for plain NumPy: getitem is np.asarray(x[index]) (index arrays being inputs
+# named in the subscript, or inline lists), take and take_along_axis are NumPy's, strided_slice is
+# TF's spec translated into a NumPy index, tf.slice is basic slicing and gather_nd is a loop over
+# index rows. It does not run gather or the ONNX ops.
 #
 # Errors come from exception types (IndexError -> out_of_range; ValueError, TypeError ->
 # invalid_spec) and from the checks NumPy and TF document, made explicitly where one exception
@@ -45,9 +47,35 @@ def subscript_value(node):
     raise Rejected("invalid_spec", f"unsupported index expression {ast.unparse(node)!r}")
 
 
+class InputName(str):
+    """An item of the subscript that names an input of the case: an index array, x[i]."""
+
+
+def list_index(node):
+    """An inline list (or tuple) of integers and booleans, nested or not, as the index array
+    NumPy makes of it."""
+    def values(n):
+        if isinstance(n, (ast.List, ast.Tuple)):
+            return [values(e) for e in n.elts]
+        v = subscript_value(n)
+        if not isinstance(v, int):  # None, Ellipsis
+            raise Rejected("invalid_spec", f"an index list holds {ast.unparse(n)!r}, not an integer")
+        return v
+    try:
+        array = np.array(values(node))
+    except ValueError as e:  # a ragged list, or one nested more than 32 deep
+        raise Rejected("invalid_spec", f"the index list is not an array: {e}")
+    if array.size == 0:
+        return array.astype(np.intp)  # NumPy reads an empty list as an integer index
+    if array.dtype.kind not in "biu":  # float64 (int64 and uint64 values mixed) or object (too big)
+        raise Rejected("invalid_spec", f"the index list makes a {array.dtype} array, not an integer one")
+    return array
+
+
 def parse_index(text):
     """Parses 'x[...]' with Python's own parser (nothing is evaluated) into a NumPy key: a tuple
-    of ints, slices, None and Ellipsis."""
+    of ints, slices, None, Ellipsis, True/False (0-d boolean indices), arrays (inline lists)
+    and InputNames (index arrays given as inputs)."""
     try:
         tree = ast.parse(text, mode="eval").body
     except SyntaxError as e:
@@ -61,40 +89,121 @@ def parse_index(text):
             parts = [None if p is None else subscript_value(p) for p in (item.lower, item.upper, item.step)]
             key.append(slice(*parts))  # bounds beyond int64 are clamped by NumPy, as CPython does
             continue
+        if isinstance(item, ast.Name) and item.id != "Ellipsis":
+            key.append(InputName(item.id))
+            continue
+        if isinstance(item, (ast.List, ast.Tuple)):
+            key.append(list_index(item))
+            continue
         value = subscript_value(item)
-        if isinstance(value, bool):  # x[True] would be a boolean (advanced) index
-            raise Rejected("invalid_spec", "advanced indexing is not supported")
         # NumPy reads the items in order and stops at the first integer it cannot convert or
         # the second ellipsis, before it counts indices: x[2**63, 0, 0] on a vector is
         # out_of_range, x[..., ..., 2**63] invalid_spec. Both are IndexErrors there, so they
         # are told apart here.
-        if isinstance(value, int) and not INT64_MIN <= value <= INT64_MAX:
+        if isinstance(value, int) and not isinstance(value, bool) and not INT64_MIN <= value <= INT64_MAX:
             raise Rejected("out_of_range", f"index {value} does not fit in int64")
-        if value is Ellipsis and Ellipsis in key:
+        if value is Ellipsis and any(k is Ellipsis for k in key):
             raise Rejected("invalid_spec", "an index can only have a single ellipsis")
         key.append(value)
     return tuple(key)
 
 
-def check_basic_index(key, ndim):
-    """The checks NumPy makes once it has read the items, before it looks at any dimension:
-    too many indices, then the result's rank. Each is an IndexError in NumPy, which would
-    otherwise read as out_of_range."""
-    used = sum(isinstance(k, (int, slice)) for k in key)
+def is_bool_index(k):
+    return isinstance(k, bool) or (isinstance(k, np.ndarray) and k.dtype.kind == "b")
+
+
+def is_int_index(k):
+    """An integer, or a 0-d integer array, which NumPy takes as an integer."""
+    return (isinstance(k, int) and not isinstance(k, bool)) or (
+        isinstance(k, np.ndarray) and k.ndim == 0 and k.dtype.kind in "iu")
+
+
+def dims_used(k):
+    """How many dimensions of x an index item consumes."""
+    if isinstance(k, np.ndarray) and k.dtype.kind == "b":
+        return k.ndim
+    if isinstance(k, np.ndarray) or (isinstance(k, (int, slice)) and not isinstance(k, bool)):
+        return 1
+    return 0  # None, Ellipsis, True, False
+
+
+def check_index(key, shape):
+    """The checks NumPy makes once it has read the items, before it looks at any position:
+    too many indices, the result's rank, the shapes of boolean arrays. Each is an IndexError
+    in NumPy, which would otherwise read as out_of_range."""
+    ndim = len(shape)
+    used = sum(dims_used(k) for k in key)
     if used > ndim:
         raise Rejected("invalid_spec", f"too many indices: {used} for {ndim} dimensions")
-    rank = ndim - sum(isinstance(k, int) for k in key) + sum(k is None for k in key)
+    arrays = [k for k in key if isinstance(k, (bool, np.ndarray)) and not is_int_index(k)]
+    basic = sum(isinstance(k, slice) or k is None for k in key) + ndim - used
+    if arrays:  # the basic dims and the index arrays' broadcast dims (a boolean array gives one)
+        rank = basic + max(1 if is_bool_index(k) else k.ndim for k in arrays)
+    else:
+        rank = ndim - sum(is_int_index(k) for k in key) + sum(k is None for k in key)
     if rank > MAX_DIMS:
         raise Rejected("invalid_spec", f"the result would have {rank} dimensions")
+    dim = 0
+    for k in key:
+        if k is Ellipsis:
+            dim += ndim - used
+            continue
+        if isinstance(k, np.ndarray) and k.dtype.kind == "b":
+            # NumPy does not compare a boolean dimension of size 0
+            if any(b != d and b != 0 for b, d in zip(k.shape, shape[dim:])):
+                raise Rejected("invalid_spec", f"boolean index of shape {k.shape} does not match "
+                                               f"dimensions {shape[dim:dim + k.ndim]}")
+        dim += dims_used(k)
+
+
+def broadcast_fault(key, shape):
+    """After an IndexError: whether it was the index arrays not broadcasting together, with
+    every integer in bounds (NumPy checks those before it broadcasts the arrays)."""
+    dim, ellipsis_dims = 0, len(shape) - sum(dims_used(k) for k in key)
+    for k in key:
+        if is_int_index(k) and not -shape[dim] <= int(k) < shape[dim]:
+            return False
+        dim += ellipsis_dims if k is Ellipsis else dims_used(k)
+    # An index array stands for its shape, a boolean one for its count of true elements.
+    shapes = [(np.count_nonzero(k),) if is_bool_index(k) else k.shape
+              for k in key if isinstance(k, (bool, np.ndarray))]
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        return True
+    return False
 
 
 def getitem(inputs, request):
     x = inputs["x"]
-    key = parse_index(request["index"])
-    check_basic_index(key, x.ndim)
-    # A full integer index (x[1, 2] on a matrix) gives a NumPy scalar; np.asarray makes it the
-    # 0-d array conform expects (native byte order, strings as wide as their value).
-    return np.asarray(x[key])
+    try:
+        key, error = parse_index(request["index"]), None
+    except Rejected as e:  # reported once the inputs are checked: it names no inputs
+        key, error = (), e
+    names = {k for k in key if isinstance(k, InputName)}
+    unnamed, missing = inputs.keys() - names - {"x"}, names - inputs.keys()
+    if unnamed:
+        raise Rejected("bad_input", f"inputs {sorted(unnamed)} are not named in the index")
+    if missing:
+        raise Rejected("bad_input", f"the index names {sorted(missing)}, which are not inputs")
+    if error:
+        raise error
+    key = tuple(inputs[k] if isinstance(k, InputName) else k for k in key)
+    for k in key:
+        if isinstance(k, np.ndarray):
+            if k.dtype.kind not in "biu":
+                raise Rejected("invalid_spec", f"an index array of dtype {k.dtype}")
+            if k.ndim == 0 and k.dtype.kind == "u" and int(k) > INT64_MAX:
+                raise Rejected("out_of_range", f"index {int(k)} does not fit in int64")
+    check_index(key, x.shape)
+    try:
+        # A full integer index (x[1, 2] on a matrix) gives a NumPy scalar; np.asarray makes it
+        # the 0-d array conform expects (native byte order, strings as wide as their value).
+        return np.asarray(x[key])
+    except IndexError as e:
+        if broadcast_fault(key, x.shape):
+            raise Rejected("invalid_spec", str(e))
+        raise
 
 
 # ---- strided_slice: TF's StridedSlice translated into a NumPy index ------------------------------
@@ -224,9 +333,64 @@ def gather_nd(inputs, request):
     return out
 
 
+# ---- take: np.take(a, indices, axis, mode) -------------------------------------------------------
+
+def take(inputs, request):
+    a, indices = inputs["a"], inputs["indices"]
+    axis, mode = request.get("axis"), request.get("mode", "raise")
+    shape = (a.size,) if axis is None else a.shape or (1,)  # np.take reads a 0-d a as a vector
+    # NumPy 1.24 does not check the rank of take's result (past 64 dimensions it writes beyond
+    # its shape buffer), so it is checked here. NumPy's own checks before it (the axis, the
+    # index dtype) are invalid_spec too.
+    rank = len(shape) - 1 + indices.ndim
+    if rank > MAX_DIMS:
+        raise Rejected("invalid_spec", f"the result would have {rank} dimensions")
+    # In wrap mode NumPy moves an index into the axis one length at a time: an index near -2**63
+    # takes ages and, on an axis of length 0, it never ends. So the indices are reduced here,
+    # when NumPy would take them (they cast safely to intp) and the axis is valid.
+    if mode == "wrap" and np.can_cast(indices, np.intp):
+        try:
+            n = shape[0 if axis is None else axis]
+        except (IndexError, TypeError):
+            n = None  # NumPy refuses the axis
+        if n == 0:
+            mode = "clip"  # nothing to wrap into: clip mode gives what NumPy would, and ends
+        elif n is not None:
+            indices = np.mod(indices.astype(np.intp), n)
+    # A 0-d result is a NumPy scalar: np.asarray gives it native byte order and, for strings, the
+    # width of its value, as getitem's full integer index does.
+    return np.asarray(np.take(a, indices, axis=axis, mode=mode))
+
+
+# ---- take_along_axis: np.take_along_axis(arr, indices, axis) -------------------------------------
+
+def take_along_axis(inputs, request):
+    arr, indices = inputs["arr"], inputs["indices"]
+    if "axis" not in request:  # NumPy's axis has no default; null (None) flattens arr
+        raise Rejected("bad_input", "take_along_axis needs an axis (null flattens)")
+    axis = request["axis"]
+    # NumPy raises IndexError for indices of a non-integer dtype and for indices that do not
+    # broadcast against arr, as for an index out of bounds; so its checks are made here, in its
+    # order: the axis, the dtype, the rank, the other dims.
+    if axis is not None and not -arr.ndim <= axis < arr.ndim:
+        raise Rejected("invalid_spec", f"axis {axis} out of bounds for {arr.ndim} dimensions")
+    if axis is None:
+        arr, axis = arr.reshape(-1), 0  # along the flattened arr
+    if indices.dtype.kind not in "iu":
+        raise Rejected("invalid_spec", f"indices must be integers, not {indices.dtype}")
+    if indices.ndim != arr.ndim:
+        raise Rejected("invalid_spec", f"indices have {indices.ndim} dimensions, arr {arr.ndim}")
+    for d, (n, m) in enumerate(zip(arr.shape, indices.shape)):
+        if d != axis % arr.ndim and n != m and n != 1 and m != 1:
+            raise Rejected("invalid_spec", f"indices of shape {indices.shape} do not broadcast "
+                                           f"against arr of shape {arr.shape}")
+    return np.take_along_axis(arr, indices, axis)
+
+
 # ---- the conform/1 protocol --------------------------------------------------------------------
 
-OPS = {"getitem": getitem, "strided_slice": strided_slice, "slice": tf_slice, "gather_nd": gather_nd}
+OPS = {"getitem": getitem, "strided_slice": strided_slice, "slice": tf_slice, "gather_nd": gather_nd,
+       "take": take, "take_along_axis": take_along_axis}
 SUPPORTED_KINDS = "biufcSU"  # conform's dtypes: bool, integers, floats, complex, byte and unicode strings
 
 
@@ -245,6 +409,8 @@ def answer(request, ops=OPS):
     inputs = {name: load(data) for name, data in request["inputs"].items()}
     try:
         out = op(inputs, request)
+    except np.AxisError as e:  # an axis out of range: also an IndexError, and a ValueError
+        raise Rejected("invalid_spec", str(e))
     except IndexError as e:  # what NumPy raises for an index outside a dimension
         raise Rejected("out_of_range", str(e))
     except (ValueError, TypeError) as e:  # e.g. a slice step of zero

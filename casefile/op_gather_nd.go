@@ -113,7 +113,7 @@ func tagGatherND(c *Case, add func(string)) {
 	if !idx.DType.IsInteger() || depth == 0 {
 		return
 	}
-	for i, v := range IntValues(idx) {
+	for i, v := range intValues(idx) {
 		dim := s.BatchDims + i%depth
 		if v < 0 {
 			add("gather-negative-index")

@@ -3,6 +3,13 @@
 // files relative to the case file) or the form of the conform/1 protocol
 // (inputs are base64 .npy bytes). It also evaluates a case on the
 // reference engine.
+//
+// It holds the op registry: each op is defined once, in op_<name>.go, by
+// an OpDef (its inputs and spec fields, its typed spec, its evaluation on
+// the engine, the method an implementation has to run it under
+// conformtest, the rules a report tags and the Python that reproduces a
+// case). Everything that handles cases looks ops up here (Lookup,
+// OpNames) rather than switching on their names.
 package casefile
 
 import (

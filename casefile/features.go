@@ -93,10 +93,10 @@ func tagRange(d, begin, end, stride int64, beginMasked, endMasked bool, add func
 	}
 }
 
-// IntValues returns the elements of an integer or boolean tensor as
+// intValues returns the elements of an integer or boolean tensor as
 // int64, in row-major order (unsigned values beyond int64 come back
 // negative, which is out of range anyway).
-func IntValues(t *engine.Tensor) []int64 {
+func intValues(t *engine.Tensor) []int64 {
 	b := t.Bytes()
 	size := t.DType.Size
 	out := make([]int64, 0, t.Len())

@@ -31,7 +31,7 @@ func tagIndices(idx *engine.Tensor, d int, add func(string)) {
 	case idx.DType != engine.Int32Type && idx.DType != engine.Int64Type:
 		add("index-dtype")
 	}
-	for _, v := range IntValues(idx) {
+	for _, v := range intValues(idx) {
 		if v < 0 {
 			add("index-negative")
 		}
