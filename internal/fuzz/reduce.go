@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -43,7 +44,8 @@ func (s *shrinker) reduce(m casefile.Memory, out outcome, sig signature.Signatur
 }
 
 // candidates lists smaller variants of m: each input cut along one axis,
-// and for gather_nd the batch axes cut on params and indices together.
+// and for an op with batch_dims (gather_nd, gather, onnx_gather_nd) the
+// batch axes cut on its data input and indices together.
 func candidates(m casefile.Memory) []casefile.Memory {
 	var list []casefile.Memory
 	names := make([]string, 0, len(m.Inputs))
@@ -51,19 +53,19 @@ func candidates(m casefile.Memory) []casefile.Memory {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	batch := 0
-	if m.Op() == casefile.OpGatherND {
+	batch, data := 0, ""
+	if d, ok := casefile.Lookup(m.Op()); ok && slices.Contains(d.Fields, "batch_dims") {
 		if b, ok := m.Spec["batch_dims"].(int64); ok && b > 0 {
-			batch = int(b)
+			batch, data = int(b), d.Inputs[0]
 		}
 	}
 	for axis := 0; axis < batch; axis++ {
-		p, i := m.Inputs["params"], m.Inputs["indices"]
+		p, i := m.Inputs[data], m.Inputs["indices"]
 		if p == nil || i == nil || axis >= p.Rank() || axis >= i.Rank() || p.Shape[axis] != i.Shape[axis] {
 			continue
 		}
 		for _, n := range sizes(p.Shape[axis]) {
-			list = append(list, with(m, map[string]*engine.Tensor{"params": prefix(p, axis, n), "indices": prefix(i, axis, n)}))
+			list = append(list, with(m, map[string]*engine.Tensor{data: prefix(p, axis, n), "indices": prefix(i, axis, n)}))
 		}
 	}
 	for _, name := range names {
