@@ -70,7 +70,7 @@ func TestBuildIsDeterministicAndVerifies(t *testing.T) {
 		t.Fatalf("check: %v %s", err, result.Line())
 	}
 	v, err := Verify(context.Background(), os.DirFS(a), oracles, 0, 1, 8, io.Discard)
-	if err != nil || v.Drifted != 0 || v.Passed != 160 {
+	if err != nil || v.Drifted != 0 || v.Passed != s.Cases {
 		t.Fatalf("verify: %v %+v", err, v)
 	}
 }
