@@ -1,7 +1,10 @@
 // Package gen generates conform cases with pgregory.net/rapid: shapes,
-// dtypes and input data, NumPy subscripts for getitem, raw TF and OpenVINO
-// strided_slice specs, tf.slice specs and gather_nd params and indices, and
-// whole cases of every op (Case, CaseOf). Corpus builds a deterministic,
+// dtypes and input data, NumPy subscripts for getitem (basic items and
+// advanced ones: index arrays as named inputs, inline lists, True/False),
+// raw TF and OpenVINO strided_slice specs, tf.slice specs, index tensors
+// of every integer dtype and bool for the gather family (gather_nd,
+// gather, take, take_along_axis and the ONNX gathers), and whole cases of
+// every op (Case, CaseOf); each op's generator file registers it. Corpus builds a deterministic,
 // deduplicated corpus from a seed: the same seed gives the same cases, byte
 // for byte, on every run and machine.
 //
@@ -9,8 +12,10 @@
 // empty and size-1 dimensions, rank 0 and high ranks, every dtype in both
 // byte orders, out-of-range and huge bounds, reverse slices, ellipses
 // covering no dimension, overlapping mask bits, mask bits beyond the spec,
-// empty gathers and out-of-range rows, and about one case in seven is
-// rejected by the reference engine with one of the three error kinds.
+// empty gathers and out-of-range rows, broadcast and mismatched index
+// shapes, negative and out-of-range indices under every policy, and about
+// one case in seven is rejected by the reference engine with one of the
+// three error kinds.
 //
 // Every generator draws a category first and then an offset from a fixed
 // range, and maps the pair onto the value it needs (a bound near a
