@@ -213,6 +213,46 @@ func drawONNXAxis(t *rapid.T, spec map[string]any, r int) int {
 	return axis
 }
 
+// onnxGatherHead is what both ONNX gathers draw first: data, the spec with
+// its axis, the index dtype, and the first error kind the case is planned
+// to give (want; fail records one).
+type onnxGatherHead struct {
+	shape []int
+	data  *engine.Tensor
+	spec  map[string]any
+	idt   engine.DType
+	axis  int
+	want  engine.ErrorKind
+}
+
+func (h *onnxGatherHead) fail(k engine.ErrorKind) {
+	if h.want == "" {
+		h.want = k
+	}
+}
+
+// drawONNXGatherHead draws the data, index dtype and axis of an ONNX
+// gather case of op.
+func drawONNXGatherHead(t *rapid.T, op string) *onnxGatherHead {
+	h := &onnxGatherHead{spec: map[string]any{"op": op}}
+	if !chance(t, "scalar data", onnxGatherScalarDataPerMille) {
+		h.shape = drawDataShape(t, 1, 4)
+	}
+	h.data = Tensor(DType(), rapid.Just(h.shape)).Draw(t, "data")
+	h.idt = drawWeightedDType(t, onnxGatherIndexDTypes)
+	if h.idt.Kind != engine.Int || h.idt.Size < 4 {
+		h.fail(engine.BadInput)
+	}
+	if len(h.shape) == 0 {
+		h.fail(engine.InvalidSpec)
+	}
+	h.axis = drawONNXAxis(t, h.spec, len(h.shape))
+	if h.axis < 0 {
+		h.fail(engine.InvalidSpec)
+	}
+	return h
+}
+
 // ONNXGatherCase returns a generator of onnx_gather cases (ONNX Gather-13).
 // data has any dtype, rank 1 to 4 (rarely 0) and at most 48 elements,
 // sometimes with a zero dimension. The axis is omitted (0) or valid,
@@ -225,30 +265,8 @@ func ONNXGatherCase() *rapid.Generator[casefile.Memory] {
 }
 
 func drawONNXGather(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
-	var shape []int
-	if !chance(t, "scalar data", onnxGatherScalarDataPerMille) {
-		shape = drawDataShape(t, 1, 4)
-	}
-	data := Tensor(DType(), rapid.Just(shape)).Draw(t, "data")
-	r := len(shape)
-	spec := map[string]any{"op": "onnx_gather"}
-	var want engine.ErrorKind
-	fail := func(k engine.ErrorKind) {
-		if want == "" {
-			want = k
-		}
-	}
-	idt := drawWeightedDType(t, onnxGatherIndexDTypes)
-	if idt.Kind != engine.Int || idt.Size < 4 {
-		fail(engine.BadInput)
-	}
-	if r == 0 {
-		fail(engine.InvalidSpec)
-	}
-	axis := drawONNXAxis(t, spec, r)
-	if axis < 0 {
-		fail(engine.InvalidSpec)
-	}
+	h := drawONNXGatherHead(t, "onnx_gather")
+	shape, data, spec, idt, axis, fail := h.shape, h.data, h.spec, h.idt, h.axis, h.fail
 	ishape := drawIndexShape(t, pick(t, "indices rank", indexRankWeights...), smallIndexBudget)
 	s := 0
 	if axis >= 0 {
@@ -262,7 +280,7 @@ func drawONNXGather(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 	return casefile.Memory{
 		Spec:   spec,
 		Inputs: map[string]*engine.Tensor{"data": data, "indices": indices},
-	}, want
+	}, h.want
 }
 
 // ONNXGatherElementsCase returns a generator of onnx_gather_elements cases
@@ -279,30 +297,9 @@ func ONNXGatherElementsCase() *rapid.Generator[casefile.Memory] {
 }
 
 func drawONNXGatherElements(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
-	var shape []int
-	if !chance(t, "scalar data", onnxGatherScalarDataPerMille) {
-		shape = drawDataShape(t, 1, 4)
-	}
-	data := Tensor(DType(), rapid.Just(shape)).Draw(t, "data")
+	h := drawONNXGatherHead(t, "onnx_gather_elements")
+	shape, data, spec, idt, axis, fail := h.shape, h.data, h.spec, h.idt, h.axis, h.fail
 	r := len(shape)
-	spec := map[string]any{"op": "onnx_gather_elements"}
-	var want engine.ErrorKind
-	fail := func(k engine.ErrorKind) {
-		if want == "" {
-			want = k
-		}
-	}
-	idt := drawWeightedDType(t, onnxGatherIndexDTypes)
-	if idt.Kind != engine.Int || idt.Size < 4 {
-		fail(engine.BadInput)
-	}
-	if r == 0 {
-		fail(engine.InvalidSpec)
-	}
-	axis := drawONNXAxis(t, spec, r)
-	if axis < 0 {
-		fail(engine.InvalidSpec)
-	}
 	ax := max(axis, 0)
 	ishape := make([]int, r)
 	prod := 1
@@ -354,5 +351,5 @@ func drawONNXGatherElements(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 	return casefile.Memory{
 		Spec:   spec,
 		Inputs: map[string]*engine.Tensor{"data": data, "indices": indices},
-	}, want
+	}, h.want
 }
