@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"math"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -243,13 +242,7 @@ func TestGetItemScalarResultNumPy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("NumPy cross-check skipped in -short mode")
 	}
-	const python = "/usr/bin/python3"
-	if out, err := exec.Command(python, "-c", "import numpy").CombinedOutput(); err != nil {
-		if os.Getenv("CONFORM_REQUIRE_NUMPY") == "1" {
-			t.Fatalf("NumPy required (CONFORM_REQUIRE_NUMPY=1) but not available: %v: %s", err, bytes.TrimSpace(out))
-		}
-		t.Skipf("NumPy not available: install python3-numpy (%v: %s)", err, bytes.TrimSpace(out))
-	}
+	python := requireNumPy(t)
 	type input struct {
 		Descr string `json:"descr"`
 		Shape []int  `json:"shape"`

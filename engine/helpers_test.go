@@ -1,7 +1,10 @@
 package engine_test
 
 import (
+	"bytes"
 	"encoding/binary"
+	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/conformsuite/conform/engine"
@@ -110,4 +113,19 @@ func equalInt64s(a, b []int64) bool {
 		}
 	}
 	return true
+}
+
+// requireNumPy returns the Python that has NumPy (Debian's python3-numpy
+// under /usr/bin/python3), skipping the test when it is missing, unless
+// CONFORM_REQUIRE_NUMPY=1 makes that a failure.
+func requireNumPy(t *testing.T) string {
+	t.Helper()
+	const python = "/usr/bin/python3"
+	if out, err := exec.Command(python, "-c", "import numpy").CombinedOutput(); err != nil {
+		if os.Getenv("CONFORM_REQUIRE_NUMPY") == "1" {
+			t.Fatalf("NumPy required (CONFORM_REQUIRE_NUMPY=1) but not available: %v: %s", err, bytes.TrimSpace(out))
+		}
+		t.Skipf("NumPy not available: install python3-numpy (%v: %s)", err, bytes.TrimSpace(out))
+	}
+	return python
 }

@@ -174,9 +174,8 @@ func TakeUnder(a, indices *Tensor, spec TakeSpec, r Rules) (*Tensor, error) {
 //     out_of_range. An empty result checks no index (NumPy's fancy
 //     indexing iterates over nothing).
 //
-// Unsigned indices beyond int64 are out of range. (NumPy 1.24 itself casts
-// them to intp, so that 2**64-1 reads as -1, the last position; conform
-// takes them as the values they are.)
+// Unsigned indices beyond int64 are cast to intp as NumPy 1.24 casts them:
+// 2**64-1 reads as -1, the last position.
 func TakeAlongAxis(arr, indices *Tensor, spec TakeAlongAxisSpec) (*Tensor, error) {
 	return TakeAlongAxisUnder(arr, indices, spec, 0)
 }
