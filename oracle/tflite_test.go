@@ -211,6 +211,8 @@ func tfliteDivergence(r tfliteResult) string {
 			return op + ": skipped: a mask bit beyond 31"
 		case strings.Contains(s, "the parser"):
 			return op + ": skipped: the subscript parser cannot decide"
+		case strings.HasPrefix(s, "the subscript has advanced indices"):
+			return op + ": skipped: advanced indices (TF's x[...] encoding has none)"
 		}
 		return ""
 	}
