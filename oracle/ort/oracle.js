@@ -23,7 +23,9 @@
 //                   getitem is NumPy's subscript (parsed by the TF.js
 //                   oracle's parser) mapped the same way, and its result
 //                   follows NumPy's dtype rule for a full integer index
-//                   (see asNumPyScalar)
+//                   (see asNumPyScalar); a getitem with one integer index
+//                   array among full slices and an ellipsis is Gather on
+//                   the array's axis (see gatherLowering)
 //   gather_nd       tf.gather_nd as a converter writes it: GatherND with the
 //                   indices as int64
 // ONNX Runtime's answers are reported as they are, errors mapped to
@@ -438,12 +440,17 @@ function onnxIndices(ia) {
 // gatherOp runs Gather-13 or GatherElements-13 (opType) with the axis
 // attribute (an int64 attribute: any int64 value is written as it is).
 function gatherOp(opType, data, ia, axis) {
+  return gatherGraph(opType, data, onnxIndices(ia), ia.shape.length, axis);
+}
+
+// gatherGraph runs opType on data and the index tensor ix ({elem,
+// tensor}, of rank indicesRank) with the axis attribute.
+function gatherGraph(opType, data, ix, indicesRank, axis) {
   const x = toOrt(data);
-  const ix = onnxIndices(ia);
   const g = {
-    key: `${opType}|${x.elem}|${data.shape.length}|${ix.elem}|${ia.shape.length}|${axis}`,
+    key: `${opType}|${x.elem}|${data.shape.length}|${ix.elem}|${indicesRank}|${axis}`,
     nodes: [node(opType, ['data', 'indices'], ['out'], { axis })],
-    inputs: [['data', x.elem, data.shape.length], ['indices', ix.elem, ia.shape.length]],
+    inputs: [['data', x.elem, data.shape.length], ['indices', ix.elem, indicesRank]],
     outElem: x.elem,
     feeds: { data: x.tensor, indices: ix.tensor },
   };
@@ -510,14 +517,11 @@ function tfEntries(s) {
   return out;
 }
 
-// getitemEntries parses a NumPy subscript (engine/expr's grammar, via the
-// TF.js oracle's parser) into sparse entries, with NumPy's checks on the
-// items: at most one ellipsis, not more integers and slices than dims.
-function getitemEntries(index, rank, inputs) {
-  const items = req.parseSubscript(index, /TF\.js/g, inputs);
-  req.checkSubscriptNames(items, inputs);
-  const adv = req.advancedSkip(items, 'the ORT oracle (Slice, Squeeze and Unsqueeze)');
-  if (adv !== null) throw adv;
+// getitemEntries turns the parsed items of a NumPy subscript (engine/expr's
+// grammar, via the TF.js oracle's parser) without index arrays into
+// sparse entries, with NumPy's checks on the items: at most one ellipsis,
+// not more integers and slices than dims.
+function getitemEntries(items, rank) {
   if (items.filter((it) => it.kind === 'ellipsis').length > 1) {
     throw invalid("conversion: an index can only have a single ellipsis ('...')");
   }
@@ -537,6 +541,100 @@ function getitemEntries(index, rank, inputs) {
         };
     }
   });
+}
+
+// ------------------------------------------------------------ getitem as Gather
+
+// inlineIndices reads an inline list of a subscript (nested arrays of
+// {kind: 'int' | 'bool', n}) as the integer array NumPy makes of it, as
+// {shape, values: BigInt64Array}, or returns null when NumPy would not
+// make an int64 array of it: all booleans (a bool array), a value beyond
+// int64 (uint64 or float64), ragged nesting or more than MAX_RANK levels.
+// Booleans among integers count as 0 and 1; a list without leaves ([],
+// [[]]) is an empty integer array, as NumPy reads an empty index.
+const MAX_RANK = 32;
+function inlineIndices(list) {
+  const shape = [];
+  for (let l = list; Array.isArray(l); l = l[0]) {
+    shape.push(l.length);
+    if (shape.length > MAX_RANK) return null;
+    if (l.length === 0) break;
+  }
+  const values = [];
+  let ints = 0;
+  const walk = (l, depth) => {
+    if (depth === shape.length) {
+      if (Array.isArray(l)) return false;
+      if (l.n < INT64_MIN || l.n > INT64_MAX) return false;
+      if (l.kind === 'int') ints++;
+      values.push(l.n);
+      return true;
+    }
+    if (!Array.isArray(l) || l.length !== shape[depth]) return false;
+    return l.every((e) => walk(e, depth + 1));
+  };
+  if (!walk(list, 0)) return null;
+  if (values.length > 0 && ints === 0) return null;
+  return { shape, values: BigInt64Array.from(values) };
+}
+
+// gatherLowering returns how a converter writes a getitem subscript with
+// index arrays as ONNX Gather, or null when it is not one of those: exactly
+// one integer index array (an input of the case of an integer dtype, or an
+// inline integer list), every other item a full slice ':' or an ellipsis
+// (at most one), no new axis and no integer. The array is cast to int64 (a
+// uint64 beyond int64 wraps, as ONNX's Cast does) and the axis is the
+// dimension it indexes. NumPy puts a single index array's dimensions where
+// it stands, Gather at its axis: the same shape.
+function gatherLowering(items, inputs) {
+  const arrays = items.filter((it) => it.kind === 'array');
+  if (arrays.length !== 1) return null;
+  if (items.filter((it) => it.kind === 'ellipsis').length > 1) return null;
+  const full = (it) => it.kind === 'slice' && it.start === null && it.stop === null && it.step === null;
+  if (!items.every((it) => it.kind === 'array' || it.kind === 'ellipsis' || full(it))) return null;
+  const it = arrays[0];
+  let shape;
+  let values;
+  if (it.name !== undefined) {
+    const a = inputs[it.name];
+    if (a.kind !== 'i' && a.kind !== 'u') return null;
+    shape = a.shape;
+    values = int64Values(a);
+  } else if (it.list !== undefined) {
+    const l = inlineIndices(it.list);
+    if (l === null) return null;
+    ({ shape, values } = l);
+  } else {
+    return null; // True, False
+  }
+  const rank = inputs.x.shape.length;
+  const used = items.filter((e) => e.kind !== 'ellipsis').length;
+  if (used > rank) {
+    throw invalid(`conversion: too many indices for array: array is ${rank}-dimensional, but ${used} were indexed`);
+  }
+  let axis = 0;
+  for (const e of items) {
+    if (e === it) break;
+    axis += e.kind === 'ellipsis' ? rank - used : 1;
+  }
+  return { axis, shape, values };
+}
+
+// getitemGather runs a getitem subscript with index arrays as Gather
+// (see gatherLowering); any other is skipped. A 0-d index array that is
+// the only item on a 1-d input is NumPy's scalar rule (NumPy reads a 0-d
+// integer array as an integer), as for basic indexing.
+function getitemGather(items, inputs) {
+  const low = gatherLowering(items, inputs);
+  if (low === null) {
+    const skip = req.advancedSkip(items, 'the ORT oracle');
+    throw new Skip(skip.message.replace(/runs basic indexing only$/,
+      'runs basic indexing (Slice, Squeeze, Unsqueeze) and one integer index array among full slices and an ellipsis (Gather) only'), skip.code);
+  }
+  const ix = { elem: DT.int64, tensor: new ort.Tensor('int64', low.values, low.shape) };
+  const out = gatherGraph('Gather', inputs.x, ix, low.shape.length, low.axis);
+  if (items.length !== 1 || low.shape.length !== 0 || inputs.x.shape.length !== 1) return out;
+  return Promise.resolve(out).then(asNumPyScalar);
 }
 
 // stridedGraph expands sparse entries to one entry per input dim by TF's
@@ -635,7 +733,10 @@ function run(spec, inputs) {
     case 'getitem': {
       if (!OPS.includes('getitem')) throw new Skip('getitem needs the TF.js oracle\'s subscript parser (oracle/node_modules)', 'no-parser');
       const rank = inputs.x.shape.length;
-      const entries = getitemEntries(spec.index, rank, inputs);
+      const items = req.parseSubscript(spec.index, /TF\.js/g, inputs);
+      req.checkSubscriptNames(items, inputs);
+      if (items.some((it) => it.kind === 'array')) return getitemGather(items, inputs);
+      const entries = getitemEntries(items, rank);
       const out = stridedGraph(entries, inputs.x);
       if (entries.length !== rank || entries.some((e) => e.kind !== 'shrink')) return out;
       return Promise.resolve(out).then(asNumPyScalar);
@@ -672,7 +773,8 @@ function main() {
       notes: {
         onnx: 'ONNX Slice-13 and GatherND-13 on the CPU execution provider; every operand a graph input',
         tf_ops: 'slice, strided_slice, getitem and gather_nd as a converter writes them in ONNX ' +
-          '(Slice + Squeeze + Unsqueeze; GatherND with int64 indices)',
+          '(Slice + Squeeze + Unsqueeze; getitem with one integer index array among full slices and an ' +
+          'ellipsis as Gather; GatherND with int64 indices)',
         dtypes: 'numeric and bool run natively; S/U as string tensors when representable; ' +
           'complex and other strings as int64 element positions',
       },
