@@ -48,6 +48,11 @@ func (Adapter) Slice(x *engine.Tensor, begin, size []int64) (*engine.Tensor, err
 // index S(i), a bare ':' and each dimension an ellipsis stands for nil
 // (gorgonia's whole dimension), and any other slice S(start, stop, step).
 func (Adapter) GetItem(x *engine.Tensor, _ string, items []engine.IndexItem) (*engine.Tensor, error) {
+	for _, it := range items {
+		if it.Kind == engine.IndexArray {
+			return nil, fmt.Errorf("gorgonia's Dense.Slice has no advanced (integer or boolean array) indexing: %w", errors.ErrUnsupported)
+		}
+	}
 	ranges, err := toRanges(x, items)
 	if err != nil {
 		return nil, err
