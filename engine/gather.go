@@ -230,6 +230,11 @@ type axisGather struct {
 	n          int // size of the gathered axis
 	blockBytes int // bytes per block, inner * element size
 	rule       indexRule
+	// flatBounds is the variant GatherFlatBounds: a non-negative index
+	// is accepted when its block lies anywhere in the source, not only
+	// within its axis (it may read another batch entry's or outer
+	// position's data).
+	flatBounds bool
 }
 
 // blocks returns the number of blocks of the output.
@@ -239,7 +244,7 @@ func (g *axisGather) blocks() int { return g.batch * g.outer * g.m }
 // returns the first index outside its axis (-1 if none) and no tensor if
 // there is one; otherwise such blocks are zeros.
 func (g *axisGather) run(stop bool) (*Tensor, int) {
-	if g.outer > 1 && g.batch*g.m <= maxResolved {
+	if g.outer > 1 && g.batch*g.m <= maxResolved && !g.flatBounds {
 		return g.runResolved(stop)
 	}
 	out := newResult(g.src.DType, g.outShape)
@@ -327,15 +332,20 @@ func (c *axisCursor) fill(offsets []int) int {
 		vals, offs := c.vals[:run], offsets[k:k+run]
 		readIndices(vals, g.indices, c.idx)
 		for q, v := range vals {
-			p := g.rule.position(v, g.n)
-			if p < 0 {
+			off := -1
+			if p := g.rule.position(v, g.n); p >= 0 {
+				off = c.base + p*g.blockBytes
+			} else if g.flatBounds && v >= 0 && g.blockBytes > 0 && v <= int64((len(g.src.Data)-c.base)/g.blockBytes-1) {
+				off = c.base + int(v)*g.blockBytes
+			}
+			if off < 0 {
 				offs[q] = -1
 				if bad < 0 {
 					bad = k + q
 				}
 				continue
 			}
-			offs[q] = c.base + p*g.blockBytes
+			offs[q] = off
 		}
 		k += run
 		c.j += run
@@ -605,6 +615,7 @@ func GatherUnder(params, indices *Tensor, spec GatherSpec, r Rules) (*Tensor, er
 		n:          params.Shape[axis],
 		blockBytes: NumElements(params.Shape[axis+1:]) * params.DType.Size,
 		rule:       rule,
+		flatBounds: r.Has(GatherFlatBounds),
 	}
 	out, bad := g.run(policy == BadIndexError)
 	if bad >= 0 {

@@ -85,7 +85,7 @@ var Variants = []VariantInfo{
 		"an out-of-bounds integer (shrink) index is clamped into its dimension instead of refused"},
 	{NegativeGatherIndicesWrap, "negative-gather-indices-wrap", []string{"gather_nd", "gather"},
 		"negative gather indices count from the end of their axis instead of being out of range"},
-	{GatherFlatBounds, "gather-flat-bounds", []string{"gather_nd", "onnx_gather_nd"},
+	{GatherFlatBounds, "gather-flat-bounds", []string{"gather_nd", "onnx_gather_nd", "gather"},
 		"an index row is checked only by its flattened offset into params, not per axis"},
 	{EmptyRangeRefused, "empty-range-refused", []string{"getitem", "strided_slice", "slice", "onnx_slice"},
 		"a result with a dimension of size 0 is refused instead of returned empty"},

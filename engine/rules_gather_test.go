@@ -15,7 +15,8 @@ func TestGatherVariants(t *testing.T) {
 	wrap := engine.Rules(0).With(engine.NegativeGatherIndicesWrap)
 	flat := engine.Rules(0).With(engine.GatherFlatBounds)
 	both := wrap.With(engine.GatherFlatBounds)
-	const onnx = "onnx" // op: ONNX GatherND; otherwise gather_nd
+	const onnx = "onnx"     // op: ONNX GatherND; otherwise gather_nd
+	const gather = "gather" // op: tf.gather along axis batchDims
 	tests := []struct {
 		rule       string
 		op         string
@@ -54,15 +55,24 @@ func TestGatherVariants(t *testing.T) {
 		{"ONNX flat: an offset before data is out of range", onnx, flat, []int{2, 3}, []int{1, 2}, []int64{0, -4}, 0, "", fails(engine.OutOfRange)},
 		{"ONNX: on data with no elements a component beyond its axis is out of range", onnx, 0, []int{2, 0}, []int{1, 1}, []int64{5}, 0, "", fails(engine.OutOfRange)},
 		{"ONNX flat: an empty block is inside whatever the row (offset + block <= size)", onnx, flat, []int{2, 0}, []int{1, 1}, []int64{5}, 0, "", ok([]int{1, 0})},
+		// tf.gather with batch_dims 1 along axis 1 of arange(2, 3).
+		{"gather: an index beyond its axis is out of range in the reference", gather, 0, []int{2, 3}, []int{2, 1}, []int64{3, 0}, 1, "error", fails(engine.OutOfRange)},
+		{"gather flat: an index beyond its axis reads where its offset into params lands, in another batch entry", gather, flat, []int{2, 3}, []int{2, 1}, []int64{3, 0}, 1, "error", ok([]int{2, 1}, 3, 3)},
+		{"gather flat: an offset past params is out of range", gather, flat, []int{2, 3}, []int{2, 1}, []int64{0, 3}, 1, "error", fails(engine.OutOfRange)},
+		{"gather flat: a negative index is out of range", gather, flat, []int{2, 3}, []int{2, 1}, []int64{-1, 0}, 1, "error", fails(engine.OutOfRange)},
+		{"gather flat: with bad_indices zero an offset past params is zeros", gather, flat, []int{2, 3}, []int{2, 1}, []int64{3, 3}, 1, "zero", ok([]int{2, 1}, 3, 0)},
 	}
 	for _, tt := range tests {
 		params := arange(tt.params...)
 		indices := intTensor(t, tt.indexShape, tt.index...)
 		var got *engine.Tensor
 		var err error
-		if tt.op == onnx {
+		switch tt.op {
+		case onnx:
 			got, err = engine.ONNXGatherNDUnder(params, indices, tt.batchDims, tt.r)
-		} else {
+		case gather:
+			got, err = engine.GatherUnder(params, indices, engine.GatherSpec{Axis: tt.batchDims, BatchDims: tt.batchDims, BadIndices: tt.policy}, tt.r)
+		default:
 			got, err = engine.GatherNDUnder(params, indices, tt.batchDims, tt.policy, tt.r)
 		}
 		checkResult(t, tt.rule, got, err, tt.want)

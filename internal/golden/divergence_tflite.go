@@ -190,6 +190,21 @@ func init() {
 			},
 		},
 		Divergence{
+			ID: "tflite-gather-flat-bounds", Oracle: "tflite",
+			Explanation: "TFLite's GATHER with batch_dims accepts an index beyond its axis when its block still lies in params, and reads there (another batch entry's data) where TF reports out of range or, with bad_indices zero, writes zeros.",
+			Match: func(d *Disagreement) bool {
+				return d.Op() == casefile.OpGather && d.Follows(engine.GatherFlatBounds)
+			},
+		},
+		Divergence{
+			ID: "tflite-gather-negative-index-on-empty", Oracle: "tflite",
+			Explanation: "TFLite's GATHER refuses a negative index before anything else, also when the result has no elements, where TF returns the empty result without reading an index.",
+			Match: func(d *Disagreement) bool {
+				return d.Op() == casefile.OpGather && d.Is(signature.ErrorForOutput, string(engine.OutOfRange)) &&
+					emptyOutput(d.Ref.Output) && anyNegative(d.Case.Inputs["indices"])
+			},
+		},
+		Divergence{
 			ID: "tflite-gather-nd-flat-bounds", Oracle: "tflite",
 			Explanation: "TFLite's GATHER_ND refuses a row with a negative component, then bounds-checks only the row's flattened offset, so a row with a too-large component that lands inside params is accepted where TF reports out of range.",
 			Match: func(d *Disagreement) bool {
@@ -197,4 +212,24 @@ func init() {
 			},
 		},
 	)
+}
+
+// anyNegative reports whether a signed integer tensor holds a negative
+// element (its sign bit set).
+func anyNegative(t *engine.Tensor) bool {
+	if t == nil || t.DType.Kind != engine.Int {
+		return false
+	}
+	c := t.Contiguous()
+	size := c.DType.Size
+	for i := 0; i+size <= len(c.Data); i += size {
+		msb := c.Data[i+size-1]
+		if c.DType.BigEndian {
+			msb = c.Data[i]
+		}
+		if msb&0x80 != 0 {
+			return true
+		}
+	}
+	return false
 }
