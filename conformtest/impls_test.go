@@ -9,10 +9,10 @@ import (
 )
 
 // This file holds the implementations the tests put under the harness:
-// the reference engine behind the four interfaces, and deliberately
+// the reference engine behind every op's interface, and deliberately
 // broken ones, each with one realistic bug.
 
-// engineAdapter is the reference engine behind the four interfaces.
+// engineAdapter is the reference engine behind every op's interface.
 type engineAdapter struct{}
 
 func (engineAdapter) GetItem(x *engine.Tensor, _ string, items []engine.IndexItem) (*engine.Tensor, error) {
@@ -37,6 +37,26 @@ func (engineAdapter) ONNXSlice(data *engine.Tensor, starts, ends, axes, steps []
 
 func (engineAdapter) ONNXGatherND(data, indices *engine.Tensor, batchDims int) (*engine.Tensor, error) {
 	return engine.ONNXGatherND(data, indices, batchDims)
+}
+
+func (engineAdapter) Take(a, indices *engine.Tensor, spec engine.TakeSpec) (*engine.Tensor, error) {
+	return engine.Take(a, indices, spec)
+}
+
+func (engineAdapter) TakeAlongAxis(arr, indices *engine.Tensor, spec engine.TakeAlongAxisSpec) (*engine.Tensor, error) {
+	return engine.TakeAlongAxis(arr, indices, spec)
+}
+
+func (engineAdapter) Gather(params, indices *engine.Tensor, spec engine.GatherSpec) (*engine.Tensor, error) {
+	return engine.Gather(params, indices, spec)
+}
+
+func (engineAdapter) ONNXGather(data, indices *engine.Tensor, spec engine.ONNXGatherSpec) (*engine.Tensor, error) {
+	return engine.ONNXGather(data, indices, spec)
+}
+
+func (engineAdapter) ONNXGatherElements(data, indices *engine.Tensor, spec engine.ONNXGatherSpec) (*engine.Tensor, error) {
+	return engine.ONNXGatherElements(data, indices, spec)
 }
 
 // sliceOnly implements Slicer only.
