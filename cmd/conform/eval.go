@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -25,8 +26,9 @@ import (
 const evalUsage = `Usage: conform eval CASE.json -o OUT.npy
 
 Evaluates one case on the reference engine and writes the result as a
-C-order .npy file (same dtype as the input x or params). -o - writes it to
-stdout.
+C-order .npy file (the dtype of the op's data input; NumPy's scalars in
+native byte order). -o - writes it to stdout. The ops, their inputs and
+fields are listed at the end; docs/case-format.md has the details.
 
 On success the exit status is 0. OUT is written through a temporary file
 ".conform-*.npy" beside it and renamed into place, so it never holds a
@@ -56,12 +58,10 @@ replace, refused before the case is evaluated: an existing directory, a
 device, FIFO, socket or anything else that is not a regular file, and the
 case's own files (CASE.json itself and every input file it names, under
 any spelling, hard link or symbolic link).
-
-Options:
 `
 
 func runEval(args []string, stdout, stderr io.Writer) int {
-	fset := newFlags("eval", evalUsage, stderr)
+	fset := newFlags("eval", evalUsage+opsHelp(), stderr)
 	out := fset.String("o", "", "write the result to `FILE` (required; - for stdout)")
 	maxOutput := fset.Int64("max-output", engine.DefaultOutputLimit, "refuse results larger than `BYTES` with invalid_spec")
 	maxInput := maxInputFlag(fset)
@@ -363,4 +363,19 @@ func parseInterspersed(fset *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, args[0])
 		args = args[1:]
 	}
+}
+
+// opsHelp lists the ops a case can name, for eval's usage: each op's
+// inputs and fields, and what it is.
+func opsHelp() string {
+	var b strings.Builder
+	b.WriteString("\nOps (inputs; fields):\n")
+	for _, d := range casefile.Defs() {
+		inputs := strings.Join(d.Inputs, ", ")
+		if d.Name == casefile.OpGetItem {
+			inputs += ", and one per name its index uses"
+		}
+		fmt.Fprintf(&b, "  %s (%s; %s)\n      %s\n", d.Name, inputs, strings.Join(d.Fields, ", "), d.Summary)
+	}
+	return b.String() + "\nOptions:\n"
 }
