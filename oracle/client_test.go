@@ -430,19 +430,22 @@ func TestRestartLimit(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "starts")
 	c := startChild(t, "flaky", Options{Env: []string{childStateEnv + "=" + state}, MaxStartFailures: 2})
 	r := c.Do(context.Background(), map[string]any{"crash": true})
-	if !strings.Contains(r.Crash, "child died") {
-		t.Fatalf("crashing case: got %+v, want a crash", r)
+	if r.CrashKind != CrashDied {
+		t.Fatalf("crashing case: got %+v, want the child to die", r)
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		r = c.Do(context.Background(), map[string]any{"value": "v"})
-		if strings.Contains(r.Crash, "cannot restart") || time.Now().After(deadline) {
+		if r.CrashKind == CrashUnavailable || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	if r.CrashKind != CrashUnavailable {
+		t.Fatalf("after failed restarts: got %+v, want a crash of kind %q", r, CrashUnavailable)
+	}
 	if !strings.Contains(r.Crash, "cannot restart the child (2 failures in a row)") || !strings.Contains(r.Crash, "refusing to start again") {
-		t.Errorf("after failed restarts: got %+v, want a crash naming the restart failures", r)
+		t.Errorf("after failed restarts: crash %q does not name the restart failures", r.Crash)
 	}
 	if err := c.Close(); err == nil || !strings.Contains(err.Error(), "cannot restart") {
 		t.Errorf("Close() = %v, want the restart error", err)
@@ -454,8 +457,8 @@ func TestCancel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	r := c.Do(ctx, map[string]any{"hang": true})
-	if !strings.Contains(r.Crash, "canceled") {
-		t.Errorf("canceled request: got %+v, want a crash saying canceled", r)
+	if r.CrashKind != CrashCanceled {
+		t.Errorf("canceled request: got %+v, want a crash of kind %q", r, CrashCanceled)
 	}
 	// The child is still hung on that request: Close kills it at once,
 	// without waiting for CloseTimeout, and the child did nothing wrong

@@ -41,7 +41,7 @@ func TestNumPyOracleONNXOps(t *testing.T) {
 		t.Errorf("protocol failure: %v", f)
 	}
 	for reason, n := range skips {
-		t.Errorf("numpy skipped %d cases: %s", n, reason)
+		t.Errorf("numpy skipped %d cases: %v", n, reason)
 	}
 	per := map[string]int{}
 	bad := map[string]int{}

@@ -843,7 +843,7 @@ function parseIndex(src) {
       // unless an earlier item is an integer beyond int64 and the rest is
       // valid Python (then out_of_range), which this parser cannot tell.
       if (e.bigBefore) {
-        throw new Skip(`index ${quoted} has ${e.message} after a huge integer: the TF.js oracle's parser cannot tell invalid_spec from out_of_range`, 'parser-limit');
+        throw new Skip(`index ${quoted} has ${e.message} after a huge integer: the TF.js oracle's parser cannot tell invalid_spec from out_of_range`, 'parser-ambiguous');
       }
       throw invalid(`index ${quoted} is not a valid basic index (${e.message})`);
     }
@@ -871,7 +871,7 @@ function parseIndex(src) {
         // engine/expr stops at the second ellipsis (invalid_spec); TF's
         // Python would fail converting the integer before its kernel saw
         // the ellipses. Neither would be TF.js's answer.
-        throw new Skip(`index ${quoted} has two ellipses and then ${e.message}: TF.js never sees it`, 'parser-limit');
+        throw new Skip(`index ${quoted} has two ellipses and then ${e.message}: TF.js never sees it`, 'parser-ambiguous');
       }
       throw e;
     }
