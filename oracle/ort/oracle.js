@@ -314,6 +314,9 @@ const ERROR_KINDS = [
   [/need to have rank larger than 0/, 'invalid_spec'],
   [/SafeIntOnOverflow|Integer overflow/, 'invalid_spec'],
   [/Dimension of input \d+ must be 1 instead of 0/, 'out_of_range'],
+  // Squeeze of a shrink dim the converted Slice left at another size
+  // (seen on inputs with no elements, where TF's answer is an output).
+  [/Dimension of input \d+ must be 1 instead of \d+/, 'out_of_range'],
   [/Type Error: Type '?tensor\(\w+\)'? of input parameter \(indices\)/, 'bad_input'],
   // Gather (gather.cc, onnx shape inference) and GatherElements
   // (gather_elements.cc); providers/common.h HandleNegativeAxis.
