@@ -4,10 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"math"
-	"os/exec"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -305,29 +302,12 @@ func TestGetItemScalarResultNumPy(t *testing.T) {
 			}
 		}
 	}
-	in, err := json.Marshal(cases)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(python, "-c", numpyScalarScript)
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("python: %v: %s", err, stderr.String())
-	}
-	var numpy []struct {
+	type answer struct {
 		DType string
 		Shape []int
 		Data  string
 	}
-	if err := json.Unmarshal(out, &numpy); err != nil {
-		t.Fatal(err)
-	}
-	if len(numpy) != len(cases) {
-		t.Fatalf("NumPy answered %d cases of %d", len(numpy), len(cases))
-	}
+	numpy := runNumPy[input, answer](t, python, numpyScalarScript, cases)
 	for i, c := range cases {
 		dt, _ := engine.ParseDType(c.Descr)
 		data, _ := hex.DecodeString(c.Data)

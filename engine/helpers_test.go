@@ -3,8 +3,10 @@ package engine_test
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/conformsuite/conform/engine"
@@ -128,4 +130,31 @@ func requireNumPy(t *testing.T) string {
 		t.Skipf("NumPy not available: install python3-numpy (%v: %s)", err, bytes.TrimSpace(out))
 	}
 	return python
+}
+
+// runNumPy runs a Python script under python (see requireNumPy) with the
+// cases as a JSON list on its stdin, and decodes the JSON list it writes:
+// one answer per case.
+func runNumPy[C, A any](t *testing.T, python, script string, cases []C) []A {
+	t.Helper()
+	in, err := json.Marshal(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(python, "-c", script)
+	cmd.Stdin = bytes.NewReader(in)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("python: %v: %s", err, stderr.String())
+	}
+	var answers []A
+	if err := json.Unmarshal(out, &answers); err != nil {
+		t.Fatal(err)
+	}
+	if len(answers) != len(cases) {
+		t.Fatalf("NumPy answered %d cases of %d", len(answers), len(cases))
+	}
+	return answers
 }

@@ -1,13 +1,9 @@
 package engine_test
 
 import (
-	"bytes"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"math/rand"
-	"os/exec"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -174,25 +170,7 @@ func TestTakeNumPy(t *testing.T) {
 		cases = append(cases, c)
 		tensors = append(tensors, [2]*engine.Tensor{a, ix})
 	}
-	in, err := json.Marshal(cases)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(python, "-c", numpyTakeScript)
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("python: %v: %s", err, stderr.String())
-	}
-	var numpy []answer
-	if err := json.Unmarshal(out, &numpy); err != nil {
-		t.Fatal(err)
-	}
-	if len(numpy) != len(cases) {
-		t.Fatalf("NumPy answered %d cases of %d", len(numpy), len(cases))
-	}
+	numpy := runNumPy[input, answer](t, python, numpyTakeScript, cases)
 	failures := 0
 	for k, c := range cases {
 		a, ix := tensors[k][0], tensors[k][1]

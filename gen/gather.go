@@ -213,22 +213,25 @@ func drawONNXAxis(t *rapid.T, spec map[string]any, r int) int {
 	return axis
 }
 
+// plan records the error kind a generator plans a case to give: the
+// first that fail is told of ("" for an output).
+type plan struct{ want engine.ErrorKind }
+
+func (p *plan) fail(k engine.ErrorKind) {
+	if p.want == "" {
+		p.want = k
+	}
+}
+
 // onnxGatherHead is what both ONNX gathers draw first: data, the spec with
-// its axis, the index dtype, and the first error kind the case is planned
-// to give (want; fail records one).
+// its axis, the index dtype, and the plan.
 type onnxGatherHead struct {
+	plan
 	shape []int
 	data  *engine.Tensor
 	spec  map[string]any
 	idt   engine.DType
 	axis  int
-	want  engine.ErrorKind
-}
-
-func (h *onnxGatherHead) fail(k engine.ErrorKind) {
-	if h.want == "" {
-		h.want = k
-	}
 }
 
 // drawONNXGatherHead draws the data, index dtype and axis of an ONNX

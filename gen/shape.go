@@ -68,6 +68,12 @@ func drawShape(t *rapid.T, minRank, maxRank, budget int) []int {
 		rank = highLo + offset(t, "high rank", maxRank-highLo)
 		cats = dimsHighRank
 	}
+	return drawDims(t, rank, cats, budget)
+}
+
+// drawDims draws rank dimensions from cats, each that would take the
+// shape past budget elements made 1.
+func drawDims(t *rapid.T, rank int, cats []dimCategory, budget int) []int {
 	shape := make([]int, rank)
 	prod := 1
 	for i := range shape {

@@ -111,19 +111,7 @@ func drawDataShape(t *rapid.T, minRank, maxRank int) []int {
 // drawIndexShape draws the shape of an index tensor of the given rank,
 // within budget elements.
 func drawIndexShape(t *rapid.T, rank, budget int) []int {
-	shape := make([]int, rank)
-	prod := 1
-	for i := range shape {
-		d := drawDim(t, indexDimCats)
-		if d > 0 && prod*d > budget {
-			d = 1
-		}
-		if d > 0 {
-			prod *= d
-		}
-		shape[i] = d
-	}
-	return shape
+	return drawDims(t, rank, indexDimCats, budget)
 }
 
 // drawInRange draws an index into an axis of size n > 0: mostly 0 to n-1,
@@ -438,12 +426,8 @@ func drawTakeAlongAxis(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 	arr := Tensor(DType(), rapid.Just(shape)).Draw(t, "arr")
 	r := len(shape)
 	spec := map[string]any{"op": "take_along_axis"}
-	var want engine.ErrorKind
-	fail := func(k engine.ErrorKind) {
-		if want == "" {
-			want = k
-		}
-	}
+	var p plan
+	fail := p.fail
 
 	cat := pick(t, "axis", takeAlongAxisWeights...)
 	axis, value := drawAxisValue(t, cat, r)
@@ -541,5 +525,5 @@ func drawTakeAlongAxis(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 	return casefile.Memory{
 		Spec:   spec,
 		Inputs: map[string]*engine.Tensor{"arr": arr, "indices": indices},
-	}, want
+	}, p.want
 }

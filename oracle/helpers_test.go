@@ -170,3 +170,13 @@ func checkNoRestarts(t *testing.T, c *Client) {
 // coreOps are the ops of conform's first corpus, which every oracle but
 // ONNX Runtime runs.
 var coreOps = []string{casefile.OpGetItem, casefile.OpStridedSlice, casefile.OpSlice, casefile.OpGatherND}
+
+// opSpec is the spec of a case of op with the fields given as name,
+// value pairs.
+func opSpec(op string, fields ...any) map[string]any {
+	s := map[string]any{"op": op}
+	for i := 0; i+1 < len(fields); i += 2 {
+		s[fields[i].(string)] = fields[i+1]
+	}
+	return s
+}

@@ -16,16 +16,9 @@ func TestORTGather(t *testing.T) {
 	checkHelloOps(t, c.Hello(), []string{"onnx_gather", "onnx_gather_elements"})
 	type in = map[string]*engine.Tensor
 	di := func(data, indices *engine.Tensor) in { return in{"data": data, "indices": indices} }
-	spec := func(op string, fields ...any) map[string]any {
-		s := map[string]any{"op": op}
-		for i := 0; i+1 < len(fields); i += 2 {
-			s[fields[i].(string)] = fields[i+1]
-		}
-		return s
-	}
-	ga := func(fields ...any) map[string]any { return spec("onnx_gather", fields...) }
-	ge := func(fields ...any) map[string]any { return spec("onnx_gather_elements", fields...) }
-	gi := func(index string) map[string]any { return spec("getitem", "index", index) }
+	ga := func(fields ...any) map[string]any { return opSpec("onnx_gather", fields...) }
+	ge := func(fields ...any) map[string]any { return opSpec("onnx_gather_elements", fields...) }
+	gi := func(index string) map[string]any { return opSpec("getitem", "index", index) }
 	xi := func(x, i *engine.Tensor) in { return in{"x": x, "i": i} }
 	a34 := arangeOf("<i4", 3, 4)
 	a234 := arangeOf("<i4", 2, 3, 4)
@@ -176,9 +169,9 @@ func TestORTGather(t *testing.T) {
 		{"a field of another op is bad_input (batch_dims on Gather)",
 			ga("batch_dims", 0), di(a34, i64([]int{1}, 0)), gotErr(engine.BadInput)},
 		{"a field of another op is bad_input (axis on Slice)",
-			spec("onnx_slice", "starts", []int64{0}, "ends", []int64{1}, "axis", 0), in{"data": a34}, gotErr(engine.BadInput)},
+			opSpec("onnx_slice", "starts", []int64{0}, "ends", []int64{1}, "axis", 0), in{"data": a34}, gotErr(engine.BadInput)},
 		{"a field of another op is bad_input (mode on tf.slice)",
-			spec("slice", "begin", []int64{0, 0}, "size", []int64{1, 1}, "mode", "clip"), in{"x": a34}, gotErr(engine.BadInput)},
+			opSpec("slice", "begin", []int64{0, 0}, "size", []int64{1, 1}, "mode", "clip"), in{"x": a34}, gotErr(engine.BadInput)},
 	}
 	runLibCases(t, c, tests)
 }

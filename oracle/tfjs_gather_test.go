@@ -147,13 +147,7 @@ func TestTFJSGather(t *testing.T) {
 	checkHelloOps(t, c.Hello(), []string{"gather"})
 	type in = map[string]*engine.Tensor
 	pi := func(params, indices *engine.Tensor) in { return in{"params": params, "indices": indices} }
-	g := func(fields ...any) map[string]any {
-		s := map[string]any{"op": "gather"}
-		for i := 0; i+1 < len(fields); i += 2 {
-			s[fields[i].(string)] = fields[i+1]
-		}
-		return s
-	}
+	g := func(fields ...any) map[string]any { return opSpec("gather", fields...) }
 	a34 := arangeOf("<i4", 3, 4)
 	tests := []libCase{
 		{"rows of a matrix by int32 indices (axis 0 by default)",

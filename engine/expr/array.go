@@ -163,10 +163,19 @@ func Names(items []engine.IndexItem) []string {
 }
 
 // Bind returns a copy of items in which every IndexArray item written as a
-// name has the input of that name as its Array. A name with no input in
-// inputs is a bad_input error. Bind does not check that every input is
-// used: Names lists the names the index uses. items is not modified.
+// name has the input of that name as its Array; items itself when no item
+// is a name (a basic index, the common case, is not copied). A name with
+// no input in inputs is a bad_input error. Bind does not check that every
+// input is used: Names lists the names the index uses. items is not
+// modified.
 func Bind(items []engine.IndexItem, inputs map[string]*engine.Tensor) ([]engine.IndexItem, error) {
+	named := false
+	for _, it := range items {
+		named = named || (it.Kind == engine.IndexArray && it.Name != "")
+	}
+	if !named {
+		return items, nil
+	}
 	out := append([]engine.IndexItem(nil), items...)
 	for k, it := range out {
 		if it.Kind != engine.IndexArray || it.Name == "" {
