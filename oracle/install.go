@@ -162,9 +162,10 @@ func setupNodeTools(ctx context.Context, out io.Writer) error {
 	if _, err := exec.LookPath("apt-get"); err != nil {
 		return fmt.Errorf("%s not on PATH: install Node.js 18 or later with npm (Debian/Ubuntu: apt-get install nodejs npm; or https://nodejs.org), then run `conform setup` again", strings.Join(missing, " and "))
 	}
+	debian := map[string]string{"node": "nodejs", "npm": "npm"} // the package of each tool
 	var pkgs []string
 	for _, tool := range missing {
-		pkgs = append(pkgs, map[string]string{"node": "nodejs", "npm": "npm"}[tool])
+		pkgs = append(pkgs, debian[tool])
 	}
 	if err := aptInstall(ctx, out, "node", pkgs); err != nil {
 		return err

@@ -457,6 +457,54 @@ func TestSetupSaysWhatToInstall(t *testing.T) {
 	}
 }
 
+// TestSetupInstallsNodeWithApt checks that a machine without node or npm
+// gets them from apt-get (a fake one here, which installs fake tools), as
+// on a fresh CI machine.
+func TestSetupInstallsNodeWithApt(t *testing.T) {
+	bin := t.TempDir()
+	log := filepath.Join(t.TempDir(), "log")
+	scripts := map[string]string{
+		// apt-get logs its arguments; "install" puts node and npm on PATH.
+		"apt-get": `echo "apt-get $*" >>` + strconv.Quote(log) + `
+[ "$1" = install ] || exit 0
+for tool in node npm; do printf '#!/bin/sh\nexit 0\n' >` + strconv.Quote(bin) + `/$tool; chmod +x ` + strconv.Quote(bin) + `/$tool; done`,
+		// sudo env VAR=VALUE cmd...: run cmd.
+		"sudo": `shift 2; exec "$@"`,
+	}
+	for name, body := range scripts {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tool := range []string{"sh", "chmod", "printf"} {
+		p, err := exec.LookPath(tool)
+		if err != nil {
+			t.Skipf("no %s", tool)
+		}
+		if err := os.Symlink(p, filepath.Join(bin, tool)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", bin)
+	if err := setupNodeTools(context.Background(), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "apt-get update\napt-get install -y nodejs npm\n"; string(data) != want {
+		t.Errorf("apt-get ran as\n%s\nwant\n%s", data, want)
+	}
+	// With node and npm there, nothing more is installed.
+	if err := setupNodeTools(context.Background(), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := os.ReadFile(log); !bytes.Equal(again, data) {
+		t.Errorf("apt-get ran again with node and npm on PATH:\n%s", again)
+	}
+}
+
 // TestSetupInstalls really runs apt-get (when NumPy is missing) and npm ci
 // into a fresh cache directory outside the module; it needs the network,
 // so it runs only with CONFORM_TEST_SETUP=1.
