@@ -1,7 +1,6 @@
 package oracle
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,9 +9,6 @@ import (
 	"sync"
 	"unicode"
 )
-
-// ModulePath is the module whose oracle/ directory Command looks for.
-const ModulePath = "github.com/conformsuite/conform"
 
 // Names lists the oracles Command knows by name.
 var Names = []string{"numpy", "tfjs", "ort", "tflite"}
@@ -44,7 +40,7 @@ const SetupHint = "run `conform setup`"
 //
 // For an oracle, Command also checks that it can run: Python imports
 // NumPy, or node is on PATH and the oracle's npm packages are in the
-// directory's node_modules. An error that means something is not
+// node_modules of the Location's NodeDir. An error that means something is not
 // installed says to run "conform setup".
 func Command(impl string) ([]string, error) {
 	var interp, script string
@@ -60,15 +56,15 @@ func Command(impl string) ([]string, error) {
 		}
 		return argv, nil
 	}
-	dir, err := Dir()
+	loc, err := Locate()
 	if err != nil {
 		return nil, fmt.Errorf("oracle %s: %w", impl, err)
 	}
-	path := filepath.Join(dir, script)
+	path := filepath.Join(loc.Dir, script)
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("oracle %s: %w", impl, err)
 	}
-	if err := Installed(impl, dir); err != nil {
+	if err := Installed(impl, loc.NodeDir); err != nil {
 		return nil, fmt.Errorf("oracle %s: %w", impl, err)
 	}
 	return []string{interp, path}, nil
@@ -77,9 +73,9 @@ func Command(impl string) ([]string, error) {
 // numpyOK caches the interpreters found to import NumPy.
 var numpyOK sync.Map
 
-// Installed returns nil if what the oracle name needs to run from dir is
-// installed, and otherwise an error that says what is missing and to run
-// "conform setup".
+// Installed returns nil if what the oracle name needs is installed (for a
+// node oracle: node, and its packages in dir/node_modules), and otherwise
+// an error that says what is missing and to run "conform setup".
 func Installed(name, dir string) error {
 	if name == "numpy" {
 		if _, ok := numpyOK.Load(Python); ok {
@@ -131,46 +127,47 @@ func checkNumPy(python string) error {
 // Source says where Locate found the oracle directory.
 type Source string
 
-// The places the oracle directory comes from, in the order Locate tries
-// them.
+// The places the oracle directory comes from.
 const (
 	FromEnv      Source = "CONFORM_ORACLE_DIR"
-	FromModule   Source = "module source tree"
 	FromEmbedded Source = "unpacked from the binary"
 )
 
-// Location is the oracle directory and where it comes from.
+// Location is the oracle directory, the directory whose node_modules
+// holds the node oracles' packages, and where they come from.
 type Location struct {
-	Dir    string
-	Source Source
+	// Dir holds the oracle programs.
+	Dir string
+	// NodeDir holds (or is to hold) node_modules: Dir itself for
+	// $CONFORM_ORACLE_DIR, the parent of Dir for the unpacked programs
+	// (node finds it by walking up from a script's directory).
+	NodeDir string
+	Source  Source
 }
 
 // Locate finds the directory holding the oracle programs: $CONFORM_ORACLE_DIR
-// if set; else the oracle/ directory of the module found by walking up
-// from the working directory, else by walking up from the running
-// executable; else the programs embedded in the binary, unpacked by
-// Extract into the user's cache directory (os.UserCacheDir, e.g.
-// ~/.cache/conform/oracle-<hash>).
+// if set (a directory the user names explicitly), else the programs
+// embedded in the binary, unpacked by Extract into the user's cache
+// directory (os.UserCacheDir, e.g. ~/.cache/conform/node-<hash>/oracle-<hash>).
+// It never runs programs found in the working directory or next to the
+// executable: a conform source tree there is just files.
 func Locate() (Location, error) {
 	if d := os.Getenv("CONFORM_ORACLE_DIR"); d != "" {
 		abs, err := filepath.Abs(d)
 		if err != nil {
 			return Location{}, err
 		}
-		return Location{abs, FromEnv}, nil
-	}
-	if dir, ok := moduleOracleDir(); ok {
-		return Location{dir, FromModule}, nil
+		return Location{abs, abs, FromEnv}, nil
 	}
 	cache, err := os.UserCacheDir()
 	if err != nil {
-		return Location{}, fmt.Errorf("cannot find the oracle directory: not inside the %s module, and no cache directory to unpack the oracle programs into (%v): set CONFORM_ORACLE_DIR or XDG_CACHE_HOME", ModulePath, err)
+		return Location{}, fmt.Errorf("cannot find the oracle directory: no cache directory to unpack the oracle programs into (%v): set CONFORM_ORACLE_DIR or XDG_CACHE_HOME", err)
 	}
 	dir, err := Extract(cache)
 	if err != nil {
 		return Location{}, fmt.Errorf("cannot find the oracle directory: %w (or set CONFORM_ORACLE_DIR)", err)
 	}
-	return Location{dir, FromEmbedded}, nil
+	return Location{dir, NodeDir(cache), FromEmbedded}, nil
 }
 
 // Dir returns the directory holding the oracle programs, located as
@@ -178,60 +175,6 @@ func Locate() (Location, error) {
 func Dir() (string, error) {
 	loc, err := Locate()
 	return loc.Dir, err
-}
-
-// moduleOracleDir returns the oracle/ directory of the module source tree
-// above the working directory, else above the running executable.
-func moduleOracleDir() (string, bool) {
-	var starts []string
-	if wd, err := os.Getwd(); err == nil {
-		starts = append(starts, wd)
-	}
-	if exe, err := os.Executable(); err == nil {
-		if real, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = real
-		}
-		starts = append(starts, filepath.Dir(exe))
-	}
-	for _, start := range starts {
-		if root, ok := findModuleRoot(start); ok {
-			return filepath.Join(root, "oracle"), true
-		}
-	}
-	return "", false
-}
-
-// findModuleRoot walks up from dir to the directory whose go.mod declares
-// ModulePath.
-func findModuleRoot(dir string) (string, bool) {
-	for {
-		if modulePathOf(filepath.Join(dir, "go.mod")) == ModulePath {
-			return dir, true
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", false
-		}
-		dir = parent
-	}
-}
-
-// modulePathOf returns the module path declared by the go.mod file at
-// path, or "" if there is none.
-func modulePathOf(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if rest, ok := strings.CutPrefix(line, "module"); ok && rest != "" && unicode.IsSpace(rune(rest[0])) {
-			return strings.Trim(strings.TrimSpace(rest), `"`)
-		}
-	}
-	return ""
 }
 
 // SplitCommand splits a command line into words the way a POSIX shell

@@ -5,12 +5,16 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // notPrograms are the files of the source tree's oracle/ directory that
@@ -20,18 +24,22 @@ func notProgram(p string, d fs.DirEntry) bool {
 	switch {
 	case d.IsDir():
 		return base == "node_modules" || base == "testdata" || base == "__pycache__" || (strings.HasPrefix(base, ".") && p != ".")
-	case strings.HasSuffix(base, ".go"), base == "README.md", base == "setup.sh", base == ".gitignore":
+	case strings.HasSuffix(base, ".go"), base == "README.md", strings.HasPrefix(base, "."):
 		return true
 	}
 	return false
 }
+
+// sourceDir is this package's directory, the oracle/ directory of the
+// source tree (tests may change the working directory).
+var sourceDir, _ = os.Getwd()
 
 // sourcePrograms returns the oracle program files of the source tree
 // (this package's directory), slash-separated and sorted.
 func sourcePrograms(t *testing.T) []string {
 	t.Helper()
 	var files []string
-	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(os.DirFS(sourceDir), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -42,7 +50,7 @@ func sourcePrograms(t *testing.T) []string {
 			return nil
 		}
 		if !d.IsDir() {
-			files = append(files, filepath.ToSlash(p))
+			files = append(files, p)
 		}
 		return nil
 	})
@@ -57,7 +65,7 @@ func sourcePrograms(t *testing.T) []string {
 // directories which are left-over temporary or broken directories.
 func tempEntries(t *testing.T, cache string) []string {
 	t.Helper()
-	entries, err := os.ReadDir(filepath.Join(cache, "conform"))
+	entries, err := os.ReadDir(NodeDir(cache))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		t.Fatal(err)
 	}
@@ -75,7 +83,7 @@ func tempEntries(t *testing.T, cache string) []string {
 func checkExtracted(t *testing.T, dir string) {
 	t.Helper()
 	for _, f := range sourcePrograms(t) {
-		want, err := os.ReadFile(filepath.FromSlash(f))
+		want, err := os.ReadFile(filepath.Join(sourceDir, filepath.FromSlash(f)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,6 +95,43 @@ func checkExtracted(t *testing.T, dir string) {
 		if !bytes.Equal(got, want) {
 			t.Errorf("extracted %s differs from the source tree's (%d bytes, want %d)", f, len(got), len(want))
 		}
+	}
+	// Nothing else (directories end in /), and no symbolic link or other
+	// special file.
+	if info, err := os.Lstat(dir); err != nil || !info.IsDir() {
+		t.Fatalf("extracted %s is not a directory (%v)", dir, err)
+	}
+	var want, got []string
+	for _, f := range sourcePrograms(t) {
+		want = append(want, f)
+		for d := path.Dir(f); d != "."; d = path.Dir(d) {
+			if !slices.Contains(want, d+"/") {
+				want = append(want, d+"/")
+			}
+		}
+	}
+	err := fs.WalkDir(os.DirFS(dir), ".", func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case p == ".":
+		case d.IsDir():
+			got = append(got, p+"/")
+		default:
+			got = append(got, p)
+			if !d.Type().IsRegular() {
+				t.Errorf("extracted %s is a %v, not a regular file", p, d.Type())
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("extracted entries differ from the source tree's programs (-want +got):\n%s", diff)
 	}
 }
 
@@ -119,7 +164,7 @@ func TestExtract(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(cache, "conform", "oracle-"+ProgramsHash()); dir != want {
+	if want := filepath.Join(cache, "conform", "node-"+LockHash(), "oracle-"+ProgramsHash()); dir != want {
 		t.Errorf("Extract = %s, want %s", dir, want)
 	}
 	checkExtracted(t, dir)
@@ -143,8 +188,9 @@ func TestExtractReusesTheDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// What conform setup installs there, and a file's time before reuse.
-	marker := filepath.Join(dir, "node_modules", ".package-lock.json")
+	// What conform setup installs in the directory above, and a file's
+	// time before reuse.
+	marker := filepath.Join(NodeDir(cache), "node_modules", ".package-lock.json")
 	if err := os.MkdirAll(filepath.Dir(marker), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -171,21 +217,100 @@ func TestExtractReusesTheDirectory(t *testing.T) {
 	}
 }
 
-func TestExtractRepairsAnIncompleteDirectory(t *testing.T) {
-	cache := t.TempDir()
-	dir, err := Extract(cache)
-	if err != nil {
-		t.Fatal(err)
+// TestExtractRepairsTheDirectory changes an unpacked directory in each way
+// a reuse must not accept; Extract must notice and write it again.
+func TestExtractRepairsTheDirectory(t *testing.T) {
+	// sameSizeEdit flips one byte of the file at p.
+	sameSizeEdit := func(p string) error {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		data[len(data)/2] ^= 0x20
+		return os.WriteFile(p, data, 0o644)
 	}
-	if err := os.Remove(filepath.Join(dir, "tfjs", "oracle.js")); err != nil {
-		t.Fatal(err)
+	// linkToCopy replaces p by a symbolic link to a copy of it (same
+	// size, same bytes) made outside the directory.
+	linkToCopy := func(t *testing.T, p string) error {
+		cp := filepath.Join(t.TempDir(), filepath.Base(p))
+		info, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		if info.IsDir() {
+			err = os.CopyFS(cp, os.DirFS(p))
+		} else {
+			var data []byte
+			if data, err = os.ReadFile(p); err == nil {
+				err = os.WriteFile(cp, data, 0o644)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		if err := os.RemoveAll(p); err != nil {
+			return err
+		}
+		return os.Symlink(cp, p)
 	}
-	if _, err := Extract(cache); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		rule   string
+		change func(t *testing.T, dir string) error
+	}{
+		{"a missing program is written again", func(t *testing.T, dir string) error {
+			return os.Remove(filepath.Join(dir, "tfjs", "oracle.js"))
+		}},
+		{"a same-size edit of a program is undone", func(t *testing.T, dir string) error {
+			return sameSizeEdit(filepath.Join(dir, "numpy", "oracle.py"))
+		}},
+		{"a same-size edit of the lock file is undone", func(t *testing.T, dir string) error {
+			return sameSizeEdit(filepath.Join(dir, "package-lock.json"))
+		}},
+		{"a symbolic link to an identical copy of a program is replaced", func(t *testing.T, dir string) error {
+			return linkToCopy(t, filepath.Join(dir, "tfjs", "oracle.js"))
+		}},
+		{"a symbolic link to an identical copy of a program directory is replaced", func(t *testing.T, dir string) error {
+			return linkToCopy(t, filepath.Join(dir, "numpy"))
+		}},
+		{"the directory as a symbolic link to an identical copy is replaced", func(t *testing.T, dir string) error {
+			return linkToCopy(t, dir)
+		}},
+		{"an extra file next to a program (a module the program would import) is removed", func(t *testing.T, dir string) error {
+			return os.WriteFile(filepath.Join(dir, "numpy", "json.py"), []byte("raise SystemExit(3)\n"), 0o644)
+		}},
+		{"a node_modules next to a node program is removed", func(t *testing.T, dir string) error {
+			return os.MkdirAll(filepath.Join(dir, "tfjs", "node_modules", "@tensorflow", "tfjs-core"), 0o755)
+		}},
+		{"a FIFO in place of a program is replaced", func(t *testing.T, dir string) error {
+			p := filepath.Join(dir, "ort", "json.js")
+			if err := os.Remove(p); err != nil {
+				return err
+			}
+			return syscall.Mkfifo(p, 0o644)
+		}},
 	}
-	checkExtracted(t, dir)
-	if left := tempEntries(t, cache); len(left) > 0 {
-		t.Errorf("Extract left %v", left)
+	for _, tt := range tests {
+		t.Run(tt.rule, func(t *testing.T) {
+			cache := t.TempDir()
+			dir, err := Extract(cache)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tt.change(t, dir); err != nil {
+				t.Fatal(err)
+			}
+			again, err := Extract(cache)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again != dir {
+				t.Errorf("Extract = %s, want %s", again, dir)
+			}
+			checkExtracted(t, dir)
+			if left := tempEntries(t, cache); len(left) > 0 {
+				t.Errorf("Extract left %v", left)
+			}
+		})
 	}
 }
 

@@ -29,16 +29,16 @@ type SetupOptions struct {
 //   - numpy: NumPy for Python, with apt-get install python3-numpy (through
 //     sudo when not root) unless Python already imports it; without apt-get,
 //     the error says what to install.
-//   - tfjs, ort, tflite: node and npm must be on PATH (the error says what
-//     to install otherwise); the npm packages pinned by package-lock.json
-//     are installed with npm ci into the oracle directory (see Locate:
-//     the source tree's oracle/ inside the module, else the programs
-//     unpacked into the user's cache directory), unless node_modules
-//     already holds them.
+//   - tfjs, ort, tflite: node and npm, with apt-get install nodejs npm
+//     unless both are on PATH (without apt-get, the error says what to
+//     install); then the npm packages pinned by package-lock.json, installed
+//     with npm ci into the node_modules of the Location's NodeDir unless it
+//     already holds them (see installNodeModules).
 //
-// It then prints the versions: Python's and NumPy's, node's and npm's,
-// the npm packages', and the name and version each oracle's hello
-// reports.
+// The oracle directory is the one Locate finds: $CONFORM_ORACLE_DIR, else
+// the embedded programs unpacked into the user's cache directory. Setup
+// then prints the versions: Python's and NumPy's, node's and npm's, the
+// npm packages', and the name and version each oracle's hello reports.
 func Setup(ctx context.Context, opts SetupOptions) error {
 	out := opts.Out
 	if out == nil {
@@ -71,7 +71,14 @@ func Setup(ctx context.Context, opts SetupOptions) error {
 		}
 	}
 	if len(node) > 0 {
-		if err := setupNode(ctx, out, loc.Dir); err != nil {
+		if err := setupNodeTools(ctx, out); err != nil {
+			return err
+		}
+		lock := "" // the unpacked programs' NodeDir is named by the lock file's hash
+		if loc.Source == FromEnv {
+			lock = filepath.Join(loc.Dir, "package-lock.json")
+		}
+		if err := installNodeModules(ctx, out, loc.NodeDir, loc.Dir, lock); err != nil {
 			return err
 		}
 	}
@@ -93,7 +100,7 @@ func Setup(ctx context.Context, opts SetupOptions) error {
 			}
 		}
 		for _, p := range pkgs {
-			fmt.Fprintf(out, "  %s: %s\n", p, packageVersion(loc.Dir, p))
+			fmt.Fprintf(out, "  %s: %s\n", p, packageVersion(loc.NodeDir, p))
 		}
 	}
 
@@ -136,24 +143,8 @@ func setupNumPy(ctx context.Context, out io.Writer) error {
 	if _, err := exec.LookPath("apt-get"); err != nil {
 		return fmt.Errorf("numpy: %s cannot import NumPy and apt-get is not available: install NumPy 1.24 for %s (Debian/Ubuntu: %s), then run `conform setup` again", Python, Python, want)
 	}
-	var sudo []string
-	if os.Geteuid() != 0 {
-		if _, err := exec.LookPath("sudo"); err != nil {
-			return fmt.Errorf("numpy: %s cannot import NumPy, and installing it needs root: run `apt-get install -y %s` as root, then `conform setup` again", Python, want)
-		}
-		// sudo resets the environment: env passes the variable through.
-		sudo = []string{"sudo", "env", "DEBIAN_FRONTEND=noninteractive"}
-	}
-	env := append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
-	for _, args := range [][]string{
-		{"apt-get", "update"},
-		append([]string{"apt-get", "install", "-y"}, strings.Fields(want)...),
-	} {
-		argv := append(slices.Clone(sudo), args...)
-		fmt.Fprintf(out, "setup: numpy: running %s\n", strings.Join(argv, " "))
-		if err := run(ctx, out, "", env, argv); err != nil {
-			return fmt.Errorf("numpy: %s: %w", strings.Join(argv, " "), err)
-		}
+	if err := aptInstall(ctx, out, "numpy", strings.Fields(want)); err != nil {
+		return err
 	}
 	if err := checkNumPy(Python); err != nil {
 		return fmt.Errorf("numpy: after apt-get install %s: %w", want, err)
@@ -161,47 +152,160 @@ func setupNumPy(ctx context.Context, out io.Writer) error {
 	return nil
 }
 
-// setupNode checks for node and npm and installs the pinned npm packages
-// in dir with npm ci unless node_modules already holds them.
-func setupNode(ctx context.Context, out io.Writer, dir string) error {
+// setupNodeTools installs node and npm through apt-get unless both are on
+// PATH.
+func setupNodeTools(ctx context.Context, out io.Writer) error {
+	missing := missingNodeTools()
+	if len(missing) == 0 {
+		return nil
+	}
+	if _, err := exec.LookPath("apt-get"); err != nil {
+		return fmt.Errorf("%s not on PATH: install Node.js 18 or later with npm (Debian/Ubuntu: apt-get install nodejs npm; or https://nodejs.org), then run `conform setup` again", strings.Join(missing, " and "))
+	}
+	debian := map[string]string{"node": "nodejs", "npm": "npm"} // the package of each tool
+	var pkgs []string
+	for _, tool := range missing {
+		pkgs = append(pkgs, debian[tool])
+	}
+	if err := aptInstall(ctx, out, "node", pkgs); err != nil {
+		return err
+	}
+	if missing := missingNodeTools(); len(missing) > 0 {
+		return fmt.Errorf("node: after apt-get install %s, %s still not on PATH: install Node.js 18 or later with npm (https://nodejs.org), then run `conform setup` again", strings.Join(pkgs, " "), strings.Join(missing, " and "))
+	}
+	return nil
+}
+
+// missingNodeTools returns which of node and npm are not on PATH.
+func missingNodeTools() []string {
 	var missing []string
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			missing = append(missing, tool)
 		}
 	}
-	if len(missing) > 0 {
-		return fmt.Errorf("%s not on PATH: install Node.js 18 or later with npm (Debian/Ubuntu: apt-get install nodejs npm; or https://nodejs.org), then run `conform setup` again", strings.Join(missing, " and "))
+	return missing
+}
+
+// aptInstall runs apt-get update and apt-get install -y pkgs, through sudo
+// when not root; what names the step in the output and errors.
+func aptInstall(ctx context.Context, out io.Writer, what string, pkgs []string) error {
+	var sudo []string
+	if os.Geteuid() != 0 {
+		if _, err := exec.LookPath("sudo"); err != nil {
+			return fmt.Errorf("%s: installing %s needs root: run `apt-get install -y %s` as root, then `conform setup` again", what, strings.Join(pkgs, " "), strings.Join(pkgs, " "))
+		}
+		// sudo resets the environment: env passes the variable through.
+		sudo = []string{"sudo", "env", "DEBIAN_FRONTEND=noninteractive"}
 	}
-	if nodeModulesCurrent(dir) {
-		fmt.Fprintf(out, "setup: npm: %s is up to date\n", filepath.Join(dir, "node_modules"))
-		return nil
-	}
-	fmt.Fprintf(out, "setup: npm: running npm ci in %s\n", dir)
-	// onnxruntime-node's install script would download extra (GPU) files,
-	// which are not needed: the CPU library ships inside the package.
-	env := append(os.Environ(), "ONNXRUNTIME_NODE_INSTALL=skip")
-	if err := run(ctx, out, dir, env, []string{"npm", "ci", "--no-audit", "--no-fund"}); err != nil {
-		return fmt.Errorf("npm ci in %s: %w", dir, err)
-	}
-	if !nodeModulesCurrent(dir) {
-		return fmt.Errorf("npm ci in %s did not install every pinned package", dir)
+	env := append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
+	for _, args := range [][]string{
+		{"apt-get", "update"},
+		append([]string{"apt-get", "install", "-y"}, pkgs...),
+	} {
+		argv := append(slices.Clone(sudo), args...)
+		fmt.Fprintf(out, "setup: %s: running %s\n", what, strings.Join(argv, " "))
+		if err := run(ctx, out, "", env, argv); err != nil {
+			return fmt.Errorf("%s: %s: %w", what, strings.Join(argv, " "), err)
+		}
 	}
 	return nil
 }
 
-// nodeModulesCurrent reports whether dir/node_modules holds what
-// package-lock.json pins: npm ci completed after the lock file was
-// written (npm records what it installed in node_modules/.package-lock.json)
-// and every oracle's packages are there.
-func nodeModulesCurrent(dir string) bool {
-	lock, err := os.Stat(filepath.Join(dir, "package-lock.json"))
+// installNodeModules makes root/node_modules hold the npm packages pinned
+// by pkgDir's package.json and package-lock.json, unless it already does
+// (see nodeModulesCurrent; lock, if not "", is the lock file node_modules
+// must not be older than). It never changes a node_modules in place, so
+// an oracle running from it keeps working, and two setups at once do not
+// install into one directory:
+//
+//   - it holds an exclusive lock on root/.setup.lock while installing (a
+//     second setup waits, then finds the packages installed);
+//   - npm ci runs in a fresh temporary directory root/.tmp-node-*, holding
+//     a copy of the two package files;
+//   - the complete node_modules is renamed to root/node_modules; one that
+//     was there (incomplete, or older than the lock file) is first moved
+//     aside, then removed.
+//
+// Temporary directories left by a setup that was killed are removed under
+// the lock.
+func installNodeModules(ctx context.Context, out io.Writer, root, pkgDir, lock string) error {
+	nm := filepath.Join(root, "node_modules")
+	if nodeModulesCurrent(root, lock) {
+		fmt.Fprintf(out, "setup: npm: %s is up to date\n", nm)
+		return nil
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return fmt.Errorf("npm: %w", err)
+	}
+	unlock, err := lockFile(ctx, out, filepath.Join(root, ".setup.lock"))
+	if err != nil {
+		return fmt.Errorf("npm: %w", err)
+	}
+	defer unlock()
+	if nodeModulesCurrent(root, lock) {
+		fmt.Fprintf(out, "setup: npm: %s was installed by another conform setup meanwhile\n", nm)
+		return nil
+	}
+	for _, pattern := range []string{".tmp-node-*", ".old-node_modules-*"} {
+		left, _ := filepath.Glob(filepath.Join(root, pattern))
+		for _, p := range left {
+			os.RemoveAll(p)
+		}
+	}
+	tmp, err := os.MkdirTemp(root, ".tmp-node-")
+	if err != nil {
+		return fmt.Errorf("npm: %w", err)
+	}
+	defer os.RemoveAll(tmp) // holds nothing after a successful rename
+	for _, f := range nodeFiles {
+		data, err := os.ReadFile(filepath.Join(pkgDir, f))
+		if err != nil {
+			return fmt.Errorf("npm: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, f), data, 0o644); err != nil {
+			return fmt.Errorf("npm: %w", err)
+		}
+	}
+	fmt.Fprintf(out, "setup: npm: running npm ci in %s, for %s\n", tmp, nm)
+	// onnxruntime-node's install script would download extra (GPU) files,
+	// which are not needed: the CPU library ships inside the package.
+	env := append(os.Environ(), "ONNXRUNTIME_NODE_INSTALL=skip")
+	if err := run(ctx, out, tmp, env, []string{"npm", "ci", "--no-audit", "--no-fund"}); err != nil {
+		return fmt.Errorf("npm ci in %s: %w", tmp, err)
+	}
+	if !nodeModulesCurrent(tmp, "") {
+		return fmt.Errorf("npm ci in %s did not install every pinned package", tmp)
+	}
+	if _, err := os.Lstat(nm); err == nil {
+		old := filepath.Join(root, fmt.Sprintf(".old-node_modules-%d", os.Getpid()))
+		if err := os.Rename(nm, old); err != nil {
+			return fmt.Errorf("npm: replacing %s: %w", nm, err)
+		}
+		defer os.RemoveAll(old)
+	}
+	if err := os.Rename(filepath.Join(tmp, "node_modules"), nm); err != nil {
+		return fmt.Errorf("npm: %w", err)
+	}
+	fmt.Fprintf(out, "setup: npm: installed %s\n", nm)
+	return nil
+}
+
+// nodeModulesCurrent reports whether dir/node_modules holds what the
+// oracles need: a completed npm ci (npm records what it installed in
+// node_modules/.package-lock.json, at the end), every oracle's packages
+// and TFLite's WebAssembly build; and, if lock is not "", the install is
+// not older than the lock file at that path.
+func nodeModulesCurrent(dir, lock string) bool {
+	hidden, err := os.Stat(filepath.Join(dir, "node_modules", ".package-lock.json"))
 	if err != nil {
 		return false
 	}
-	hidden, err := os.Stat(filepath.Join(dir, "node_modules", ".package-lock.json"))
-	if err != nil || hidden.ModTime().Before(lock.ModTime()) {
-		return false
+	if lock != "" {
+		l, err := os.Stat(lock)
+		if err != nil || hidden.ModTime().Before(l.ModTime()) {
+			return false
+		}
 	}
 	for _, pkgs := range nodePackages {
 		for _, p := range pkgs {

@@ -3,36 +3,37 @@ package oracle
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
 func TestLocateOrder(t *testing.T) {
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
 	envDir := t.TempDir()
 	tests := []struct {
 		rule    string
 		env     string // CONFORM_ORACLE_DIR
-		inside  bool   // run inside the module source tree
+		inside  bool   // run inside the module source tree (this package's directory)
 		noCache bool   // no HOME and no XDG_CACHE_HOME
 		want    func(cache string) Location
 		wantErr string
 	}{
 		{"CONFORM_ORACLE_DIR comes first, also inside the module", envDir, true, false,
-			func(string) Location { return Location{envDir, FromEnv} }, ""},
+			func(string) Location { return Location{envDir, envDir, FromEnv} }, ""},
 		{"CONFORM_ORACLE_DIR comes first outside the module", envDir, false, false,
-			func(string) Location { return Location{envDir, FromEnv} }, ""},
-		{"inside the module, its oracle/ directory", "", true, false,
-			func(string) Location { return Location{wd, FromModule} }, ""},
+			func(string) Location { return Location{envDir, envDir, FromEnv} }, ""},
+		{"inside the module, still the embedded programs unpacked into the cache", "", true, false,
+			func(cache string) Location { return Location{ExtractDir(cache), NodeDir(cache), FromEmbedded} }, ""},
 		{"outside the module, the embedded programs unpacked into the cache", "", false, false,
-			func(cache string) Location { return Location{ExtractDir(cache), FromEmbedded} }, ""},
-		{"outside the module without a cache directory, an error naming CONFORM_ORACLE_DIR", "", false, true,
+			func(cache string) Location { return Location{ExtractDir(cache), NodeDir(cache), FromEmbedded} }, ""},
+		{"without a cache directory, an error naming CONFORM_ORACLE_DIR", "", false, true,
 			nil, "CONFORM_ORACLE_DIR"},
 	}
 	for _, tt := range tests {
@@ -65,6 +66,276 @@ func TestLocateOrder(t *testing.T) {
 				checkExtracted(t, got.Dir)
 			}
 		})
+	}
+}
+
+// TestLocateIgnoresTheWorkingDirectory runs the oracles inside a tree
+// that looks like conform's source (a go.mod declaring its module path)
+// with hostile oracle programs: they are never run, nor is npm run there.
+func TestLocateIgnoresTheWorkingDirectory(t *testing.T) {
+	tree := t.TempDir()
+	marker := filepath.Join(t.TempDir(), "ran")
+	files := map[string]string{
+		"go.mod":                   "module github.com/conformsuite/conform\n\ngo 1.24\n",
+		"oracle/numpy/oracle.py":   "open(" + strconv.Quote(marker) + ", 'w').write('numpy')\n",
+		"oracle/tfjs/oracle.js":    "require('fs').writeFileSync(" + strconv.Quote(marker) + ", 'tfjs')\n",
+		"oracle/package.json":      `{"scripts": {"preinstall": "touch ` + marker + `"}}`,
+		"oracle/package-lock.json": "{}",
+	}
+	for name, body := range files {
+		p := filepath.Join(tree, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sub := filepath.Join(tree, "cases")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	t.Setenv("CONFORM_ORACLE_DIR", "")
+	t.Setenv("XDG_CACHE_HOME", cache)
+	for _, wd := range []string{tree, sub} {
+		t.Chdir(wd)
+		loc, err := Locate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := (Location{ExtractDir(cache), NodeDir(cache), FromEmbedded}); loc != want {
+			t.Errorf("Locate() in %s = %+v, want %+v", wd, loc, want)
+		}
+		if !haveNumPy() {
+			t.Logf("NumPy not installed: the numpy oracle is not started")
+			continue
+		}
+		argv, err := Command("numpy")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := Start(argv, Options{Stderr: testWriter{t}})
+		if err != nil {
+			t.Errorf("%q: %v", argv, err)
+			continue
+		}
+		if h := c.Hello(); h.Name != "numpy" {
+			t.Errorf("hello = %+v, want the embedded NumPy oracle's", h)
+		}
+		c.Close()
+	}
+	if data, err := os.ReadFile(marker); err == nil {
+		t.Errorf("the working directory's oracle/ ran (%s)", data)
+	}
+	// conform setup installs the node packages in the cache, not there.
+	npm := fakeNPM(t, "")
+	t.Setenv("PATH", npm.bin)
+	err := Setup(context.Background(), SetupOptions{Oracles: []string{"tfjs"}})
+	if err == nil {
+		t.Fatal("Setup with a fake node succeeded") // the fake node cannot say hello
+	}
+	runs := npm.runs(t)
+	if len(runs) != 1 || !strings.HasPrefix(runs[0], NodeDir(cache)+string(filepath.Separator)) {
+		t.Errorf("npm ci ran in %q, want once below %s", runs, NodeDir(cache))
+	}
+	if !nodeModulesCurrent(NodeDir(cache), "") {
+		t.Errorf("Setup did not install node_modules into %s", NodeDir(cache))
+	}
+}
+
+// fakeNPMTools is a directory with a fake node (which exits at once) and
+// a fake npm whose "npm ci" writes a complete node_modules into its working
+// directory after a pause, logging each run.
+type fakeNPMTools struct {
+	bin string // the directory to put on PATH
+	log string // one line per npm run: its working directory, or "CONCURRENT <dir>"
+}
+
+// fakeNPM returns the fake tools. A run that starts while another runs
+// logs "CONCURRENT" and fails. If watch is not "", each run also checks
+// that the directory watch/node_modules still holds a file "in-use"
+// (logging "CHANGED" otherwise), i.e. that nothing changes a node_modules
+// in use while npm runs.
+func fakeNPM(t *testing.T, watch string) fakeNPMTools {
+	t.Helper()
+	bin := t.TempDir()
+	state := t.TempDir()
+	f := fakeNPMTools{bin: bin, log: filepath.Join(state, "log")}
+	var pkgs []string
+	for _, ps := range nodePackages {
+		pkgs = append(pkgs, ps...)
+	}
+	script := `#!/bin/sh
+[ "$1" = ci ] || exit 2
+log=` + strconv.Quote(f.log) + `
+if ! mkdir ` + strconv.Quote(filepath.Join(state, "running")) + ` 2>/dev/null; then
+	echo "CONCURRENT $PWD" >>"$log"
+	exit 1
+fi
+echo "$PWD" >>"$log"
+watch=` + strconv.Quote(watch) + `
+sleep 0.2
+if [ -n "$watch" ] && [ ! -e "$watch/node_modules/in-use" ]; then
+	echo "CHANGED $watch/node_modules" >>"$log"
+fi
+for p in ` + strings.Join(pkgs, " ") + `; do
+	mkdir -p "node_modules/$p"
+	echo '{"version": "1.0.0"}' >"node_modules/$p/package.json"
+done
+mkdir -p node_modules/@tensorflow/tfjs-tflite/wasm
+: >node_modules/@tensorflow/tfjs-tflite/wasm/tflite_web_api_cc.wasm
+echo '{}' >node_modules/.package-lock.json
+rmdir ` + strconv.Quote(filepath.Join(state, "running")) + `
+`
+	for name, body := range map[string]string{"npm": script, "node": "#!/bin/sh\nexit 1\n"} {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The shell tools the script uses, on the PATH of the test.
+	for _, tool := range []string{"sh", "mkdir", "sleep", "rmdir"} {
+		p, err := exec.LookPath(tool)
+		if err != nil {
+			t.Skipf("no %s", tool)
+		}
+		if err := os.Symlink(p, filepath.Join(bin, tool)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return f
+}
+
+// runs returns the lines of the fake npm's log.
+func (f fakeNPMTools) runs(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile(f.log)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+}
+
+// TestInstallNodeModulesConcurrently runs two node package installs at
+// once into one directory, as two conform setup runs do: they must not
+// both run npm (nor in the directory node loads packages from), and they
+// must leave a complete node_modules and nothing else.
+func TestInstallNodeModulesConcurrently(t *testing.T) {
+	tests := []struct {
+		rule  string
+		cache bool // the unpacked programs (else a CONFORM_ORACLE_DIR)
+		stale bool // a node_modules older than the lock file is there, in use
+	}{
+		{"two installs below the cache run npm once, outside the directory in use", true, false},
+		{"two installs into CONFORM_ORACLE_DIR run npm once, outside the directory in use", false, false},
+		{"an outdated node_modules in use is replaced by a rename, never changed in place", false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule, func(t *testing.T) {
+			var root, pkgDir, lock string
+			if tt.cache {
+				cache := t.TempDir()
+				dir, err := Extract(cache)
+				if err != nil {
+					t.Fatal(err)
+				}
+				root, pkgDir = NodeDir(cache), dir
+			} else {
+				root = t.TempDir()
+				if err := os.CopyFS(root, Programs()); err != nil {
+					t.Fatal(err)
+				}
+				pkgDir, lock = root, filepath.Join(root, "package-lock.json")
+			}
+			watch := ""
+			if tt.stale {
+				inUse := filepath.Join(root, "node_modules", "in-use")
+				if err := os.MkdirAll(filepath.Dir(inUse), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(inUse, nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				watch = root
+			}
+			npm := fakeNPM(t, watch)
+			t.Setenv("PATH", npm.bin)
+			var wg sync.WaitGroup
+			errs := make([]error, 2)
+			outs := make([]bytes.Buffer, 2)
+			for i := range errs {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					errs[i] = installNodeModules(context.Background(), &outs[i], root, pkgDir, lock)
+				}()
+			}
+			wg.Wait()
+			for i, err := range errs {
+				if err != nil {
+					t.Errorf("install %d: %v\n%s", i+1, err, outs[i].String())
+				}
+			}
+			runs := npm.runs(t)
+			if len(runs) != 1 {
+				t.Errorf("npm ran %d times (%q), want once", len(runs), runs)
+			}
+			for _, r := range runs {
+				if filepath.Dir(r) != root || !strings.HasPrefix(filepath.Base(r), ".tmp-node-") {
+					t.Errorf("npm ran in %s, want a fresh directory %s/.tmp-node-*", r, root)
+				}
+			}
+			if !nodeModulesCurrent(root, lock) {
+				t.Errorf("no complete node_modules in %s", root)
+			}
+			if _, err := os.Stat(filepath.Join(root, "node_modules", "in-use")); err == nil {
+				t.Errorf("the outdated node_modules is still there")
+			}
+			entries, err := os.ReadDir(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				if n := e.Name(); strings.HasPrefix(n, ".tmp-node-") || strings.HasPrefix(n, ".old-node_modules-") {
+					t.Errorf("the installs left %s", n)
+				}
+			}
+		})
+	}
+}
+
+// TestInstallNodeModulesKeepsThePackages checks that a new version of the
+// oracle programs with the same lock file uses the node packages already
+// installed: they are keyed by the lock file, not by the programs.
+func TestInstallNodeModulesKeepsThePackages(t *testing.T) {
+	cache := t.TempDir()
+	dir, err := Extract(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	npm := fakeNPM(t, "")
+	t.Setenv("PATH", npm.bin)
+	if err := installNodeModules(context.Background(), io.Discard, NodeDir(cache), dir, ""); err != nil {
+		t.Fatal(err)
+	}
+	// Other programs, unpacked next to these: node finds the packages
+	// from there, and installing again runs no npm.
+	other := filepath.Join(NodeDir(cache), "oracle-0123456789abcdef")
+	if err := os.CopyFS(other, Programs()); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := installNodeModules(context.Background(), &out, NodeDir(cache), other, ""); err != nil {
+		t.Fatal(err)
+	}
+	if runs := npm.runs(t); len(runs) != 1 {
+		t.Errorf("npm ran %d times (%q), want once", len(runs), runs)
+	}
+	if !strings.Contains(out.String(), "is up to date") {
+		t.Errorf("the second install did not find the packages up to date:\n%s", out.String())
 	}
 }
 
@@ -139,6 +410,13 @@ func TestNotInstalledErrorsNameSetup(t *testing.T) {
 	if _, err := Command("tfjs"); err == nil || err.Error() != want {
 		t.Errorf("Command(tfjs) = %v, want %q", err, want)
 	}
+	// The unpacked programs look for node_modules in the directory above.
+	t.Setenv("CONFORM_ORACLE_DIR", "")
+	t.Setenv("XDG_CACHE_HOME", cache)
+	want = "oracle tfjs: node_modules missing in " + NodeDir(cache) + ": run `conform setup`"
+	if _, err := Command("tfjs"); err == nil || err.Error() != want {
+		t.Errorf("Command(tfjs) = %v, want %q", err, want)
+	}
 }
 
 func TestSetupSaysWhatToInstall(t *testing.T) {
@@ -179,6 +457,54 @@ func TestSetupSaysWhatToInstall(t *testing.T) {
 	}
 }
 
+// TestSetupInstallsNodeWithApt checks that a machine without node or npm
+// gets them from apt-get (a fake one here, which installs fake tools), as
+// on a fresh CI machine.
+func TestSetupInstallsNodeWithApt(t *testing.T) {
+	bin := t.TempDir()
+	log := filepath.Join(t.TempDir(), "log")
+	scripts := map[string]string{
+		// apt-get logs its arguments; "install" puts node and npm on PATH.
+		"apt-get": `echo "apt-get $*" >>` + strconv.Quote(log) + `
+[ "$1" = install ] || exit 0
+for tool in node npm; do printf '#!/bin/sh\nexit 0\n' >` + strconv.Quote(bin) + `/$tool; chmod +x ` + strconv.Quote(bin) + `/$tool; done`,
+		// sudo env VAR=VALUE cmd...: run cmd.
+		"sudo": `shift 2; exec "$@"`,
+	}
+	for name, body := range scripts {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tool := range []string{"sh", "chmod", "printf"} {
+		p, err := exec.LookPath(tool)
+		if err != nil {
+			t.Skipf("no %s", tool)
+		}
+		if err := os.Symlink(p, filepath.Join(bin, tool)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", bin)
+	if err := setupNodeTools(context.Background(), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "apt-get update\napt-get install -y nodejs npm\n"; string(data) != want {
+		t.Errorf("apt-get ran as\n%s\nwant\n%s", data, want)
+	}
+	// With node and npm there, nothing more is installed.
+	if err := setupNodeTools(context.Background(), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := os.ReadFile(log); !bytes.Equal(again, data) {
+		t.Errorf("apt-get ran again with node and npm on PATH:\n%s", again)
+	}
+}
+
 // TestSetupInstalls really runs apt-get (when NumPy is missing) and npm ci
 // into a fresh cache directory outside the module; it needs the network,
 // so it runs only with CONFORM_TEST_SETUP=1.
@@ -190,7 +516,7 @@ func TestSetupInstalls(t *testing.T) {
 	t.Setenv("CONFORM_ORACLE_DIR", "")
 	t.Setenv("XDG_CACHE_HOME", cache)
 	t.Chdir(t.TempDir())
-	for i, want := range []string{"running npm ci in " + ExtractDir(cache), "node_modules is up to date"} {
+	for i, want := range []string{"running npm ci in " + filepath.Join(NodeDir(cache), ".tmp-node-"), "node_modules is up to date"} {
 		var out bytes.Buffer
 		if err := Setup(context.Background(), SetupOptions{Out: &out}); err != nil {
 			t.Fatalf("Setup #%d: %v\n%s", i+1, err, out.String())

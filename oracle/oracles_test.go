@@ -371,15 +371,15 @@ func haveTFJS() bool {
 	return haveNodeFile("@tensorflow", "tfjs-core", "package.json")
 }
 
-// haveNodeFile reports whether node is installed and the oracle
-// directory's node_modules has the file at path (e.g. a package's
+// haveNodeFile reports whether node is installed and the node_modules the
+// oracles use (see Locate) has the file at path (e.g. a package's
 // package.json).
 func haveNodeFile(path ...string) bool {
-	dir, err := Dir()
+	loc, err := Locate()
 	if err != nil {
 		return false
 	}
-	if _, err := os.Stat(filepath.Join(append([]string{dir, "node_modules"}, path...)...)); err != nil {
+	if _, err := os.Stat(filepath.Join(append([]string{loc.NodeDir, "node_modules"}, path...)...)); err != nil {
 		return false
 	}
 	_, err = exec.LookPath("node")
@@ -390,7 +390,7 @@ func haveNodeFile(path ...string) bool {
 // known divergences from TF, so value disagreements are only reported;
 // crashes, garbage and protocol errors fail the test.
 func TestTFJSOracle(t *testing.T) {
-	requireOracle(t, "CONFORM_REQUIRE_TFJS", haveTFJS(), "oracle/node_modules is missing (run oracle/setup.sh) or node is not installed")
+	requireOracle(t, "CONFORM_REQUIRE_TFJS", haveTFJS(), "the node packages are not installed (run `conform setup`) or node is not installed")
 	c := startOracle(t, "tfjs")
 	if h := c.Hello(); h.Name != "tfjs" || h.Version != "4.22.0" {
 		t.Errorf("hello = %+v", h)
@@ -516,7 +516,7 @@ func TestMalformedRequests(t *testing.T) {
 			case "numpy":
 				requireOracle(t, "CONFORM_REQUIRE_NUMPY", haveNumPy(), "/usr/bin/python3 has no NumPy (apt-get install python3-numpy)")
 			case "tfjs":
-				requireOracle(t, "CONFORM_REQUIRE_TFJS", haveTFJS(), "oracle/node_modules is missing (sh oracle/setup.sh)")
+				requireOracle(t, "CONFORM_REQUIRE_TFJS", haveTFJS(), "the node packages are not installed (run `conform setup`)")
 			}
 			c := startOracle(t, impl)
 			for _, req := range malformedRequests() {

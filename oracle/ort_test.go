@@ -28,7 +28,7 @@ const ortVersion = "1.30.0"
 // onnxruntime-node is not installed (CONFORM_REQUIRE_ORT=1: fails).
 func startORT(t *testing.T) *Client {
 	t.Helper()
-	requireOracle(t, "CONFORM_REQUIRE_ORT", haveORT(), "oracle/node_modules lacks onnxruntime-node (run oracle/setup.sh) or node is not installed")
+	requireOracle(t, "CONFORM_REQUIRE_ORT", haveORT(), "the node packages lack onnxruntime-node (run `conform setup`) or node is not installed")
 	c := startOracle(t, "ort")
 	h := c.Hello()
 	if h.Name != "ort" || h.Version != ortVersion {

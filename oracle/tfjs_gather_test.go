@@ -142,7 +142,7 @@ func checkLibAnswer(want libAnswer, r Response) string {
 // TestTFJSGather pins tf.gather as TF.js 4.22.0 (cpu backend) does it,
 // and the TF.js oracle's handling of the cases TF.js cannot express.
 func TestTFJSGather(t *testing.T) {
-	requireOracle(t, "CONFORM_REQUIRE_TFJS", haveTFJS(), "oracle/node_modules is missing (run oracle/setup.sh, which installs @tensorflow/tfjs-core and tfjs-backend-cpu) or node is not installed")
+	requireOracle(t, "CONFORM_REQUIRE_TFJS", haveTFJS(), "the node packages are not installed (run `conform setup`, which installs @tensorflow/tfjs-core and tfjs-backend-cpu) or node is not installed")
 	c := startOracle(t, "tfjs")
 	checkHelloOps(t, c.Hello(), []string{"gather"})
 	type in = map[string]*engine.Tensor
@@ -212,7 +212,7 @@ func TestTFJSGather(t *testing.T) {
 // format's advanced indices: TF's x[...] encoding has none, so such a
 // subscript is skipped (advanced-index); names must match the inputs.
 func TestTFJSGetItemAdvanced(t *testing.T) {
-	requireOracle(t, "CONFORM_REQUIRE_TFJS", haveTFJS(), "oracle/node_modules is missing (run oracle/setup.sh) or node is not installed")
+	requireOracle(t, "CONFORM_REQUIRE_TFJS", haveTFJS(), "the node packages are not installed (run `conform setup`) or node is not installed")
 	c := startOracle(t, "tfjs")
 	x := arangeOf("<i4", 3, 4)
 	gi := func(index string, extra ...any) (map[string]any, map[string]*engine.Tensor) {

@@ -57,7 +57,7 @@ var getitemFragments = []string{
 // parse error. The oracle may skip a source only where expr.Parse rejects
 // it.
 func TestTFJSGetItemParse(t *testing.T) {
-	requireOracle(t, "CONFORM_REQUIRE_TFJS", haveTFJS(), "oracle/node_modules is missing (run oracle/setup.sh) or node is not installed")
+	requireOracle(t, "CONFORM_REQUIRE_TFJS", haveTFJS(), "the node packages are not installed (run `conform setup`) or node is not installed")
 	c := startOracle(t, "tfjs")
 
 	srcs := append([]string{}, getitemSeeds...)

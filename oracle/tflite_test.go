@@ -28,7 +28,7 @@ func haveTFLite() bool {
 	return haveNodeFile("@tensorflow", "tfjs-tflite", "wasm", "tflite_web_api_cc.wasm")
 }
 
-const tfliteMissing = "oracle/node_modules lacks @tensorflow/tfjs-tflite (run oracle/setup.sh) or node is not installed"
+const tfliteMissing = "the node packages lack @tensorflow/tfjs-tflite (run `conform setup`) or node is not installed"
 
 // startTFLite starts the TFLite oracle and checks its hello, or skips the
 // test visibly when tfjs-tflite is not installed (CONFORM_REQUIRE_TFLITE=1:

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Benchmarks the engine's kernels against memcpy and NumPy, and the gate.
 #
-#   sh scripts/bench.sh            (after sh oracle/setup.sh)
+#   sh scripts/bench.sh            (after go run ./cmd/conform setup)
 #
 # Runs BenchmarkKernels of engine/kernels_bench_test.go (each row: the op
 # on a 64 MiB input, output allocation included, each output given back
@@ -44,7 +44,7 @@ case $BENCHTIME:$secs in
 	;;
 esac
 if ! $PYTHON -c 'import numpy' 2>/dev/null; then
-	echo "bench: $PYTHON has no NumPy; run sh oracle/setup.sh first" >&2
+	echo "bench: $PYTHON has no NumPy; run go run ./cmd/conform setup first" >&2
 	exit 1
 fi
 

@@ -19,16 +19,22 @@ the versions it finds:
   numpy               NumPy for /usr/bin/python3: apt-get install python3-numpy
                       (through sudo when not root), unless it already imports
                       NumPy; without apt-get, says what to install.
-  tfjs, ort, tflite   node and npm must be on PATH (says what to install
-                      otherwise); the npm packages pinned by the oracles'
-                      package-lock.json are installed with npm ci into the
-                      oracle directory, unless already there.
+  tfjs, ort, tflite   node and npm: apt-get install nodejs npm unless both are
+                      on PATH (without apt-get, says what to install); then the
+                      npm packages pinned by the oracles' package-lock.json,
+                      installed with npm ci unless already there.
 
-The oracle directory is $CONFORM_ORACLE_DIR if set, else oracle/ of the
-conform source tree when run inside it, else the oracle programs embedded
-in this binary, unpacked into the user's cache directory
-($XDG_CACHE_HOME or ~/.cache)/conform/oracle-<hash>. Finally each oracle
-is started once and its name and version are printed.
+The oracles run the programs embedded in this binary, unpacked into
+($XDG_CACHE_HOME or ~/.cache)/conform/node-<lock hash>/oracle-<hash> and
+checked byte for byte at every start, or those in $CONFORM_ORACLE_DIR if
+set; never a conform source tree found from the working directory. The
+npm packages go into node_modules next to the programs' directory
+(node-<lock hash>/node_modules, shared by every version of the programs
+with the same lock file; $CONFORM_ORACLE_DIR/node_modules for that
+directory): npm ci runs in a fresh temporary directory, under a lock
+that makes a second setup wait, and the result is renamed into place, so
+an oracle running meanwhile keeps working. Finally each oracle is
+started once and its name and version are printed.
 
 Exit status: 0 when every oracle asked for is ready, 1 otherwise, 2 on a
 usage error.

@@ -24,7 +24,7 @@ func startNumPy(t *testing.T) []*Oracle {
 		if os.Getenv("CONFORM_REQUIRE_NUMPY") == "1" {
 			t.Fatalf("NumPy required but not available: %v", err)
 		}
-		t.Skip("NumPy not available: install python3-numpy (or run oracle/setup.sh)")
+		t.Skip("NumPy not available: install python3-numpy (or run `conform setup`)")
 	}
 	oracles, err := StartOracles([]string{Reference})
 	if err != nil {
