@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/conformsuite/conform/internal/printable"
 )
 
 // SetupOptions configures Setup.
@@ -57,7 +59,7 @@ func Setup(ctx context.Context, opts SetupOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "setup: oracle directory %s (%s)\n", loc.Dir, loc.Source)
+	printable.Fprintf(out, "setup: oracle directory %s (%s)\n", loc.Dir, loc.Source)
 
 	if slices.Contains(names, "numpy") {
 		if err := setupNumPy(ctx, out); err != nil {
@@ -78,12 +80,12 @@ func Setup(ctx context.Context, opts SetupOptions) error {
 
 	fmt.Fprintln(out, "setup: versions:")
 	if slices.Contains(names, "numpy") {
-		fmt.Fprintf(out, "  python3: %s (%s)\n", firstLine(ctx, Python, "--version"), Python)
-		fmt.Fprintf(out, "  numpy: %s\n", firstLine(ctx, Python, "-I", "-c", "import numpy; print(numpy.__version__)"))
+		printable.Fprintf(out, "  python3: %s (%s)\n", firstLine(ctx, Python, "--version"), Python)
+		printable.Fprintf(out, "  numpy: %s\n", firstLine(ctx, Python, "-I", "-c", "import numpy; print(numpy.__version__)"))
 	}
 	if len(node) > 0 {
-		fmt.Fprintf(out, "  node: %s\n", firstLine(ctx, "node", "--version"))
-		fmt.Fprintf(out, "  npm: %s\n", firstLine(ctx, "npm", "--version"))
+		printable.Fprintf(out, "  node: %s\n", firstLine(ctx, "node", "--version"))
+		printable.Fprintf(out, "  npm: %s\n", firstLine(ctx, "npm", "--version"))
 		var pkgs []string
 		for _, n := range node {
 			for _, p := range nodePackages[n] {
@@ -93,7 +95,7 @@ func Setup(ctx context.Context, opts SetupOptions) error {
 			}
 		}
 		for _, p := range pkgs {
-			fmt.Fprintf(out, "  %s: %s\n", p, packageVersion(loc.Dir, p))
+			printable.Fprintf(out, "  %s: %s\n", p, packageVersion(loc.Dir, p))
 		}
 	}
 
@@ -107,13 +109,13 @@ func Setup(ctx context.Context, opts SetupOptions) error {
 		}
 		c, err := Start(argv, Options{})
 		if err != nil {
-			fmt.Fprintf(out, "  oracle %s: does not start: %v\n", n, err)
+			printable.Fprintf(out, "  oracle %s: does not start: %v\n", n, err)
 			failed = append(failed, n)
 			continue
 		}
 		h := c.Hello()
 		c.Close()
-		fmt.Fprintf(out, "  oracle %s: ready (%s %s)\n", n, h.Name, h.Version)
+		printable.Fprintf(out, "  oracle %s: ready (%s %s)\n", n, h.Name, h.Version)
 	}
 	if len(failed) > 0 {
 		return fmt.Errorf("oracles installed but not starting: %s", strings.Join(failed, ", "))
@@ -174,10 +176,10 @@ func setupNode(ctx context.Context, out io.Writer, dir string) error {
 		return fmt.Errorf("%s not on PATH: install Node.js 18 or later with npm (Debian/Ubuntu: apt-get install nodejs npm; or https://nodejs.org), then run `conform setup` again", strings.Join(missing, " and "))
 	}
 	if nodeModulesCurrent(dir) {
-		fmt.Fprintf(out, "setup: npm: %s is up to date\n", filepath.Join(dir, "node_modules"))
+		printable.Fprintf(out, "setup: npm: %s is up to date\n", filepath.Join(dir, "node_modules"))
 		return nil
 	}
-	fmt.Fprintf(out, "setup: npm: running npm ci in %s\n", dir)
+	printable.Fprintf(out, "setup: npm: running npm ci in %s\n", dir)
 	// onnxruntime-node's install script would download extra (GPU) files,
 	// which are not needed: the CPU library ships inside the package.
 	env := append(os.Environ(), "ONNXRUNTIME_NODE_INSTALL=skip")

@@ -10,6 +10,7 @@ package printable
 import (
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -78,8 +79,8 @@ func needsEscape(r rune, size int) bool {
 	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
-// Fprintf is fmt.Fprintf with every argument that is a string, an error
-// or a fmt.Stringer printed through Escape: the format is conform's own
+// Fprintf is fmt.Fprintf with every argument that is a string (of any
+// string type), an error or a fmt.Stringer printed through Escape: the format is conform's own
 // text, the arguments may come from outside. Other arguments (numbers)
 // print as fmt prints them. A %q verb quotes the text as fmt does.
 func Fprintf(w io.Writer, format string, args ...any) (int, error) {
@@ -104,7 +105,11 @@ func wrap(args []any) []any {
 		case fmt.Stringer:
 			out[i] = outside(v.String())
 		default:
-			out[i] = a
+			if rv := reflect.ValueOf(a); rv.Kind() == reflect.String {
+				out[i] = outside(rv.String()) // a named string type
+			} else {
+				out[i] = a
+			}
 		}
 	}
 	return out

@@ -52,6 +52,8 @@ func TestEscapeLeavesNoControls(t *testing.T) {
 	}
 }
 
+type kind string
+
 type stringer struct{}
 
 func (stringer) String() string { return "op/\x1b[2Jsymptom" }
@@ -69,6 +71,7 @@ func TestFprintf(t *testing.T) {
 		{"width and flags apply to the escaped text", "[%-6s|%4s]", []any{"a\tb", "c"}, `[a\tb  |   c]`},
 		{"%q quotes as fmt does", "%q", []any{"a\nb"}, `"a\nb"`},
 		{"%#q cannot print a raw bidirectional override", "%#q", []any{"a\u202eb"}, "`a\\u202eb`"},
+		{"a value of a named string type is escaped", "%s", []any{kind("a\nb")}, `a\nb`},
 		{"numbers print as fmt prints them", "%d passed, %.1f s", []any{17732, 1.25}, "17732 passed, 1.2 s"},
 	}
 	for _, tt := range tests {
