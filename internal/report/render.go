@@ -141,11 +141,11 @@ func cut(s string) string {
 // a table cell): control characters as printable.Escape writes them (so
 // the text stays on its line), <, > and & as entities (no HTML, no
 // comment hiding the rest), a backslash before every character that can
-// start markup inside a line (` * _ [ ] | ~ \\), and
-// a backslash before a first character that would start a block (a
-// heading, a list, a quote, a numbered list, a setext underline).
-// Leading and trailing spaces are dropped (four spaces would start a
-// code block).
+// start markup inside a line (` * [ ] | ~ \\, and _ unless between letters
+// or digits, where it cannot), and a backslash before a first character
+// that would start a block (# - + and the . or ) of "1. " or "1) ").
+// Leading and trailing spaces are dropped (four spaces would start a code
+// block).
 func mdText(s string) string {
 	s = strings.TrimSpace(printable.Escape(s))
 	var b strings.Builder
@@ -160,21 +160,30 @@ func mdText(s string) string {
 		case '>':
 			b.WriteString("&gt;")
 			continue
-		case '`', '*', '_', '[', ']', '|', '~', '\\':
+		case '`', '*', '[', ']', '|', '~', '\\':
 			b.WriteByte('\\')
-		case '#', '-', '+', '=':
+		case '_':
+			if i == 0 || i+1 == len(s) || !isAlnum(s[i-1]) || !isAlnum(s[i+1]) {
+				b.WriteByte('\\')
+			}
+		case '#', '-', '+':
 			if i == 0 {
 				b.WriteByte('\\')
 			}
 		case '.', ')':
-			// "1." and "1)" at the start make a numbered list.
-			if i > 0 && strings.TrimLeft(s[:i], "0123456789") == "" {
+			// "1. " and "1) " at the start make a numbered list.
+			if i > 0 && strings.TrimLeft(s[:i], "0123456789") == "" && (i+1 == len(s) || s[i+1] == ' ') {
 				b.WriteByte('\\')
 			}
 		}
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// isAlnum reports whether c is an ASCII letter or digit.
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // mdCode returns text as a Markdown code span in a table cell: control

@@ -42,7 +42,7 @@ var conformTags = strings.NewReplacer("<details>", "", "</details>", "", "<summa
 
 var (
 	fenceLine = regexp.MustCompile("^ {0,3}(`{3,})(.*)$")
-	numbered  = regexp.MustCompile(`^[0-9]+[.)]`)
+	numbered  = regexp.MustCompile(`^[0-9]+[.)]( |$)`)
 )
 
 // markdownLines splits md into the lines outside code fences and checks
@@ -165,7 +165,7 @@ func checkMarkdown(t *testing.T, o outside) {
 			}
 		case line == "": // an empty paragraph is a blank line
 		default: // a paragraph
-			if strings.ContainsAny(line[:1], "#-+*>|<` =") || numbered.MatchString(line) {
+			if strings.ContainsAny(line[:1], "#-+*>|<` ") || numbered.MatchString(line) {
 				t.Fatalf("paragraph line %q starts a block:\n%s", line, md)
 			}
 		}
@@ -201,6 +201,24 @@ func TestMarkdownEscapesOutsideText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) { checkMarkdown(t, tt.o) })
+	}
+}
+
+func TestMDText(t *testing.T) {
+	tests := []struct {
+		rule, in, want string
+	}{
+		{"plain words, versions and intraword underscores stay as they are", "numpy 1.24.2 batch_dims", "numpy 1.24.2 batch_dims"},
+		{"an underscore that could start emphasis is escaped", "_a_ b_", `\_a\_ b\_`},
+		{"HTML is entities", "<!-- & -->", "&lt;!-- &amp; --&gt;"},
+		{"a numbered list marker at the start is escaped", "1. x", `1\. x`},
+		{"a heading marker at the start is escaped", "# x", `\# x`},
+		{"a newline is an escape, its backslash escaped", "a\nb", `a\\nb`},
+	}
+	for _, tt := range tests {
+		if got := mdText(tt.in); got != tt.want {
+			t.Errorf("%s: mdText(%q) = %q, want %q", tt.rule, tt.in, got, tt.want)
+		}
 	}
 }
 
