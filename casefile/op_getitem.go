@@ -7,6 +7,7 @@ import (
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/expr"
+	"github.com/conformsuite/conform/internal/pysrc"
 )
 
 // GetItemSpec is the spec of a getitem case: NumPy's x[index].
@@ -160,12 +161,57 @@ func tagGetItem(c *Case, add func(string)) {
 	}
 }
 
+// getItemSnippet writes x[index] rebuilt from the parsed items, never the
+// subscript as the case writes it: a subscript that does not parse appears
+// only as a string literal, and is not evaluated.
 func getItemSnippet(b *strings.Builder, c *Case) {
 	s := specOf[GetItemSpec](c)
-	np := strings.Replace(s.Index, "tf.newaxis", "np.newaxis", -1)
-	fmt.Fprintf(b, "%s  # NumPy\n", np)
-	tfIndex := strings.Replace(strings.Replace(s.Index, "np.newaxis", "tf.newaxis", -1), "numpy.newaxis", "tf.newaxis", -1)
-	fmt.Fprintf(b, "tf.constant(x)%s  # TensorFlow\n", strings.TrimLeftFunc(tfIndex, func(r rune) bool { return r != '[' }))
+	if s.ParseErr != nil {
+		fmt.Fprintf(b, "index = %s  # the subscript as the case writes it, not run here\n", pysrc.String(s.Index))
+		fmt.Fprintf(b, "%s\n", pysrc.Comment(fmt.Sprintf("it does not parse: %v", s.ParseErr)))
+		return
+	}
+	fmt.Fprintf(b, "x[%s]  # NumPy\n", pyIndex(s.Items, "None"))
+	fmt.Fprintf(b, "tf.constant(x)[%s]  # TensorFlow\n", pyIndex(s.Items, "tf.newaxis"))
+}
+
+// pyIndex writes parsed index items as a Python subscript (without the
+// brackets), with newAxis for a new axis. Arrays written as names are
+// written as the snippet's expression for that input (pysrc.Input),
+// inline arrays as NumPy code (pysrc.Array).
+func pyIndex(items []engine.IndexItem, newAxis string) string {
+	bound := func(has bool, v int64) string {
+		if !has {
+			return ""
+		}
+		return fmt.Sprint(v)
+	}
+	parts := make([]string, len(items))
+	for i, it := range items {
+		switch it.Kind {
+		case engine.IndexInt:
+			parts[i] = fmt.Sprint(it.Index)
+		case engine.IndexSlice:
+			parts[i] = bound(it.HasStart, it.Start) + ":" + bound(it.HasStop, it.Stop)
+			if it.HasStep {
+				parts[i] += ":" + fmt.Sprint(it.Step)
+			}
+		case engine.IndexNewAxis:
+			parts[i] = newAxis
+		case engine.IndexEllipsis:
+			parts[i] = "..."
+		case engine.IndexArray:
+			if it.Name != "" {
+				parts[i] = pysrc.Input(it.Name)
+			} else {
+				parts[i] = pysrc.Array(it.Array)
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return "()"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // advancedFeatures are the rules of NumPy's advanced indexing (getitem).

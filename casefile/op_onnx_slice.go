@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/pysrc"
 )
 
 // ONNXSlicer is the method conformtest calls for onnx_slice. axes and
@@ -57,12 +58,12 @@ func init() {
 		tag: tagONNXSlice,
 		snippet: func(b *strings.Builder, c *Case) {
 			s := specOf[engine.ONNXSliceSpec](c)
-			fmt.Fprintf(b, "# ONNX Slice-13: starts=%s, ends=%s", pyInts(s.Starts), pyInts(s.Ends))
+			fmt.Fprintf(b, "# ONNX Slice-13: starts=%s, ends=%s", pysrc.Ints(s.Starts), pysrc.Ints(s.Ends))
 			if s.Axes != nil {
-				fmt.Fprintf(b, ", axes=%s", pyInts(s.Axes))
+				fmt.Fprintf(b, ", axes=%s", pysrc.Ints(s.Axes))
 			}
 			if s.Steps != nil {
-				fmt.Fprintf(b, ", steps=%s", pyInts(s.Steps))
+				fmt.Fprintf(b, ", steps=%s", pysrc.Ints(s.Steps))
 			}
 			b.WriteString("\n")
 			if plan, err := engine.ONNXSlicePlan(c.Inputs["data"].Shape, s); err == nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/pysrc"
 )
 
 // SliceSpec is the spec of a slice case: tf.slice's begin and size.
@@ -60,7 +61,7 @@ func init() {
 		},
 		snippet: func(b *strings.Builder, c *Case) {
 			s := specOf[SliceSpec](c)
-			fmt.Fprintf(b, "tf.slice(x, %s, %s)  # TensorFlow\n", pyInts(s.Begin), pyInts(s.Size))
+			fmt.Fprintf(b, "tf.slice(x, %s, %s)  # TensorFlow\n", pysrc.Ints(s.Begin), pysrc.Ints(s.Size))
 			if len(s.Begin) == len(s.Size) && len(s.Begin) == c.Inputs["x"].Rank() {
 				parts := make([]string, len(s.Begin))
 				for i := range s.Begin {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/pysrc"
 )
 
 // StridedSlicer is the method conformtest calls for strided_slice. The
@@ -186,7 +187,7 @@ func stridedSliceSnippet(b *strings.Builder, c *Case) {
 			strides[i] = 1
 		}
 	}
-	fmt.Fprintf(b, "tf.strided_slice(x, %s, %s, %s", pyInts(spec.Begin), pyInts(spec.End), pyInts(strides))
+	fmt.Fprintf(b, "tf.strided_slice(x, %s, %s, %s", pysrc.Ints(spec.Begin), pysrc.Ints(spec.End), pysrc.Ints(strides))
 	for _, mk := range masks {
 		if mk.m.Bits != 0 {
 			fmt.Fprintf(b, ", %s=%d", mk.name, int64(mk.m.Bits))

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/pysrc"
 )
 
 // OpTake is the name of the take op.
@@ -71,7 +72,7 @@ func init() {
 			if !s.Flatten {
 				axis = fmt.Sprint(s.Axis)
 			}
-			fmt.Fprintf(b, "np.take(a, indices, axis=%s, mode=%q)  # NumPy\n", axis, string(s.Mode))
+			fmt.Fprintf(b, "np.take(a, indices, axis=%s, mode=%s)  # NumPy\n", axis, pysrc.String(string(s.Mode)))
 		},
 	})
 }

@@ -8,21 +8,14 @@ import (
 )
 
 // WriteSnippet writes Python code that runs the case's op on the inputs
-// (already bound to their names) in the libraries whose semantics it
-// follows, e.g. "np.take(a, indices, axis=1)  # NumPy".
+// (already bound to their names, see pysrc.Input) in the libraries whose
+// semantics it follows, e.g. "np.take(a, indices, axis=1)  # NumPy". The
+// code is generated from the parsed spec: text of the case that is not
+// part of a parsed spec appears only in a string literal or a comment.
 func (c *Case) WriteSnippet(b *strings.Builder) {
 	if c.Def.snippet != nil {
 		c.Def.snippet(b, c)
 	}
-}
-
-// pyInts writes an integer list as Python does.
-func pyInts(v []int64) string {
-	parts := make([]string, len(v))
-	for i, x := range v {
-		parts[i] = fmt.Sprint(x)
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 // planIndex writes a NumPy subscript that selects what the plan selects:

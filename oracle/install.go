@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/conformsuite/conform/internal/printable"
 )
 
 // SetupOptions configures Setup.
@@ -57,7 +59,7 @@ func Setup(ctx context.Context, opts SetupOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "setup: oracle directory %s (%s)\n", loc.Dir, loc.Source)
+	printable.Fprintf(out, "setup: oracle directory %s (%s)\n", loc.Dir, loc.Source)
 
 	if slices.Contains(names, "numpy") {
 		if err := setupNumPy(ctx, out); err != nil {
@@ -85,12 +87,12 @@ func Setup(ctx context.Context, opts SetupOptions) error {
 
 	fmt.Fprintln(out, "setup: versions:")
 	if slices.Contains(names, "numpy") {
-		fmt.Fprintf(out, "  python3: %s (%s)\n", firstLine(ctx, Python, "--version"), Python)
-		fmt.Fprintf(out, "  numpy: %s\n", firstLine(ctx, Python, "-I", "-c", "import numpy; print(numpy.__version__)"))
+		printable.Fprintf(out, "  python3: %s (%s)\n", firstLine(ctx, Python, "--version"), Python)
+		printable.Fprintf(out, "  numpy: %s\n", firstLine(ctx, Python, "-I", "-c", "import numpy; print(numpy.__version__)"))
 	}
 	if len(node) > 0 {
-		fmt.Fprintf(out, "  node: %s\n", firstLine(ctx, "node", "--version"))
-		fmt.Fprintf(out, "  npm: %s\n", firstLine(ctx, "npm", "--version"))
+		printable.Fprintf(out, "  node: %s\n", firstLine(ctx, "node", "--version"))
+		printable.Fprintf(out, "  npm: %s\n", firstLine(ctx, "npm", "--version"))
 		var pkgs []string
 		for _, n := range node {
 			for _, p := range nodePackages[n] {
@@ -100,7 +102,7 @@ func Setup(ctx context.Context, opts SetupOptions) error {
 			}
 		}
 		for _, p := range pkgs {
-			fmt.Fprintf(out, "  %s: %s\n", p, packageVersion(loc.NodeDir, p))
+			printable.Fprintf(out, "  %s: %s\n", p, packageVersion(loc.NodeDir, p))
 		}
 	}
 
@@ -114,13 +116,13 @@ func Setup(ctx context.Context, opts SetupOptions) error {
 		}
 		c, err := Start(argv, Options{})
 		if err != nil {
-			fmt.Fprintf(out, "  oracle %s: does not start: %v\n", n, err)
+			printable.Fprintf(out, "  oracle %s: does not start: %v\n", n, err)
 			failed = append(failed, n)
 			continue
 		}
 		h := c.Hello()
 		c.Close()
-		fmt.Fprintf(out, "  oracle %s: ready (%s %s)\n", n, h.Name, h.Version)
+		printable.Fprintf(out, "  oracle %s: ready (%s %s)\n", n, h.Name, h.Version)
 	}
 	if len(failed) > 0 {
 		return fmt.Errorf("oracles installed but not starting: %s", strings.Join(failed, ", "))
@@ -232,7 +234,7 @@ func aptInstall(ctx context.Context, out io.Writer, what string, pkgs []string) 
 func installNodeModules(ctx context.Context, out io.Writer, root, pkgDir, lock string) error {
 	nm := filepath.Join(root, "node_modules")
 	if nodeModulesCurrent(root, lock) {
-		fmt.Fprintf(out, "setup: npm: %s is up to date\n", nm)
+		printable.Fprintf(out, "setup: npm: %s is up to date\n", nm)
 		return nil
 	}
 	if err := os.MkdirAll(root, 0o755); err != nil {
@@ -244,7 +246,7 @@ func installNodeModules(ctx context.Context, out io.Writer, root, pkgDir, lock s
 	}
 	defer unlock()
 	if nodeModulesCurrent(root, lock) {
-		fmt.Fprintf(out, "setup: npm: %s was installed by another conform setup meanwhile\n", nm)
+		printable.Fprintf(out, "setup: npm: %s was installed by another conform setup meanwhile\n", nm)
 		return nil
 	}
 	for _, pattern := range []string{".tmp-node-*", ".old-node_modules-*"} {
@@ -267,7 +269,7 @@ func installNodeModules(ctx context.Context, out io.Writer, root, pkgDir, lock s
 			return fmt.Errorf("npm: %w", err)
 		}
 	}
-	fmt.Fprintf(out, "setup: npm: running npm ci in %s, for %s\n", tmp, nm)
+	printable.Fprintf(out, "setup: npm: running npm ci in %s, for %s\n", tmp, nm)
 	// onnxruntime-node's install script would download extra (GPU) files,
 	// which are not needed: the CPU library ships inside the package.
 	env := append(os.Environ(), "ONNXRUNTIME_NODE_INSTALL=skip")
@@ -287,7 +289,7 @@ func installNodeModules(ctx context.Context, out io.Writer, root, pkgDir, lock s
 	if err := os.Rename(filepath.Join(tmp, "node_modules"), nm); err != nil {
 		return fmt.Errorf("npm: %w", err)
 	}
-	fmt.Fprintf(out, "setup: npm: installed %s\n", nm)
+	printable.Fprintf(out, "setup: npm: installed %s\n", nm)
 	return nil
 }
 

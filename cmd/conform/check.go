@@ -16,6 +16,7 @@ import (
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/confine"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/printable"
 	"github.com/conformsuite/conform/oracle"
 )
 
@@ -81,7 +82,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if *dir != "" {
 		var err error
 		if fsys, err = openCases(*dir); err != nil {
-			fmt.Fprintf(stderr, "conform check: %v\n", err)
+			printable.Fprintf(stderr, "conform check: %v\n", err)
 			return exitUsage
 		}
 	}
@@ -92,18 +93,18 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			opts.KnownFailures, err = check.ReadKnownFailures(data)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "conform check: --known-failures: %v\n", err)
+			printable.Fprintf(stderr, "conform check: --known-failures: %v\n", err)
 			return exitUsage
 		}
 	}
 	im, err := impl.Open(*implSpec, *timeout)
 	if err != nil {
-		fmt.Fprintf(stderr, "conform check: %v\n", err)
+		printable.Fprintf(stderr, "conform check: %v\n", err)
 		return exitUsage
 	}
 	if *implSpec != "engine" {
 		opts.Workers = 64 // pipelined over the child
-		fmt.Fprintf(stderr, "implementation %s %s\n", im.Name(), im.Version())
+		printable.Fprintf(stderr, "implementation %s %s\n", im.Name(), im.Version())
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -118,14 +119,14 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		if errors.As(err, &faults) {
 			summary.Protocol = append(summary.Protocol, faults.Error())
 		} else {
-			fmt.Fprintf(stderr, "conform check: warning: closing %s: %v\n", im.Name(), err)
+			printable.Fprintf(stderr, "conform check: warning: closing %s: %v\n", im.Name(), err)
 		}
 	}
 	for _, p := range summary.Protocol {
-		fmt.Fprintf(stdout, "protocol: %s\n", p)
+		printable.Fprintf(stdout, "protocol: %s\n", p)
 	}
 	for _, p := range summary.Integrity {
-		fmt.Fprintf(stdout, "integrity: %s (does not match the MANIFEST)\n", p)
+		printable.Fprintf(stdout, "integrity: %s (does not match the MANIFEST)\n", p)
 	}
 	skips := map[string]int{}
 	for _, r := range summary.Results {
@@ -136,22 +137,22 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		if (r.Status == check.Pass || r.Status == check.XFail) && !*verbose {
 			continue
 		}
-		fmt.Fprintf(stdout, "%s %s", r.Status, r.ID)
+		printable.Fprintf(stdout, "%s %s", r.Status, r.ID)
 		if r.Source != "" {
-			fmt.Fprintf(stdout, " (expected: %s)", r.Source)
+			printable.Fprintf(stdout, " (expected: %s)", r.Source)
 		}
 		if r.Detail != "" {
-			fmt.Fprintf(stdout, ": %s", r.Detail)
+			printable.Fprintf(stdout, ": %s", r.Detail)
 		}
 		fmt.Fprintln(stdout)
 		if r.Status != check.Fail && r.Status != check.XFail {
 			continue
 		}
 		if r.Case != "" {
-			fmt.Fprintf(stdout, "    case: %s\n", r.Case)
+			printable.Fprintf(stdout, "    case: %s\n", r.Case)
 		}
 		if !r.Signature.IsZero() {
-			fmt.Fprintf(stdout, "    signature: %s\n", r.Signature)
+			printable.Fprintf(stdout, "    signature: %s\n", r.Signature)
 		}
 	}
 	printSignatures(stdout, summary.Results)
@@ -161,10 +162,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	sort.Strings(reasons)
 	for _, reason := range reasons {
-		fmt.Fprintf(stdout, "skipped %d cases: %s\n", skips[reason], reason)
+		printable.Fprintf(stdout, "skipped %d cases: %s\n", skips[reason], reason)
 	}
 	for _, id := range summary.UnknownIDs {
-		fmt.Fprintf(stdout, "warning: known failure %s is neither a case of this corpus nor the signature of a failure\n", id)
+		printable.Fprintf(stdout, "warning: known failure %s is neither a case of this corpus nor the signature of a failure\n", id)
 	}
 	if summary.KnownFailures+summary.UnexpectedPasses > 0 {
 		fmt.Fprintf(stdout, "%d known failures, %d unexpected passes\n", summary.KnownFailures, summary.UnexpectedPasses)
@@ -178,7 +179,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		if err := writeReport(report.path, report.write); err != nil {
-			fmt.Fprintf(stderr, "conform check: %v\n", err)
+			printable.Fprintf(stderr, "conform check: %v\n", err)
 			status = exitRejected
 		}
 	}
@@ -244,6 +245,6 @@ func printSignatures(w io.Writer, results []check.Result) {
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].n > groups[j].n })
 	fmt.Fprintf(w, "failures by signature (%d):\n", len(groups))
 	for _, g := range groups {
-		fmt.Fprintf(w, "  %s: %d (first: %s)\n", g.sig, g.n, g.first)
+		printable.Fprintf(w, "  %s: %d (first: %s)\n", g.sig, g.n, g.first)
 	}
 }

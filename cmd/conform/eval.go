@@ -21,6 +21,7 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/confine"
+	"github.com/conformsuite/conform/internal/printable"
 )
 
 const evalUsage = `Usage: conform eval CASE.json -o OUT.npy
@@ -80,7 +81,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	if *out != "-" {
 		var err error
 		if existing, err = checkOutput(*out, casePath); err != nil {
-			fmt.Fprintf(stderr, "conform eval: %v\n", err)
+			printable.Fprintf(stderr, "conform eval: %v\n", err)
 			return exitUsage
 		}
 	}
@@ -90,7 +91,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		if engine.KindOf(err) == "" {
 			err = engine.Errorf(engine.BadInput, "%v", err)
 		}
-		fmt.Fprintf(stderr, "conform eval: %v\n", err)
+		printable.Fprintf(stderr, "conform eval: %v\n", err)
 		if _, internal := err.(internalError); internal {
 			return exitInternal
 		}
@@ -105,7 +106,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		err = writeAtomic(*out, existing, result)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "conform eval: cannot write output: %v\n", err)
+		printable.Fprintf(stderr, "conform eval: cannot write output: %v\n", err)
 		return exitRejected
 	}
 	return exitOK

@@ -14,6 +14,7 @@ import (
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/fuzz"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/printable"
 	"github.com/conformsuite/conform/internal/signature"
 	"github.com/conformsuite/conform/oracle"
 )
@@ -86,12 +87,12 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 			known, err = check.ReadKnownFailures(data)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "conform fuzz: --known-failures: %v\n", err)
+			printable.Fprintf(stderr, "conform fuzz: --known-failures: %v\n", err)
 			return exitUsage
 		}
 		for entry := range known {
 			if _, err := signature.Parse(entry); err != nil {
-				fmt.Fprintf(stderr, "conform fuzz: --known-failures: ignoring %s: fuzz knows failures by signature only\n", entry)
+				printable.Fprintf(stderr, "conform fuzz: --known-failures: ignoring %s: fuzz knows failures by signature only\n", entry)
 			}
 		}
 	}
@@ -100,7 +101,7 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	}
 	im, err := impl.Open(*implSpec, *timeout)
 	if err != nil {
-		fmt.Fprintf(stderr, "conform fuzz: %v\n", err)
+		printable.Fprintf(stderr, "conform fuzz: %v\n", err)
 		return exitUsage
 	}
 	defer im.Close() // a no-op after closeAll
@@ -108,7 +109,7 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	for _, name := range strings.Split(*oracles, ",") {
 		o, err := impl.Open(strings.TrimSpace(name), *timeout)
 		if err != nil {
-			fmt.Fprintf(stderr, "conform fuzz: %v\n", err)
+			printable.Fprintf(stderr, "conform fuzz: %v\n", err)
 			return exitUsage
 		}
 		defer o.Close()
@@ -127,7 +128,7 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 			if errors.As(err, &fe) {
 				faulted = true
 			}
-			fmt.Fprintf(stderr, "conform fuzz: %s: %v\n", x.Name(), err)
+			printable.Fprintf(stderr, "conform fuzz: %s: %v\n", x.Name(), err)
 		}
 		return faulted
 	}
@@ -135,7 +136,7 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	for _, o := range refs {
 		names = append(names, o.Name()+" "+o.Version())
 	}
-	fmt.Fprintf(stderr, "fuzz: %s %s against %s, seed %d, shard %d/%d, %v\n",
+	printable.Fprintf(stderr, "fuzz: %s %s against %s, seed %d, shard %d/%d, %v\n",
 		im.Name(), im.Version(), strings.Join(names, ", "), *seed, shardI, shardN, *duration)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -145,18 +146,18 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 		ShrinkTime: *shrinkTime, MaxShrinks: *maxShrinks, KnownFailures: known, Log: stderr,
 	})
 	if err != nil {
-		fmt.Fprintf(stderr, "conform fuzz: %v\n", err)
+		printable.Fprintf(stderr, "conform fuzz: %v\n", err)
 		return exitUsage
 	}
 	faulted := closeAll()
 	for _, f := range s.Findings {
-		fmt.Fprintf(stdout, "disagreement %s (%s): %s gives %v; %s gives %v (%d input elements, shrunk from %d)\n",
+		printable.Fprintf(stdout, "disagreement %s (%s): %s gives %v; %s gives %v (%d input elements, shrunk from %d)\n",
 			f.ID, f.Signature, im.Name(), f.Got, f.Oracle, f.Want, elementsOf(f), f.Original)
 		if f.Partial {
 			fmt.Fprintf(stdout, "  shrinking stopped at the --duration deadline: not necessarily minimal\n")
 		}
 		if f.Path != "" {
-			fmt.Fprintf(stdout, "  saved %s\n", f.Path)
+			printable.Fprintf(stdout, "  saved %s\n", f.Path)
 		}
 	}
 	if len(s.Groups) > 0 {
@@ -174,13 +175,13 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 		default:
 			where = "not shrunk (--max-findings or the --duration deadline)"
 		}
-		fmt.Fprintf(stdout, "  %-40s %8d  %s\n", g.Signature, g.Count, where)
+		printable.Fprintf(stdout, "  %-40s %8d  %s\n", g.Signature, g.Count, where)
 	}
 	if s.Known > 0 {
 		fmt.Fprintf(stdout, "%d known failures (--known-failures)\n", s.Known)
 	}
 	if len(s.Findings) > 0 && *out != "" {
-		fmt.Fprintf(stdout, "replay: conform check --cases %s --impl %s\n", *out, quoteArg(*implSpec))
+		printable.Fprintf(stdout, "replay: conform check --cases %s --impl %s\n", *out, quoteArg(*implSpec))
 	}
 	fmt.Fprintf(stdout, "%d cases in %.1f s: %.0f cases/s\n", s.Cases, s.Elapsed.Seconds(), s.Rate())
 	fmt.Fprintln(stdout, s.Line())

@@ -18,6 +18,7 @@ import (
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/golden"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/printable"
 )
 
 const goldenUsage = `Usage:
@@ -77,7 +78,7 @@ func runGolden(args []string, stdout, stderr io.Writer) int {
 	if !*verify {
 		// Refuse before the oracles run; corpus.NewWriter checks again.
 		if err := corpus.CheckDest(*out); err != nil {
-			fmt.Fprintf(stderr, "conform golden: %v\n", destHint(err))
+			printable.Fprintf(stderr, "conform golden: %v\n", destHint(err))
 			return exitRejected
 		}
 	}
@@ -85,12 +86,12 @@ func runGolden(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	started, err := golden.StartOracles(names)
 	if err != nil {
-		fmt.Fprintf(stderr, "conform golden: %v\n", err)
+		printable.Fprintf(stderr, "conform golden: %v\n", err)
 		return exitRejected
 	}
 	defer golden.CloseOracles(started)
 	for _, o := range started {
-		fmt.Fprintf(stderr, "oracle %s %s: %s\n", o.Name, o.Hello.Version, strings.Join(o.Hello.Ops, ", "))
+		printable.Fprintf(stderr, "oracle %s %s: %s\n", o.Name, o.Hello.Version, strings.Join(o.Hello.Ops, ", "))
 	}
 	if *verify {
 		return verifyGolden(ctx, *casesDir, started, *sample, *workers, stdout, stderr)
@@ -103,7 +104,7 @@ func runGolden(args []string, stdout, stderr io.Writer) int {
 	cases := gen.Corpus(*seed, counts)
 	summary, err := golden.Build(ctx, golden.Options{Dest: *out, Seed: *seed, PerOp: counts, Oracles: names, Workers: *workers, Log: stderr}, cases, started)
 	if err != nil {
-		fmt.Fprintf(stderr, "conform golden: %v (the previous corpus is unchanged)\n", destHint(err))
+		printable.Fprintf(stderr, "conform golden: %v (the previous corpus is unchanged)\n", destHint(err))
 		return exitRejected
 	}
 	var ops []string
@@ -144,12 +145,12 @@ func runGolden(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout, "checking the engine against the new corpus:")
 	result, err := check.Run(ctx, os.DirFS(*out), impl.Engine{}, check.Options{})
 	if err != nil {
-		fmt.Fprintf(stderr, "conform golden: %v\n", err)
+		printable.Fprintf(stderr, "conform golden: %v\n", err)
 		return exitRejected
 	}
 	for _, r := range result.Results {
 		if r.Status == check.Fail {
-			fmt.Fprintf(stdout, "fail %s: %s\n", r.ID, r.Detail)
+			printable.Fprintf(stdout, "fail %s: %s\n", r.ID, r.Detail)
 		}
 	}
 	fmt.Fprintln(stdout, result.Line())
@@ -174,19 +175,19 @@ func verifyGolden(ctx context.Context, dir string, oracles []*golden.Oracle, sam
 		fsys, err = openCases(dir)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "conform golden: %v\n", err)
+		printable.Fprintf(stderr, "conform golden: %v\n", err)
 		return exitUsage
 	}
 	s, err := golden.Verify(ctx, fsys, oracles, sample, 1, workers, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "conform golden --verify: %v\n", err)
+		printable.Fprintf(stderr, "conform golden --verify: %v\n", err)
 		return exitRejected
 	}
 	for _, v := range s.Versions {
-		fmt.Fprintf(stdout, "version change: %s\n", v)
+		printable.Fprintf(stdout, "version change: %s\n", v)
 	}
 	for _, d := range s.Drifts {
-		fmt.Fprintf(stdout, "drift %s (%s): %s\n", d.ID, d.Oracle, d.Detail)
+		printable.Fprintf(stdout, "drift %s (%s): %s\n", d.ID, d.Oracle, d.Detail)
 	}
 	fmt.Fprintf(stdout, "verified %d cases against fresh oracle runs: %d drifted\n", s.Checked, s.Drifted)
 	fmt.Fprintf(stdout, "%d passed, %d failed, %d skipped\n", s.Passed, s.Drifted, s.Skipped)

@@ -17,6 +17,7 @@ import (
 	"github.com/conformsuite/conform/internal/confine"
 	"github.com/conformsuite/conform/internal/golden"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/printable"
 	"github.com/conformsuite/conform/internal/report"
 )
 
@@ -81,19 +82,19 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	case *dir != "":
 		var err error
 		if fsys, err = openCases(*dir); err != nil {
-			fmt.Fprintf(stderr, "conform report: %v\n", err)
+			printable.Fprintf(stderr, "conform report: %v\n", err)
 			return exitUsage
 		}
 		name = *dir
 	case *fuzzFor > 0:
 		tmp, err := os.MkdirTemp("", "conform-report-")
 		if err != nil {
-			fmt.Fprintf(stderr, "conform report: %v\n", err)
+			printable.Fprintf(stderr, "conform report: %v\n", err)
 			return exitRejected
 		}
 		defer os.RemoveAll(tmp)
 		if err := generateCorpus(ctx, filepath.Join(tmp, "fuzz"), *fuzzFor, stderr); err != nil {
-			fmt.Fprintf(stderr, "conform report: %v\n", err)
+			printable.Fprintf(stderr, "conform report: %v\n", err)
 			return exitRejected
 		}
 		fsys, name = os.DirFS(tmp), fmt.Sprintf("cases generated for %v", *fuzzFor)
@@ -102,7 +103,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	for _, spec := range impls {
 		im, err := impl.Open(spec, *timeout)
 		if err != nil {
-			fmt.Fprintf(stderr, "conform report: %v\n", err)
+			printable.Fprintf(stderr, "conform report: %v\n", err)
 			return exitUsage
 		}
 		defer im.Close()
@@ -110,7 +111,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	}
 	rep, err := report.Build(ctx, fsys, name, running)
 	if err != nil {
-		fmt.Fprintf(stderr, "conform report: %v\n", err)
+		printable.Fprintf(stderr, "conform report: %v\n", err)
 		return exitRejected
 	}
 	for _, f := range formats {
@@ -120,7 +121,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		}
 		write := map[string]func(io.Writer) error{"md": rep.WriteMarkdown, "html": rep.WriteHTML, "json": rep.WriteJSON}[f]
 		if err := writeReport(path, write); err != nil {
-			fmt.Fprintf(stderr, "conform report: %v\n", err)
+			printable.Fprintf(stderr, "conform report: %v\n", err)
 			return exitRejected
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", path)

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/conformsuite/conform/casefile"
+	"github.com/conformsuite/conform/internal/printable"
 	"github.com/conformsuite/conform/internal/serve"
 )
 
@@ -29,7 +30,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	hello := serve.Hello{Name: "engine", Version: engineVersion, Ops: casefile.OpNames()}
 	if err := serve.Serve(stdin, stdout, hello); err != nil {
-		fmt.Fprintf(stderr, "conform serve: %v\n", err)
+		printable.Fprintf(stderr, "conform serve: %v\n", err)
 		return exitRejected
 	}
 	return exitOK

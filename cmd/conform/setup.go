@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"strings"
 
+	"github.com/conformsuite/conform/internal/printable"
 	"github.com/conformsuite/conform/oracle"
 )
 
@@ -77,7 +78,7 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := oracle.Setup(ctx, oracle.SetupOptions{Oracles: names, Out: stdout}); err != nil {
-		fmt.Fprintf(stderr, "conform setup: %v\n", err)
+		printable.Fprintf(stderr, "conform setup: %v\n", err)
 		return exitRejected
 	}
 	return exitOK

@@ -3,9 +3,13 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"html/template"
 	"io"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/conformsuite/conform/internal/printable"
 )
 
 // WriteJSON writes the report as indented JSON.
@@ -16,16 +20,19 @@ func (r *Report) WriteJSON(w io.Writer) error {
 }
 
 // WriteMarkdown writes the matrix as a Markdown table that fits a pull
-// request comment, followed by the smallest failing case of every failing
-// cell, each in a collapsed block.
+// request comment (GitHub-flavoured Markdown), followed by the smallest
+// failing case of every failing cell, each in a collapsed block. Every
+// text that came from a child or a case is escaped for where it stands
+// (see mdText, mdCode, htmlText and fence): it cannot add markup, table
+// columns or lines, nor close a block conform opened.
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Spec compliance: %s\n\n", r.Corpus)
+	fmt.Fprintf(&b, "# Spec compliance: %s\n\n", mdText(r.Corpus))
 	fmt.Fprintf(&b, "%d cases. Each cell: cases passed / cases run, and how many the implementation skipped. ", r.Cases)
 	b.WriteString("✅ all passed, ❌ some failed, ➖ not run.\n\n")
 	b.WriteString("| rule | group | cases |")
 	for _, im := range r.Impls {
-		fmt.Fprintf(&b, " %s %s |", im.Name, im.Version)
+		fmt.Fprintf(&b, " %s %s |", mdText(im.Name), mdText(im.Version))
 	}
 	b.WriteString("\n|---|---|---:|")
 	for range r.Impls {
@@ -33,7 +40,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	b.WriteString("\n")
 	for _, row := range r.Rows {
-		fmt.Fprintf(&b, "| `%s` | %s | %d |", row.ID, row.Group, row.Cases)
+		fmt.Fprintf(&b, "| %s | %s | %d |", mdCode(row.ID), mdText(row.Group), row.Cases)
 		for _, c := range row.Cells {
 			fmt.Fprintf(&b, " %s %s |", mark(c), c)
 		}
@@ -43,6 +50,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	// stands for.
 	type failing struct {
 		f     *Failure
+		impl  string
 		cells []string
 	}
 	var order []string
@@ -52,14 +60,14 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			if c.Smallest == nil {
 				continue
 			}
-			fl := byID[c.Smallest.ID+"\x00"+r.Impls[i].Name]
+			key := c.Smallest.ID + "\x00" + r.Impls[i].Name
+			fl := byID[key]
 			if fl == nil {
-				fl = &failing{f: c.Smallest}
-				key := c.Smallest.ID + "\x00" + r.Impls[i].Name
+				fl = &failing{f: c.Smallest, impl: r.Impls[i].Name}
 				byID[key] = fl
 				order = append(order, key)
 			}
-			fl.cells = append(fl.cells, "`"+row.ID+"`")
+			fl.cells = append(fl.cells, "<code>"+htmlText(row.ID)+"</code>")
 		}
 	}
 	writeClasses(&b, r.Classes)
@@ -68,10 +76,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	for _, key := range order {
 		fl := byID[key]
-		implName := key[strings.IndexByte(key, 0)+1:]
 		fmt.Fprintf(&b, "<details><summary><b>%s</b> fails <code>%s</code> (%d input elements): %s</summary>\n\n",
-			implName, fl.f.ID, fl.f.Elements, strings.Join(fl.cells, ", "))
-		fmt.Fprintf(&b, "%s\n\n```python\n%s```\n</details>\n\n", escapeMD(fl.f.Detail), fl.f.Snippet)
+			htmlText(fl.impl), htmlText(fl.f.ID), fl.f.Elements, strings.Join(fl.cells, ", "))
+		writeFailure(&b, fl.f)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -88,15 +95,23 @@ func writeClasses(b *strings.Builder, classes []Class) {
 	b.WriteString("it (cases/golden/DISAGREEMENTS.md); the smallest case of each class follows the table.\n\n")
 	b.WriteString("| implementation | class | failing cases | what differs |\n|---|---|---:|---|\n")
 	for _, cl := range classes {
-		fmt.Fprintf(b, "| %s | `%s` | %d | %s |\n", cl.Impl, cl.ID, cl.Cases, escapeMD(cl.Explanation))
+		fmt.Fprintf(b, "| %s | %s | %d | %s |\n", mdText(cl.Impl), mdCode(cl.ID), cl.Cases, mdText(cut(cl.Explanation)))
 	}
 	b.WriteString("\n")
 	for _, cl := range classes {
 		f := cl.Smallest
 		fmt.Fprintf(b, "<details><summary><b>%s</b> <code>%s</code>: smallest case <code>%s</code> (%d input elements)</summary>\n\n",
-			cl.Impl, cl.ID, f.ID, f.Elements)
-		fmt.Fprintf(b, "%s\n\n```python\n%s```\n</details>\n\n", escapeMD(f.Detail), f.Snippet)
+			htmlText(cl.Impl), htmlText(cl.ID), htmlText(f.ID), f.Elements)
+		writeFailure(b, f)
 	}
+}
+
+// writeFailure writes the body of a failing case's block: its detail as
+// a paragraph, its snippet in a code fence, and the end of the block.
+func writeFailure(b *strings.Builder, f *Failure) {
+	snippet := strings.TrimSuffix(f.Snippet, "\n")
+	fence := fence(snippet)
+	fmt.Fprintf(b, "%s\n\n%spython\n%s\n%s\n</details>\n\n", mdText(cut(f.Detail)), fence, mdSnippet(snippet), fence)
 }
 
 func mark(c *Cell) string {
@@ -109,11 +124,123 @@ func mark(c *Cell) string {
 	return "❌"
 }
 
-func escapeMD(s string) string {
-	if len(s) > 400 {
-		s = s[:400] + "..."
+// cut shortens a message to its first 400 bytes (on a character
+// boundary), marking the cut with "...".
+func cut(s string) string {
+	if len(s) <= 400 {
+		return s
 	}
-	return strings.NewReplacer("<", "&lt;", ">", "&gt;", "|", "\\|").Replace(s)
+	n := 400
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}
+
+// mdText escapes text for a line of Markdown (a paragraph, a heading or
+// a table cell): control characters as printable.Escape writes them (so
+// the text stays on its line), <, > and & as entities (no HTML, no
+// comment hiding the rest), a backslash before every character that can
+// start markup inside a line (` * [ ] | ~ \\, and _ unless between letters
+// or digits, where it cannot), and a backslash before a first character
+// that would start a block (# - + and the . or ) of "1. " or "1) ").
+// Leading and trailing spaces are dropped (four spaces would start a code
+// block).
+func mdText(s string) string {
+	s = strings.TrimSpace(printable.Escape(s))
+	var b strings.Builder
+	for i, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+			continue
+		case '<':
+			b.WriteString("&lt;")
+			continue
+		case '>':
+			b.WriteString("&gt;")
+			continue
+		case '`', '*', '[', ']', '|', '~', '\\':
+			b.WriteByte('\\')
+		case '_':
+			if i == 0 || i+1 == len(s) || !isAlnum(s[i-1]) || !isAlnum(s[i+1]) {
+				b.WriteByte('\\')
+			}
+		case '#', '-', '+':
+			if i == 0 {
+				b.WriteByte('\\')
+			}
+		case '.', ')':
+			// "1. " and "1) " at the start make a numbered list.
+			if i > 0 && strings.TrimLeft(s[:i], "0123456789") == "" && (i+1 == len(s) || s[i+1] == ' ') {
+				b.WriteByte('\\')
+			}
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// isAlnum reports whether c is an ASCII letter or digit.
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// mdCode returns text as a Markdown code span in a table cell: control
+// characters escaped (printable.Escape), delimited by a run of backticks
+// longer than any in the text, | escaped as GitHub's tables require
+// inside a code span. The empty text is an empty cell.
+func mdCode(s string) string {
+	s = printable.Escape(s)
+	if s == "" {
+		return ""
+	}
+	s = strings.ReplaceAll(s, "|", "\\|")
+	ticks := strings.Repeat("`", longestRun(s, '`')+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || strings.Trim(s, " ") == "" {
+		s = " " + s + " " // a code span strips one space on each side
+	}
+	return ticks + s + ticks
+}
+
+// htmlText escapes text for HTML that GitHub shows as it is (the summary
+// line of a collapsed block is an HTML block: no Markdown there): control
+// characters escaped (printable.Escape), then <, >, &, ' and " as
+// entities.
+func htmlText(s string) string {
+	return html.EscapeString(printable.Escape(s))
+}
+
+// fence returns the backtick fence of a code block holding code: longer
+// than any run of backticks in it, at least three.
+func fence(code string) string {
+	return strings.Repeat("`", max(3, longestRun(code, '`')+1))
+}
+
+// mdSnippet makes a snippet safe inside a code fence: control characters
+// other than newlines escaped, so that no line can end elsewhere than at
+// the snippet's own newlines (conform's snippets hold none; this keeps the
+// fence intact whatever a Failure holds).
+func mdSnippet(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = printable.Escape(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// longestRun returns the length of the longest run of c in s.
+func longestRun(s string, c byte) int {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return longest
 }
 
 // WriteHTML writes one self-contained page: a colour matrix of rules by

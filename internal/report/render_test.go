@@ -56,7 +56,7 @@ func TestMarkdown(t *testing.T) {
 		"| `negative-stride` | ranges | 2 | ✅ 2/2 | ❌ 1/2 |",
 		"| `dtype:f2` | dtypes | 1 | ✅ 1/1 | ➖ skipped (1) |",
 		"<b>broken</b> fails <code>c/1</code>",
-		"```python\nx[::-1]```",
+		"```python\nx[::-1]\n```\n</details>",
 		"## Divergence classes",
 		"| broken | `broken-reversal` | 1 | reverses the wrong way |",
 		"<b>broken</b> <code>broken-reversal</code>: smallest case <code>c/1</code>",

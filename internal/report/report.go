@@ -273,17 +273,3 @@ func (c *Cell) String() string {
 	}
 	return fmt.Sprintf("%d/%d", c.Passed, c.Total)
 }
-
-// pyLiteral renders a tensor as exact NumPy code.
-func pyLiteral(t *engine.Tensor) string {
-	shape := make([]string, len(t.Shape))
-	for i, d := range t.Shape {
-		shape[i] = fmt.Sprint(d)
-	}
-	sh := "(" + strings.Join(shape, ", ")
-	if len(shape) == 1 {
-		sh += ","
-	}
-	sh += ")"
-	return fmt.Sprintf("np.frombuffer(bytes.fromhex(%q), dtype=%q).reshape(%s)", fmt.Sprintf("%x", t.Bytes()), t.DType.String(), sh)
-}
