@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"sort"
+	"sync/atomic"
 )
 
 // Advanced indexing: getitem with IndexArray items, NumPy 1.24's
@@ -323,13 +324,17 @@ type advPlan struct {
 	pre, post []advDim
 	grid      []int
 	outShape  []int
-	arrays    []arraySource // the integer arrays (and materialised masks)
+	arrays    []arraySource // the integer arrays
+	masks     []*advEntry   // the masks, when they are not the only array
+	masksXs   [][]int       // and the x strides of their dimensions
 	mask      *advEntry     // the mask, when it is the only array
 	maskAxes  []int         // the x strides of the mask's dimensions
 	gridSize  int
 	rows      int
 	rowBytes  int
 	checkArgs []arraySource // the integer arrays to bounds-check
+	walk      *walkPlan     // the walk over arrays and masks, made by run
+	gridOffs  []int         // the offsets of all grid positions, when run makes them once for many rows
 }
 
 // arraySource is an integer index array read in place: its values at a
@@ -515,9 +520,9 @@ func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
 		return p, nil // nothing to read or check
 	}
 
-	// The index sources of the grid: the integer arrays, and the masks,
-	// walked in place when one mask is the only array, otherwise
-	// materialised as their nonzero coordinates.
+	// The index sources of the grid: the integer arrays and the masks,
+	// walked in place (see advwalk.go), one mask that is the only array
+	// by a walk of its own.
 	masks, arrays := 0, 0
 	for _, f := range fancies {
 		switch f.e.kind {
@@ -540,7 +545,8 @@ func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
 				p.maskAxes = x.Strides[f.axis : f.axis+f.e.dims]
 				continue
 			}
-			p.arrays = append(p.arrays, nonzeroSources(f.e, x.Strides[f.axis:f.axis+f.e.dims], x.Shape[f.axis:], grid)...)
+			p.masks = append(p.masks, f.e)
+			p.masksXs = append(p.masksXs, x.Strides[f.axis:f.axis+f.e.dims])
 		}
 	}
 	return p, nil
@@ -604,37 +610,6 @@ func broadcastStrides(shape, strides, grid []int) []int {
 	return out
 }
 
-// nonzeroSources materialises the nonzero coordinates of the mask e, whose
-// dimensions have the strides xStrides (and sizes dims) in x, as one int64
-// source per dimension, broadcast to grid.
-func nonzeroSources(e *advEntry, xStrides, dims []int, grid []int) []arraySource {
-	k := e.dims
-	buf := make([]byte, 8*k*e.count)
-	coords := make([]int, k)
-	shape := e.arr.Shape
-	n := 0
-	for _, b := range e.arr.Data {
-		if b != 0 {
-			for j, c := range coords {
-				binary.LittleEndian.PutUint64(buf[8*(n*k+j):], uint64(c))
-			}
-			n++
-		}
-		for j := k - 1; j >= 0; j-- {
-			coords[j]++
-			if coords[j] < shape[j] {
-				break
-			}
-			coords[j] = 0
-		}
-	}
-	srcs := make([]arraySource, k)
-	for j := range srcs {
-		srcs[j] = arraySource{data: buf, dt: Int64Type, off0: 8 * j, strides: broadcastStrides([]int{e.count}, []int{8 * k}, grid), xStride: xStrides[j], dim: dims[j]}
-	}
-	return srcs
-}
-
 // run checks the integer arrays' bounds (step 5) and gathers the result.
 func (p *advPlan) run() (*Tensor, error) {
 	x := p.x
@@ -649,6 +624,23 @@ func (p *advPlan) run() (*Tensor, error) {
 			return nil, err
 		}
 	}
+	var steps int
+	if p.mask == nil {
+		p.walk = newWalkPlan(p.grid, p.arrays, p.masks, p.masksXs, &steps)
+	}
+	if len(p.pre) > 0 && p.rows > p.gridSize && p.gridSize <= gridOffsMax {
+		// The grid repeats for every position of the dimensions
+		// before it: its offsets are resolved once.
+		w := p.walker()
+		offs := make([]int, p.gridSize)
+		w.seek(0)
+		for k := 0; k < p.gridSize; k += advBatch {
+			w.fill(offs[k:min(k+advBatch, p.gridSize)])
+		}
+		steps += walkerSteps(w)
+		p.gridOffs = offs
+	}
+	advSteps.Add(int64(steps))
 	out.Data = newBytes(n)
 	own(out)
 	post := newLayout(&Tensor{DType: x.DType, Shape: dimCounts(p.post), Strides: dimStrides(p.post), Data: x.Data})
@@ -689,12 +681,8 @@ const advBatch = 256
 
 // gather writes rows lo to hi-1 of the result into out.
 func (p *advPlan) gather(out []byte, post *layout, lo, hi int) {
-	var w gridWalker
-	if p.mask != nil {
-		w = newMaskWalker(p.mask, p.maskAxes)
-	} else {
-		w = newArrayWalker(p.arrays, p.grid)
-	}
+	w := p.walker()
+	defer func() { advSteps.Add(int64(walkerSteps(w))) }()
 	// The position of row lo: pre index and grid position.
 	preIdx := make([]int, len(p.pre))
 	preOff := p.base
@@ -743,6 +731,46 @@ func (p *advPlan) gather(out []byte, post *layout, lo, hi int) {
 	}
 }
 
+// gridOffsMax is the largest grid whose offsets run resolves once when
+// the grid repeats for many rows: 512 KiB of offsets.
+const gridOffsMax = 1 << 16
+
+// walker returns a new walker over the grid positions of p.
+func (p *advPlan) walker() gridWalker {
+	switch {
+	case p.gridOffs != nil:
+		return &offsetsWalker{offs: p.gridOffs}
+	case p.mask != nil:
+		return newMaskWalker(p.mask, p.maskAxes)
+	default:
+		return newLevelWalker(p.walk)
+	}
+}
+
+// walkerSteps returns the steps w has taken (see advSteps).
+func walkerSteps(w gridWalker) int {
+	if l, ok := w.(*levelWalker); ok {
+		return l.steps
+	}
+	return 0
+}
+
+// offsetsWalker walks grid positions whose offsets are resolved.
+type offsetsWalker struct {
+	offs []int
+	g    int
+}
+
+func (w *offsetsWalker) seek(g int) { w.g = g }
+
+func (w *offsetsWalker) fill(offs []int) {
+	w.g += copy(offs, w.offs[w.g:])
+}
+
+// advSteps counts the steps of the walks over index arrays: index values
+// read and read positions moved (see AdvancedSteps in export_test.go).
+var advSteps atomic.Int64
+
 // postCopier copies the post dimensions of one row, a strided view of x
 // reduced to a layout (l.offset unused), from a given byte offset.
 type postCopier struct {
@@ -766,79 +794,6 @@ func (c *postCopier) copy(dst []byte, off int) {
 			}
 			off -= c.idx[a] * l.strides[a]
 			c.idx[a] = 0
-		}
-	}
-}
-
-// arrayWalker walks the broadcast grid of integer index arrays, reading
-// their values in place.
-type arrayWalker struct {
-	srcs []arraySource
-	grid []int
-	idx  []int // the grid position
-	pos  []int // per source, the byte position of its value there
-	vals [advBatch]int64
-}
-
-func newArrayWalker(srcs []arraySource, grid []int) *arrayWalker {
-	return &arrayWalker{srcs: srcs, grid: grid, idx: make([]int, len(grid)), pos: make([]int, len(srcs))}
-}
-
-func (w *arrayWalker) seek(g int) {
-	for d := len(w.grid) - 1; d >= 0; d-- {
-		w.idx[d] = g % w.grid[d]
-		g /= w.grid[d]
-	}
-	for j, s := range w.srcs {
-		w.pos[j] = s.off0
-		for d, i := range w.idx {
-			w.pos[j] += i * s.strides[d]
-		}
-	}
-}
-
-func (w *arrayWalker) fill(offs []int) {
-	last := len(w.grid) - 1
-	for k := 0; k < len(offs); {
-		n := min(len(offs)-k, w.grid[last]-w.idx[last])
-		seg := offs[k : k+n]
-		clear(seg)
-		for j := range w.srcs {
-			s := &w.srcs[j]
-			st := s.strides[last]
-			vals := w.vals[:n]
-			readInts(vals, s.data, w.pos[j], st, s.dt)
-			dim, xs := int64(s.dim), s.xStride
-			for t, v := range vals {
-				if v < 0 {
-					v += dim
-				}
-				seg[t] += int(v) * xs
-			}
-			w.pos[j] += n * st
-		}
-		k += n
-		w.idx[last] += n
-		if w.idx[last] < w.grid[last] {
-			continue
-		}
-		// Carry into the outer grid dimensions.
-		for j := range w.srcs {
-			w.pos[j] -= w.idx[last] * w.srcs[j].strides[last]
-		}
-		w.idx[last] = 0
-		for d := last - 1; d >= 0; d-- {
-			w.idx[d]++
-			for j := range w.srcs {
-				w.pos[j] += w.srcs[j].strides[d]
-			}
-			if w.idx[d] < w.grid[d] {
-				break
-			}
-			for j := range w.srcs {
-				w.pos[j] -= w.idx[d] * w.srcs[j].strides[d]
-			}
-			w.idx[d] = 0
 		}
 	}
 }

@@ -11,3 +11,9 @@ func OwnedBuffers() int {
 	defer buffers.Unlock()
 	return len(buffers.owned)
 }
+
+// AdvancedSteps returns the number of steps the walks over index arrays
+// of advanced getitem have taken so far: index values read and read
+// positions moved, a measure of their work that does not depend on the
+// machine's speed.
+func AdvancedSteps() int64 { return advSteps.Load() }

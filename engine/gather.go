@@ -203,15 +203,11 @@ func newResult(dt DType, shape []int) *Tensor {
 }
 
 // checkResultShape refuses an output shape of more than MaxRank
-// dimensions, or whose size overflows or exceeds the output limit
-// (invalid_spec); op names the op in the message.
+// dimensions, or one that checkOutputSize refuses (invalid_spec); op
+// names the op in the message.
 func checkResultShape(op string, shape []int, itemSize int) error {
 	if len(shape) > MaxRank {
 		return Errorf(InvalidSpec, "number of dimensions must be within [0, %d], %s result would have %d", MaxRank, op, len(shape))
-	}
-	n := NumElements(shape)
-	if n < 0 || n > math.MaxInt/itemSize {
-		return Errorf(InvalidSpec, "output shape %v is too large", shape)
 	}
 	return checkOutputSize(shape, itemSize)
 }

@@ -21,10 +21,39 @@ func SetOutputLimit(bytes int64) int64 { return outputLimit.Swap(bytes) }
 // OutputLimit returns the current output limit in bytes.
 func OutputLimit() int64 { return outputLimit.Load() }
 
-// checkOutputSize refuses results over the output limit. The shape's
-// element count has been checked against overflow by the caller or is
-// checked here.
+// ShapeFits is NumPy's rule for the shape of any array it creates
+// (PyArray_NewFromDescr_int in NumPy 1.24): no dimension is negative, and
+// the item size times the product of the dimensions that are not 0 is at
+// most the largest int, even when a dimension is 0. NumPy refuses a larger
+// array with "array is too big; `arr.size * arr.dtype.itemsize` is larger
+// than the maximum possible size" (a ValueError: invalid_spec for an op,
+// bad_input for a .npy file). Every result shape of the engine's ops and
+// every .npy file conform reads or writes follows it.
+func ShapeFits(shape []int, itemSize int) bool {
+	if itemSize <= 0 {
+		return false
+	}
+	size := itemSize
+	for _, d := range shape {
+		switch {
+		case d < 0:
+			return false
+		case d == 0:
+			continue
+		case size > math.MaxInt/d:
+			return false
+		}
+		size *= d
+	}
+	return true
+}
+
+// checkOutputSize refuses a result shape that NumPy cannot create (see
+// ShapeFits) or that is over the output limit (invalid_spec).
 func checkOutputSize(shape []int, itemSize int) error {
+	if !ShapeFits(shape, itemSize) {
+		return Errorf(InvalidSpec, "array is too big: the result shape %v of %d-byte elements is larger than the maximum possible size", shape, itemSize)
+	}
 	n := NumElements(shape)
 	limit := OutputLimit()
 	if n < 0 || (n > 0 && int64(n) > limit/int64(itemSize)) {
@@ -36,8 +65,8 @@ func checkOutputSize(shape []int, itemSize int) error {
 // applyLimited materialises the plan over x after checking the size of
 // the result against the output limit.
 func (p *Plan) applyLimited(x *Tensor) (*Tensor, error) {
-	// The common case, a result within the limit, is decided without
-	// building the output shape.
+	// The common case, a non-empty result within the limit, is decided
+	// without building the output shape.
 	n := 1
 	for _, a := range p.Axes {
 		hi, lo := bits.Mul64(uint64(n), uint64(a.Count))
@@ -47,7 +76,7 @@ func (p *Plan) applyLimited(x *Tensor) (*Tensor, error) {
 		}
 		n = int(lo)
 	}
-	if n < 0 || int64(n) > OutputLimit()/int64(x.DType.Size) {
+	if n <= 0 || int64(n) > OutputLimit()/int64(x.DType.Size) {
 		if err := checkOutputSize(p.OutputShape(), x.DType.Size); err != nil {
 			return nil, err
 		}

@@ -65,10 +65,10 @@ func FromBytes(dt DType, shape []int, data []byte) (*Tensor, error) {
 	if dt.Size <= 0 {
 		return nil, Errorf(BadInput, "dtype %v has no size", dt)
 	}
-	n := NumElements(shape)
-	if n < 0 || n > math.MaxInt/dt.Size {
-		return nil, Errorf(BadInput, "shape %v is too large", shape)
+	if !ShapeFits(shape, dt.Size) {
+		return nil, Errorf(BadInput, "shape %v of %v is too big: its size in bytes overflows int", shape, dt)
 	}
+	n := NumElements(shape)
 	if len(data) != n*dt.Size {
 		return nil, Errorf(BadInput, "shape %v of %v needs %d bytes, have %d", shape, dt, n*dt.Size, len(data))
 	}
@@ -77,10 +77,10 @@ func FromBytes(dt DType, shape []int, data []byte) (*Tensor, error) {
 
 // Zeros returns a new C-contiguous tensor of zero bytes.
 func Zeros(dt DType, shape []int) (*Tensor, error) {
-	n := NumElements(shape)
-	if n < 0 || n > math.MaxInt/dt.Size {
-		return nil, Errorf(InvalidSpec, "shape %v is too large", shape)
+	if !ShapeFits(shape, dt.Size) {
+		return nil, Errorf(InvalidSpec, "shape %v of %v is too big: its size in bytes overflows int", shape, dt)
 	}
+	n := NumElements(shape)
 	return FromBytes(dt, shape, MakeData(n*dt.Size))
 }
 

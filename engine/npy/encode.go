@@ -3,7 +3,6 @@ package npy
 import (
 	"encoding/binary"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -126,10 +125,10 @@ func checkTensor(t *engine.Tensor) error {
 	if len(t.Strides) != len(t.Shape) {
 		return errorf("npy: tensor has %d strides for %d dimensions", len(t.Strides), len(t.Shape))
 	}
-	n := engine.NumElements(t.Shape)
-	if n < 0 || n > math.MaxInt/t.DType.Size {
-		return errorf("npy: tensor shape %v is invalid or too large", t.Shape)
+	if !engine.ShapeFits(t.Shape, t.DType.Size) {
+		return errorf("npy: tensor shape %v of %v is too big: its size in bytes overflows int", t.Shape, t.DType)
 	}
+	n := engine.NumElements(t.Shape)
 	if n == 0 {
 		return nil
 	}

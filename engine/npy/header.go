@@ -2,7 +2,6 @@ package npy
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"unicode/utf8"
 
@@ -155,22 +154,12 @@ func parseHeader(s string, base int, py2 bool) (header, error) {
 	case !seen.shape:
 		return h, p.errorf(0, "key 'shape' is missing")
 	}
-	// Check the size the way NumPy does: the item size times the product
-	// of the non-zero dimensions must fit in an int, so that even the
-	// strides of a zero-size array are representable.
-	size := h.dtype.Size
-	n := 1
-	for _, d := range h.shape {
-		if d == 0 {
-			n = 0
-			continue
-		}
-		if size > math.MaxInt/d {
-			return h, p.errorf(0, "shape %v of %v is too big: its size in bytes overflows int", h.shape, h.dtype)
-		}
-		size *= d
+	// Check the size the way NumPy does (engine.ShapeFits), so that even
+	// the strides of a zero-size array are representable.
+	if !engine.ShapeFits(h.shape, h.dtype.Size) {
+		return h, p.errorf(0, "shape %v of %v is too big: its size in bytes overflows int", h.shape, h.dtype)
 	}
-	h.nbytes = size * n
+	h.nbytes = engine.NumElements(h.shape) * h.dtype.Size
 	return h, nil
 }
 

@@ -326,6 +326,7 @@ var corruptTests = []struct {
 	{"an element count beyond int is rejected", file(1, dict("|i1", false, "(4294967296, 4294967296)"), nil)},
 	{"a byte size beyond int is rejected", file(1, dict("<f8", false, "(2147483648, 2147483648)"), nil)},
 	{"a zero-size shape whose other dimensions overflow is rejected, as in NumPy", file(1, dict("<f8", false, "(0, 4611686018427387904, 4)"), nil)},
+	{"2^20 x 2^20 x 2^20 x 0 float64 is rejected, as in NumPy (2^63 bytes)", file(1, dict("<f8", false, "(1048576, 1048576, 1048576, 0)"), nil)},
 	{"an empty shape element is rejected", file(1, dict("|u1", false, "(1,,)"), seq(1))},
 	{"a lone comma is not a tuple", file(1, dict("|u1", false, "(,)"), nil)},
 	{"an unclosed tuple is rejected", file(1, "{'descr': '|u1', 'fortran_order': False, 'shape': (1,", seq(1))},
@@ -620,6 +621,7 @@ func TestWriteErrors(t *testing.T) {
 		{"a view may not reach before its data", &engine.Tensor{DType: engine.Uint8Type, Shape: []int{2}, Strides: []int{-1}, Data: data}, &bytes.Buffer{}},
 		{"a negative offset is rejected", &engine.Tensor{DType: engine.Uint8Type, Shape: []int{}, Strides: []int{}, Offset: -1, Data: data}, &bytes.Buffer{}},
 		{"a huge stride is rejected", &engine.Tensor{DType: engine.Uint8Type, Shape: []int{3}, Strides: []int{1 << 62}, Data: data}, &bytes.Buffer{}},
+		{"an empty shape NumPy cannot create (2^20 x 2^20 x 2^20 x 0 float64) is not written: the reader refuses it", &engine.Tensor{DType: engine.Float64Type, Shape: []int{1 << 20, 1 << 20, 1 << 20, 0}, Strides: []int{0, 0, 0, 0}, Data: data}, &bytes.Buffer{}},
 		{"a failing writer gives bad_input", &engine.Tensor{DType: engine.Uint8Type, Shape: []int{12}, Strides: []int{1}, Data: data}, failWriter{}},
 	}
 	for _, tt := range tests {
