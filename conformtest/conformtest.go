@@ -276,12 +276,15 @@ func Run(t *testing.T, implementation any, opts ...Option) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	problems, err := corpus.VerifyManifest(c.fsys)
+	problems, total, err := corpus.VerifyManifest(c.fsys)
 	if err != nil {
 		t.Fatalf("conformtest: reading the corpus: %v", err)
 	}
 	for _, p := range problems {
 		t.Errorf("corpus integrity: %s (does not match the MANIFEST)", p)
+	}
+	if _, line := (&check.Summary{Integrity: problems, IntegrityTotal: total}).MoreIntegrity(); line != "" {
+		t.Errorf("corpus integrity: %s", line)
 	}
 	entries, err := corpus.Entries(c.fsys)
 	if err != nil {
@@ -376,6 +379,9 @@ func summaryError(s *check.Summary) error {
 	}
 	for _, p := range s.Integrity {
 		fmt.Fprintf(&b, "\n\tcorpus integrity: %s (does not match the MANIFEST)", p)
+	}
+	if _, line := s.MoreIntegrity(); line != "" {
+		fmt.Fprintf(&b, "\n\tcorpus integrity: %s", line)
 	}
 	listed := 0
 	for _, r := range s.Results {

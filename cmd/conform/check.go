@@ -128,6 +128,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	for _, p := range summary.Integrity {
 		printable.Fprintf(stdout, "integrity: %s (does not match the MANIFEST)\n", p)
 	}
+	if _, line := summary.MoreIntegrity(); line != "" {
+		fmt.Fprintf(stdout, "integrity: %s\n", line)
+	}
 	skips := map[string]int{}
 	for _, r := range summary.Results {
 		if r.Status == check.Skip && !*verbose {

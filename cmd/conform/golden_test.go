@@ -69,7 +69,7 @@ func TestGoldenKilledLeavesCorpusIntact(t *testing.T) {
 				t.Fatalf("killed after %v: %s changed", delay, name)
 			}
 		}
-		if problems, err := corpus.VerifyManifest(os.DirFS(dest)); err != nil || len(problems) > 0 {
+		if problems, _, err := corpus.VerifyManifest(os.DirFS(dest)); err != nil || len(problems) > 0 {
 			t.Fatalf("killed after %v: manifest %v %v", delay, problems, err)
 		}
 	}

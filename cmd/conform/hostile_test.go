@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -80,6 +81,25 @@ var hostileCorpora = []struct {
 	{"a corpus whose MANIFEST was deleted fails its integrity check", func(t *testing.T, dir, _ string) {
 		writeFile(t, filepath.Join(dir, "golden", corpus.PackName), "")
 	}, "missing file golden/MANIFEST"},
+	{"a pack of 250,000 empty members costs a few bytes a member", func(t *testing.T, dir, _ string) {
+		var b bytes.Buffer
+		zw := zip.NewWriter(&b)
+		for i := 0; i < 250000; i++ {
+			if _, err := zw.CreateRaw(&zip.FileHeader{Name: fmt.Sprintf("%d.npy", i), Method: zip.Store}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		zw.Close()
+		writeFile(t, filepath.Join(dir, "packed", corpus.PackName), b.String())
+		writeFile(t, filepath.Join(dir, "packed", "empty.jsonl"), `{"id":"empty","op":"slice","inputs":{"x":"blobs/0.npy"},"begin":[0],"size":[1],"expect":{"error":"out_of_range","source":"test"}}`+"\n")
+	}, "0.npy in packed/blobs.npz is corrupt"},
+	{"a MANIFEST listing 250,000 missing files costs no memory per file and prints the first 100", func(t *testing.T, dir, _ string) {
+		var b strings.Builder
+		for i := 0; i < 250000; i++ {
+			fmt.Fprintf(&b, "%s  missing/%07d\n", corpus.Sum(nil), i)
+		}
+		writeFile(t, filepath.Join(dir, corpus.ManifestName), b.String())
+	}, "integrity: ... and 249902 more integrity problems (250002 in all)"},
 }
 
 func TestHostileCorpora(t *testing.T) {
@@ -121,6 +141,9 @@ func TestHostileCorpora(t *testing.T) {
 			}
 			if data, err := os.ReadFile(junit); err != nil || !bytes.Contains(data, []byte("<testcase")) {
 				t.Errorf("no JUnit report: %v", err)
+			}
+			if n := strings.Count(stdout, "\nintegrity: "); n > corpus.MaxListedProblems+1 {
+				t.Errorf("%d integrity lines printed, more than %d and the count of the rest", n, corpus.MaxListedProblems)
 			}
 			if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
 				t.Errorf("the run allocated %d MiB", grew>>20)

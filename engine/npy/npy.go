@@ -3,8 +3,11 @@
 // Decode and ReadFile accept format versions 1.0, 2.0 and 3.0 with the
 // dtypes of package engine (bool, integers, float16/32/64, complex64/128,
 // byte strings "S" and unicode strings "U") in either byte order, C or
-// Fortran order. They return a C-contiguous tensor whose bytes are the
-// file's bytes: nothing is byte-swapped or converted. Every error is an
+// Fortran order. They return a tensor over the file's payload: nothing is
+// copied, byte-swapped or converted. A file in C order gives a C-contiguous
+// tensor; one in Fortran order a view of the column-major payload with
+// Fortran strides (the first axis varies fastest), as np.load returns
+// it, so reading it costs no second copy of the input. Every error is an
 // *engine.Error of kind engine.BadInput, and no input makes them panic.
 //
 // Encode and Write produce the same bytes as NumPy 1.24's np.save for the
@@ -30,9 +33,10 @@ const (
 	maxHeaderLen = 10000
 )
 
-// Decode parses a whole .npy file held in data. The tensor it returns is
-// C-contiguous with offset 0. For a file in C order its Data aliases the
-// payload in data; a file in Fortran order is copied into C order.
+// Decode parses a whole .npy file held in data. The tensor it returns has
+// offset 0 and its Data aliases the payload in data: C-contiguous for a
+// file in C order, a view with Fortran strides for one in Fortran order
+// (see the package comment).
 func Decode(data []byte) (*engine.Tensor, error) {
 	src := &byteSource{data: data}
 	h, err := readHeader(src.next)
@@ -253,8 +257,10 @@ func checkPayload(h header, start int, size int64) error {
 	return nil
 }
 
-// newTensor returns the C-contiguous tensor of h over payload, which
-// holds exactly h.nbytes bytes.
+// newTensor returns the tensor of h over payload, which holds exactly
+// h.nbytes bytes: C-contiguous for C order; for Fortran order, a view of
+// the column-major payload with Fortran strides, which is C-contiguous
+// too when at most one dimension is longer than 1.
 func newTensor(h header, payload []byte) (*engine.Tensor, error) {
 	t, err := engine.FromBytes(h.dtype, h.shape, payload)
 	if err != nil {
@@ -264,19 +270,16 @@ func newTensor(h header, payload []byte) (*engine.Tensor, error) {
 		// C order, or a layout where Fortran order is the same.
 		return t, nil
 	}
-	// View the column-major payload with Fortran strides and copy it
-	// into row-major order.
-	strides := make([]int, len(h.shape))
 	s := h.dtype.Size
 	for i, d := range h.shape {
-		strides[i] = s
+		t.Strides[i] = s
 		s *= d
 	}
-	f := &engine.Tensor{DType: h.dtype, Shape: t.Shape, Strides: strides, Data: payload}
-	if c := f.Contiguous(); c != f {
-		return c, nil
+	if t.IsContiguous() {
+		// At most one dimension is longer than 1: both orders are the
+		// same, and C strides say so plainly.
+		t.Strides = engine.ContiguousStrides(t.Shape, h.dtype.Size)
 	}
-	// At most one dimension is longer than 1: both orders are the same.
 	return t, nil
 }
 

@@ -60,8 +60,11 @@ type Summary struct {
 	// Failed).
 	KnownFailures, UnexpectedPasses int
 	Results                         []Result
-	// Integrity lists the corpus files that do not match its manifest.
-	Integrity []corpus.ManifestProblem
+	// Integrity lists the corpus files that do not match its manifest:
+	// the first corpus.MaxListedProblems by path. IntegrityTotal counts
+	// all of them.
+	Integrity      []corpus.ManifestProblem
+	IntegrityTotal int
 	// Protocol lists protocol errors of the implementation that belong to
 	// no case: answers it gave after the case's answer had been returned
 	// (see oracle.FaultError). Any fails the run.
@@ -75,6 +78,17 @@ type Summary struct {
 // skipped, the corpus matched its manifest, and the implementation made
 // no protocol error outside a case.
 func (s *Summary) OK() bool { return s.Failed == 0 && len(s.Integrity) == 0 && len(s.Protocol) == 0 }
+
+// MoreIntegrity returns the number of integrity problems not listed in
+// Integrity, and a line that says so ("... and N more integrity
+// problems"), or "" if there are none.
+func (s *Summary) MoreIntegrity() (int, string) {
+	n := s.IntegrityTotal - len(s.Integrity)
+	if n <= 0 {
+		return 0, ""
+	}
+	return n, fmt.Sprintf("... and %d more integrity problems (%d in all)", n, s.IntegrityTotal)
+}
 
 // Line returns the summary line "N passed, N failed, N skipped".
 func (s *Summary) Line() string {
@@ -114,7 +128,7 @@ type Options struct {
 // Run checks every case under fsys (see corpus.Entries) against im,
 // after verifying the checksum manifests the corpus carries.
 func Run(ctx context.Context, fsys fs.FS, im impl.Impl, opts Options) (*Summary, error) {
-	problems, err := corpus.VerifyManifest(fsys)
+	problems, total, err := corpus.VerifyManifest(fsys)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +156,7 @@ func Run(ctx context.Context, fsys fs.FS, im impl.Impl, opts Options) (*Summary,
 	close(jobs)
 	wg.Wait()
 
-	s := &Summary{Integrity: problems}
+	s := &Summary{Integrity: problems, IntegrityTotal: total}
 	seen := map[string]bool{}
 	for _, r := range results {
 		seen[r.ID] = true

@@ -127,6 +127,41 @@ func TestReports(t *testing.T) {
 	}
 }
 
+// TestReportsCountUnlistedIntegrityProblems checks that integrity
+// problems beyond those listed are counted in both reports: one JUnit
+// testcase for them all, and the total in the JSON report.
+func TestReportsCountUnlistedIntegrityProblems(t *testing.T) {
+	s := &Summary{Integrity: []corpus.ManifestProblem{{Path: "c/a", What: "missing"}}, IntegrityTotal: 5}
+	if n, _ := s.MoreIntegrity(); n != 4 || s.OK() {
+		t.Errorf("MoreIntegrity %d, OK %v", n, s.OK())
+	}
+	var j bytes.Buffer
+	if err := s.WriteJSON(&j); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Integrity      []string
+		IntegrityTotal int `json:"integrity_total"`
+	}
+	if err := json.Unmarshal(j.Bytes(), &doc); err != nil || len(doc.Integrity) != 1 || doc.IntegrityTotal != 5 {
+		t.Errorf("JSON report %s: %v", j.Bytes(), err)
+	}
+	var x bytes.Buffer
+	if err := s.WriteJUnit(&x); err != nil {
+		t.Fatal(err)
+	}
+	var suite struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+		Cases    []struct {
+			Name string `xml:"name,attr"`
+		} `xml:"testcase"`
+	}
+	if err := xml.Unmarshal(x.Bytes(), &suite); err != nil || suite.Tests != 2 || suite.Failures != 2 || len(suite.Cases) != 2 || suite.Cases[1].Name != "more-integrity-problems" {
+		t.Errorf("JUnit report %s: %v", x.Bytes(), err)
+	}
+}
+
 func corpusEntry(line string) corpus.Entry {
 	return corpus.Entry{ID: "x", Dir: "c", JSON: []byte(line)}
 }

@@ -24,9 +24,12 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 		Failed    int      `json:"failed"`
 		Skipped   int      `json:"skipped"`
 		Integrity []string `json:"integrity"`
-		Protocol  []string `json:"protocol,omitempty"`
-		Results   []result `json:"results"`
-	}{Passed: s.Passed, Failed: s.Failed, Skipped: s.Skipped, Integrity: []string{}, Protocol: s.Protocol, Results: []result{}}
+		// IntegrityTotal counts the integrity problems; Integrity
+		// lists the first of them.
+		IntegrityTotal int      `json:"integrity_total"`
+		Protocol       []string `json:"protocol,omitempty"`
+		Results        []result `json:"results"`
+	}{Passed: s.Passed, Failed: s.Failed, Skipped: s.Skipped, Integrity: []string{}, IntegrityTotal: max(s.IntegrityTotal, len(s.Integrity)), Protocol: s.Protocol, Results: []result{}}
 	for _, p := range s.Integrity {
 		doc.Integrity = append(doc.Integrity, p.String())
 	}
@@ -45,7 +48,7 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 // WriteJUnit writes the summary as a JUnit XML report, the format CI
 // systems display: one testcase per case, classname "conform.<group>"
 // (the part of the ID before the first '/'), and one failing testcase per
-// integrity problem.
+// integrity problem listed (and one for the problems not listed).
 func (s *Summary) WriteJUnit(w io.Writer) error {
 	type message struct {
 		Message string `xml:"message,attr"`
@@ -65,8 +68,10 @@ func (s *Summary) WriteJUnit(w io.Writer) error {
 		Skipped  int        `xml:"skipped,attr"`
 		Cases    []testcase `xml:"testcase"`
 	}
-	suite := testsuite{Name: "conform", Tests: len(s.Results) + len(s.Integrity) + len(s.Protocol),
-		Failures: s.Failed + len(s.Integrity) + len(s.Protocol), Skipped: s.Skipped}
+	more, moreLine := s.MoreIntegrity()
+	moreCases := min(more, 1) // the problems not listed are one testcase
+	suite := testsuite{Name: "conform", Tests: len(s.Results) + len(s.Integrity) + moreCases + len(s.Protocol),
+		Failures: s.Failed + len(s.Integrity) + moreCases + len(s.Protocol), Skipped: s.Skipped}
 	for i, p := range s.Protocol {
 		suite.Cases = append(suite.Cases, testcase{Name: fmt.Sprintf("protocol-%d", i+1), Classname: "conform.protocol",
 			Failure: &message{Message: p, Text: p}})
@@ -74,6 +79,10 @@ func (s *Summary) WriteJUnit(w io.Writer) error {
 	for _, p := range s.Integrity {
 		suite.Cases = append(suite.Cases, testcase{Name: p.Path, Classname: "conform.integrity",
 			Failure: &message{Message: p.String(), Text: p.String()}})
+	}
+	if more > 0 {
+		suite.Cases = append(suite.Cases, testcase{Name: "more-integrity-problems", Classname: "conform.integrity",
+			Failure: &message{Message: moreLine, Text: moreLine}})
 	}
 	for _, r := range s.Results {
 		group, _, _ := strings.Cut(r.ID, "/")

@@ -10,6 +10,7 @@
 package corpus
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -161,23 +162,38 @@ func (p ManifestProblem) String() string {
 	return p.What + " file " + p.Path
 }
 
+// The bounds of verifying a corpus against its manifests. A MANIFEST may
+// be at most MaxManifestBytes long and list at most MaxManifestFiles
+// files; a larger one is reported as a problem instead of read.
+// VerifyManifest lists the first MaxListedProblems problems by path and
+// counts the rest.
+const (
+	MaxManifestBytes  = 64 << 20
+	MaxManifestFiles  = 1 << 18
+	MaxListedProblems = 100
+)
+
 // VerifyManifest checks every manifest found in fsys (a MANIFEST file
-// covers the files of its directory tree, except itself) and returns the
-// files that changed, are missing, are not listed or cannot be read. A
-// directory without a MANIFEST is not checked, except that a directory
-// holding a blob pack (PackName), which only Writer writes and always with
-// its MANIFEST, must have one. The error is non-nil only if fsys cannot be
+// covers the files of its directory tree, except itself) and finds the
+// files that changed, are missing, are not listed or cannot be read. It
+// returns the first MaxListedProblems of them in path order and how many
+// there are in all (a file the MANIFEST lists twice and is missing counts
+// twice). A directory without a MANIFEST is not checked, except that a
+// directory holding a blob pack (PackName), which only Writer writes and
+// always with its MANIFEST, must have one. Memory is proportional to the
+// files present, whatever the MANIFEST lists; the files it lists are
+// hashed as they are read. The error is non-nil only if fsys cannot be
 // walked at all.
-func VerifyManifest(fsys fs.FS) ([]ManifestProblem, error) {
-	var problems []ManifestProblem
+func VerifyManifest(fsys fs.FS) (problems []ManifestProblem, total int, err error) {
+	var found problemList
 	var dirs []string
 	packs := map[string]bool{}
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == "." {
 				return err
 			}
-			problems = append(problems, ManifestProblem{p, "unreadable", err.Error()})
+			found.add(ManifestProblem{p, "unreadable", err.Error()})
 			return nil
 		}
 		if d.IsDir() && p != "." && strings.HasPrefix(d.Name(), ".") {
@@ -193,39 +209,91 @@ func VerifyManifest(fsys fs.FS) ([]ManifestProblem, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	for _, dir := range dirs {
-		problems = append(problems, verifyDir(fsys, dir)...)
+		found.merge(verifyDir(fsys, dir))
 		delete(packs, dir)
 	}
 	for dir := range packs {
-		problems = append(problems, ManifestProblem{path.Join(dir, ManifestName), "missing",
+		found.add(ManifestProblem{path.Join(dir, ManifestName), "missing",
 			"a corpus directory with a blob pack must carry its MANIFEST"})
 	}
-	sort.Slice(problems, func(i, j int) bool { return problems[i].Path < problems[j].Path })
-	return problems, nil
+	found.trim()
+	return found.kept, found.total, nil
 }
 
-func verifyDir(fsys fs.FS, dir string) []ManifestProblem {
-	manifest := path.Join(dir, ManifestName)
-	data, err := confine.ReadFile(fsys, manifest)
-	if err != nil {
-		return []ManifestProblem{{manifest, "unreadable", err.Error()}}
+// problemList keeps the first MaxListedProblems problems in path order
+// and counts all of them.
+type problemList struct {
+	kept  []ManifestProblem
+	total int
+	// last is the path of the last problem kept when the list was last
+	// trimmed full: a problem of a later path is only counted.
+	last string
+	full bool
+}
+
+// add counts p and keeps it if it is among the first by path.
+func (l *problemList) add(p ManifestProblem) {
+	l.total++
+	if !l.wants(p.Path) {
+		return
 	}
-	want := map[string]string{}
-	for n, line := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
-		sum, name, ok := strings.Cut(line, "  ")
-		if !ok || len(sum) != 64 || name == "" {
-			return []ManifestProblem{{manifest, "malformed", fmt.Sprintf("line %d is not \"<sha256>  <path>\"", n+1)}}
+	l.kept = append(l.kept, p)
+	if len(l.kept) >= 2*MaxListedProblems {
+		l.trim()
+	}
+}
+
+// wants reports whether a problem of the file at path would be kept: the
+// list has not been full, or path comes before the last problem kept.
+func (l *problemList) wants(path string) bool { return !l.full || path < l.last }
+
+// merge adds the problems of o, which holds all of its problems or the
+// first of them, to l.
+func (l *problemList) merge(o problemList) {
+	total := l.total + o.total
+	for _, p := range o.kept {
+		l.add(p)
+	}
+	l.total = total
+}
+
+// trim sorts the kept problems and drops all but the first
+// MaxListedProblems.
+func (l *problemList) trim() {
+	sort.Slice(l.kept, func(i, j int) bool {
+		a, b := l.kept[i], l.kept[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
 		}
-		want[name] = sum
+		return a.What < b.What
+	})
+	if len(l.kept) >= MaxListedProblems {
+		l.kept = l.kept[:MaxListedProblems]
+		l.full, l.last = true, l.kept[MaxListedProblems-1].Path
 	}
-	var problems []ManifestProblem
-	have := map[string]bool{}
+}
+
+// verifyDir checks the files of dir against dir's MANIFEST: it walks dir,
+// then reads the MANIFEST line by line, keeping the checksums of the
+// listed files that are present and counting the missing ones, then hashes
+// the listed files. A MANIFEST that cannot be read, is too large or is
+// malformed is the only problem returned.
+func verifyDir(fsys fs.FS, dir string) problemList {
+	manifest := path.Join(dir, ManifestName)
+	var found problemList
+	rel := func(p string) string {
+		if dir == "." {
+			return p
+		}
+		return strings.TrimPrefix(p, dir+"/")
+	}
+	var present []string // sorted below
 	fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			problems = append(problems, ManifestProblem{p, "unreadable", err.Error()})
+			found.add(ManifestProblem{p, "unreadable", err.Error()})
 			return nil
 		}
 		if d.IsDir() {
@@ -234,34 +302,138 @@ func verifyDir(fsys fs.FS, dir string) []ManifestProblem {
 			}
 			return nil
 		}
-		rel := strings.TrimPrefix(p, dir+"/")
-		if dir == "." {
-			rel = p
-		}
-		if rel == ManifestName {
-			return nil
-		}
-		have[rel] = true
-		sum, listed := want[rel]
-		if !listed {
-			problems = append(problems, ManifestProblem{Path: path.Join(dir, rel), What: "extra"})
-			return nil
-		}
-		got, err := fileSum(fsys, p)
-		switch {
-		case err != nil:
-			problems = append(problems, ManifestProblem{path.Join(dir, rel), "unreadable", err.Error()})
-		case got != sum:
-			problems = append(problems, ManifestProblem{Path: path.Join(dir, rel), What: "changed"})
+		if r := rel(p); r != ManifestName {
+			present = append(present, r)
 		}
 		return nil
 	})
-	for name := range want {
-		if !have[name] {
-			problems = append(problems, ManifestProblem{Path: path.Join(dir, name), What: "missing"})
+	sort.Strings(present)
+	var joined []byte
+	want, err := scanManifest(fsys, manifest, present, func(name []byte) {
+		// Most missing files of a long list are only counted: compare
+		// the path without making a string of it.
+		switch {
+		case !fs.ValidPath(string(name)):
+			joined = append(joined[:0], path.Join(dir, string(name))...)
+		case dir == ".":
+			joined = append(joined[:0], name...)
+		default:
+			joined = append(append(append(joined[:0], dir...), '/'), name...)
+		}
+		if found.full && string(joined) >= found.last {
+			found.total++
+			return
+		}
+		found.add(ManifestProblem{Path: string(joined), What: "missing"})
+	})
+	if err != nil {
+		return problemList{kept: []ManifestProblem{*err}, total: 1}
+	}
+	for _, r := range present {
+		sum, listed := want[r]
+		if !listed {
+			found.add(ManifestProblem{Path: path.Join(dir, r), What: "extra"})
+			continue
+		}
+		got, err := fileSum(fsys, path.Join(dir, r))
+		switch {
+		case err != nil:
+			found.add(ManifestProblem{path.Join(dir, r), "unreadable", err.Error()})
+		case got != sum:
+			found.add(ManifestProblem{Path: path.Join(dir, r), What: "changed"})
 		}
 	}
-	return problems
+	return found
+}
+
+// scanManifest reads the MANIFEST at name line by line and returns the
+// checksums it lists for the files of present (sorted paths relative to
+// its directory), calling missing with each file it lists that is not
+// present (file is only valid during the call). A MANIFEST that is not a regular file within the input limit
+// and MaxManifestBytes, lists more than MaxManifestFiles files or has a
+// line that is not "<sha256>  <path>" is returned as a problem.
+func scanManifest(fsys fs.FS, name string, present []string, missing func(name []byte)) (map[string]string, *ManifestProblem) {
+	f, size, err := confine.Open(fsys, name)
+	if err != nil {
+		return nil, &ManifestProblem{name, "unreadable", err.Error()}
+	}
+	defer f.Close()
+	if size > MaxManifestBytes {
+		return nil, &ManifestProblem{name, "unreadable", fmt.Sprintf("%s is %d bytes, more than the limit of %d bytes for a MANIFEST", name, size, MaxManifestBytes)}
+	}
+	malformed := func(line int) (map[string]string, *ManifestProblem) {
+		return nil, &ManifestProblem{name, "malformed", fmt.Sprintf("line %d is not \"<sha256>  <path>\"", line)}
+	}
+	want := map[string]string{}
+	sc := bufio.NewScanner(io.LimitReader(f, size))
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<10)
+	sc.Split(splitLines)
+	lines, blank := 0, 0 // blank: the first of the blank lines read last
+	for sc.Scan() {
+		lines++
+		line := sc.Bytes()
+		if len(line) == 0 {
+			// Blank lines may end the file, nothing else.
+			if blank == 0 {
+				blank = lines
+			}
+			continue
+		}
+		if blank != 0 {
+			return malformed(blank)
+		}
+		if lines > MaxManifestFiles {
+			return nil, &ManifestProblem{name, "malformed", fmt.Sprintf("it lists more than %d files, the most a MANIFEST may list", MaxManifestFiles)}
+		}
+		sum, file, ok := bytes.Cut(line, []byte("  "))
+		if !ok || len(sum) != 64 || len(file) == 0 {
+			return malformed(lines)
+		}
+		if i := search(present, file); i >= 0 {
+			want[present[i]] = string(sum)
+		} else {
+			missing(file)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if err == bufio.ErrTooLong {
+			return malformed(lines + 1)
+		}
+		return nil, &ManifestProblem{name, "unreadable", err.Error()}
+	}
+	if lines == blank {
+		return malformed(1) // no line at all
+	}
+	return want, nil
+}
+
+// search returns the index of name in the sorted list, or -1. It
+// compares without converting name to a string, which would allocate.
+func search(list []string, name []byte) int {
+	lo, hi := 0, len(list)
+	for lo < hi {
+		if m := int(uint(lo+hi) >> 1); list[m] < string(name) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(list) && list[lo] == string(name) {
+		return lo
+	}
+	return -1
+}
+
+// splitLines is bufio.ScanLines without dropping a carriage return: a
+// MANIFEST's lines end in "\n" only.
+func splitLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return i + 1, data[:i], nil
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
 }
 
 // fileSum returns the hex SHA-256 of a regular file of fsys within the

@@ -98,7 +98,7 @@ func TestVerifyManifest(t *testing.T) {
 			fsys[name] = &fstest.MapFile{Data: data}
 		}
 		tt.change(fsys)
-		got, err := VerifyManifest(fsys)
+		got, _, err := VerifyManifest(fsys)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.rule, err)
 		}
@@ -132,7 +132,7 @@ func TestWriterReplacesAtomically(t *testing.T) {
 		}
 	}
 	verify := func(rule string) {
-		problems, err := VerifyManifest(os.DirFS(dest))
+		problems, _, err := VerifyManifest(os.DirFS(dest))
 		if err != nil || len(problems) != 0 {
 			t.Fatalf("%s: manifest: %v %v", rule, problems, err)
 		}

@@ -61,34 +61,23 @@ type packFS struct {
 	packs map[string]*pack // by directory; nil: no archive there
 }
 
-// pack is one loaded archive: its bytes and its members by name.
+// pack is one opened archive: the index of its members, or why it cannot
+// be read, and the members served so far.
 type pack struct {
-	name    string // the archive's path, for messages
-	members map[string]*packMember
+	name  string    // the archive's path, for messages
+	index *zipIndex // nil if err is set
+	err   error     // why the archive cannot be read
+
+	mu     sync.Mutex
+	served map[string]*packMember // by name, the members looked up
 }
 
 // packMember is one member of a pack, checked the first time it is
 // served.
 type packMember struct {
-	f       *zip.File
-	archive io.ReaderAt // the archive's bytes
-	size    int64       // the archive's size
-
 	once    sync.Once
-	content []byte // the member's bytes, a range of data
-	err     error  // why it cannot be served
-}
-
-// check checks the member once (see checkMember) and returns why it
-// cannot be served, if it cannot.
-func (m *packMember) check(archive string) error {
-	m.once.Do(func() {
-		m.content, m.err = checkMember(m.f, m.archive, m.size)
-		if m.err != nil {
-			m.err = fmt.Errorf("%s in %s %v", m.f.Name, archive, m.err)
-		}
-	})
-	return m.err
+	content []byte // the member's bytes
+	err     error  // why it cannot be served (fs.ErrNotExist: no such member)
 }
 
 // memberFile is an open member of a pack.
@@ -100,30 +89,59 @@ type memberFile struct {
 func (f memberFile) Stat() (fs.FileInfo, error) { return f.info, nil }
 func (f memberFile) Close() error               { return nil }
 
+// memberInfo describes a member of a pack as a read-only regular file.
+type memberInfo struct {
+	name string
+	size int64
+}
+
+func (i memberInfo) Name() string       { return i.name }
+func (i memberInfo) Size() int64        { return i.size }
+func (i memberInfo) Mode() fs.FileMode  { return 0o444 }
+func (i memberInfo) ModTime() time.Time { return packTime }
+func (i memberInfo) IsDir() bool        { return false }
+func (i memberInfo) Sys() any           { return nil }
+
 // Open returns fsys extended so that blobs stored in a pack read like
 // files: fs.ReadFile(Open(fsys), "golden/blobs/ab12.npy") reads the member
 // ab12.npy of golden/blobs.npz. The archive is read with package confine
-// (a regular file within the input limit). A member is refused if it is
+// (a regular file within the input limit). Its central directory is
+// indexed in a few bytes per member, and refused if it lists more than
+// MaxPackMembers members or takes more than MaxPackDirectory bytes; a
+// member is read when it is first served. A member is refused if it is
 // compressed — a pack stores its members as they are, as np.savez does,
 // so that no member can expand beyond the bytes on disk — or if its
-// content does not match the checksum in its name.
+// content does not match the checksum in its name. A pack that cannot be
+// read fails the reads of its members only.
 func Open(fsys fs.FS) fs.FS { return &packFS{base: fsys, packs: map[string]*pack{}} }
 
-func (p *packFS) pack(dir string) (*pack, error) {
+// pack returns the pack of directory dir, opening it the first time;
+// nil if dir holds none.
+func (p *packFS) pack(dir string) *pack {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if pk, ok := p.packs[dir]; ok {
-		return pk, nil
+		return pk
 	}
 	name := path.Join(dir, PackName)
 	if _, err := fs.Stat(p.base, name); err != nil {
 		p.packs[dir] = nil
-		return nil, nil
+		return nil
 	}
-	// The archive is read where it lies when its file can be read at any
-	// offset (an embedded corpus, a file on disk): each member is then
-	// read, and checked, when it is first served.
-	f, size, err := confine.Open(p.base, name)
+	pk := &pack{name: name, served: map[string]*packMember{}}
+	pk.index, pk.err = openIndex(p.base, name)
+	if pk.err != nil {
+		pk.err = fmt.Errorf("%s: %w", name, pk.err)
+	}
+	p.packs[dir] = pk
+	return pk
+}
+
+// openIndex opens the archive name of fsys and indexes its members. The
+// archive is read where it lies when its file can be read at any offset
+// (an embedded corpus, a file on disk), otherwise read whole.
+func openIndex(fsys fs.FS, name string) (*zipIndex, error) {
+	f, size, err := confine.Open(fsys, name)
 	if err != nil {
 		return nil, err
 	}
@@ -132,39 +150,60 @@ func (p *packFS) pack(dir string) (*pack, error) {
 		data, err := io.ReadAll(io.LimitReader(f, size))
 		f.Close()
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
+			return nil, err
 		}
 		ra, size = bytes.NewReader(data), int64(len(data))
 	}
-	zr, err := zip.NewReader(ra, size)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
-	}
-	pk := &pack{name: name, members: make(map[string]*packMember, len(zr.File))}
-	for _, f := range zr.File {
-		pk.members[f.Name] = &packMember{f: f, archive: ra, size: size}
-	}
-	p.packs[dir] = pk
-	return pk, nil
+	// The file stays open while the pack is used, as long as the
+	// command runs.
+	return readZipIndex(ra, size)
 }
 
-// checkMember reads and checks a member f of a pack of size bytes:
-// stored, not compressed, within the pack, and holding the content its
-// name's checksum says. It returns the member's content.
-func checkMember(f *zip.File, archive io.ReaderAt, size int64) ([]byte, error) {
-	if f.Method != zip.Store {
-		return nil, fmt.Errorf("is compressed (method %d): a pack's members must be stored uncompressed", f.Method)
+// member returns the checked content of the member called file.
+func (pk *pack) member(file string) ([]byte, error) {
+	if pk.err != nil {
+		return nil, pk.err
 	}
-	off, err := f.DataOffset()
-	if err != nil || f.CompressedSize64 != f.UncompressedSize64 || off < 0 || off > size || f.CompressedSize64 > uint64(size-off) {
+	pk.mu.Lock()
+	m, ok := pk.served[file]
+	if !ok {
+		m = &packMember{}
+		pk.served[file] = m
+	}
+	pk.mu.Unlock()
+	m.once.Do(func() {
+		m.content, m.err = checkMember(pk.index, file)
+		if m.err != nil && m.err != fs.ErrNotExist {
+			m.err = fmt.Errorf("%s in %s %v", file, pk.name, m.err)
+		}
+	})
+	return m.content, m.err
+}
+
+// checkMember reads and checks the member called name of a pack: stored,
+// not compressed, within the pack, and holding the content its name's
+// checksum says. It returns the member's content, or fs.ErrNotExist if
+// the pack has no such member.
+func checkMember(z *zipIndex, name string) ([]byte, error) {
+	m, ok, err := z.lookup(name)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("cannot be read: %v", err)
+	case !ok:
+		return nil, fs.ErrNotExist
+	case m.method != methodStore:
+		return nil, fmt.Errorf("is compressed (method %d): a pack's members must be stored uncompressed", m.method)
+	}
+	off, err := z.dataOffset(m)
+	if err != nil || m.compressed != m.size || off < 0 || off > z.size || m.compressed > uint64(z.size-off) {
 		return nil, fmt.Errorf("cannot be read: its data lies outside the pack")
 	}
-	content := make([]byte, f.CompressedSize64)
-	if _, err := archive.ReadAt(content, off); err != nil {
+	content := make([]byte, m.compressed)
+	if _, err := z.archive.ReadAt(content, off); err != nil {
 		return nil, fmt.Errorf("cannot be read: %v", err)
 	}
 	sum := sha256.Sum256(content)
-	if !strings.HasPrefix(f.Name, hex.EncodeToString(sum[:])[:24]) {
+	if !strings.HasPrefix(name, hex.EncodeToString(sum[:])[:24]) {
 		return nil, fmt.Errorf("is corrupt: its content does not match its checksum")
 	}
 	return content, nil
@@ -180,35 +219,32 @@ func member(name string) (dir, file string, ok bool) {
 	return path.Dir(d), file, true
 }
 
-// memberOf returns the checked member that serves name, or nil if name
-// is not served from a pack.
-func (p *packFS) memberOf(name string) (*packMember, error) {
+// memberOf returns the checked content of the member that serves name;
+// ok is false if name is not served from a pack.
+func (p *packFS) memberOf(name string) (content []byte, ok bool, err error) {
 	dir, file, ok := member(name)
 	if !ok {
-		return nil, nil
+		return nil, false, nil
 	}
-	pk, err := p.pack(dir)
-	if err != nil || pk == nil {
-		return nil, err
+	pk := p.pack(dir)
+	if pk == nil {
+		return nil, false, nil
 	}
-	m, ok := pk.members[file]
-	if !ok {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	content, err = pk.member(file)
+	if err == fs.ErrNotExist {
+		err = &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
-	if err := m.check(pk.name); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return content, true, err
 }
 
 // Open implements fs.FS.
 func (p *packFS) Open(name string) (fs.File, error) {
-	m, err := p.memberOf(name)
+	content, ok, err := p.memberOf(name)
 	switch {
 	case err != nil:
 		return nil, err
-	case m != nil:
-		return memberFile{bytes.NewReader(m.content), m.f.FileInfo()}, nil
+	case ok:
+		return memberFile{bytes.NewReader(content), memberInfo{path.Base(name), int64(len(content))}}, nil
 	}
 	return p.base.Open(name)
 }
@@ -216,12 +252,12 @@ func (p *packFS) Open(name string) (fs.File, error) {
 // Stat implements fs.StatFS, so that a file of the underlying file system
 // is looked at without being opened (see package confine).
 func (p *packFS) Stat(name string) (fs.FileInfo, error) {
-	m, err := p.memberOf(name)
+	content, ok, err := p.memberOf(name)
 	switch {
 	case err != nil:
 		return nil, err
-	case m != nil:
-		return m.f.FileInfo(), nil
+	case ok:
+		return memberInfo{path.Base(name), int64(len(content))}, nil
 	}
 	return fs.Stat(p.base, name)
 }

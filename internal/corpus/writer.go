@@ -41,9 +41,6 @@ const (
 	unfinishedText = "conform corpus.Writer: unfinished corpus; safe to delete\n"
 )
 
-// maxManifestBytes bounds the MANIFEST CheckDest reads.
-const maxManifestBytes = 64 << 20
-
 // CheckDest reports whether dest may be replaced by a corpus a Writer
 // builds, which deletes everything in it. It returns nil if dest does not
 // exist, is an empty directory, or is a conform corpus; otherwise an error
@@ -119,7 +116,7 @@ func readManifest(name string) (map[string]bool, error) {
 		return nil, err
 	case !st.Mode().IsRegular():
 		return nil, fmt.Errorf("its %s is not a regular file", ManifestName)
-	case st.Size() > maxManifestBytes:
+	case st.Size() > MaxManifestBytes:
 		return nil, fmt.Errorf("its %s is larger than a conform manifest can be", ManifestName)
 	}
 	data, err := os.ReadFile(name)
