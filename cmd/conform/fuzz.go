@@ -65,6 +65,8 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	shrinkTime := fset.Duration("shrink-time", 5*time.Second, "time limit for shrinking one disagreement")
 	maxShrinks := fset.Int("max-findings", 25, "shrink and save at most `N` distinct signatures (or divergence classes)")
 	knownPath := fset.String("known-failures", "", "`FILE` of signatures expected to disagree (check's format)")
+	allowEmpty := fset.Bool("allow-empty", false, "exit 0 even if no case was compared (every case skipped)")
+	allowCrashes := fset.Bool("allow-known-crashes", false, "let --known-failures signatures absorb crashes and timeouts")
 	timeout := fset.Duration("timeout", 5*time.Second, "per-case timeout for protocol children")
 	positional, code, done := parseArgs(fset, args)
 	if done {
@@ -82,11 +84,8 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	}
 	var known map[string]string
 	if *knownPath != "" {
-		data, err := os.ReadFile(*knownPath)
-		if err == nil {
-			known, err = check.ReadKnownFailures(data)
-		}
-		if err != nil {
+		var err error
+		if known, err = check.ReadKnownFailuresFile(*knownPath); err != nil {
 			printable.Fprintf(stderr, "conform fuzz: --known-failures: %v\n", err)
 			return exitUsage
 		}
@@ -94,6 +93,14 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 			if _, err := signature.Parse(entry); err != nil {
 				printable.Fprintf(stderr, "conform fuzz: --known-failures: ignoring %s: fuzz knows failures by signature only\n", entry)
 			}
+		}
+	}
+	createdOut := false
+	if *out != "" {
+		var err error
+		if createdOut, err = fuzz.PrepareOut(*out); err != nil {
+			printable.Fprintf(stderr, "conform fuzz: --out: %v\n", err)
+			return exitUsage
 		}
 	}
 	if *seed == 0 {
@@ -144,6 +151,7 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 		Impl: im, Oracles: refs, Duration: *duration, CaseTimeout: *timeout, MaxCases: *maxCases, Seed: *seed,
 		Shard: shardI, Shards: shardN, Out: *out, Workers: *workers,
 		ShrinkTime: *shrinkTime, MaxShrinks: *maxShrinks, KnownFailures: known, Log: stderr,
+		AllowKnownCrashes: *allowCrashes, Inputs: runInputs("", *knownPath, append([]string{*implSpec}, strings.Split(*oracles, ",")...)...),
 	})
 	if err != nil {
 		printable.Fprintf(stderr, "conform fuzz: %v\n", err)
@@ -158,6 +166,9 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 		}
 		if f.Path != "" {
 			printable.Fprintf(stdout, "  saved %s\n", f.Path)
+		}
+		if f.SaveErr != nil {
+			printable.Fprintf(stdout, "  NOT SAVED: %v\n", f.SaveErr)
 		}
 	}
 	if len(s.Groups) > 0 {
@@ -180,15 +191,41 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	if s.Known > 0 {
 		fmt.Fprintf(stdout, "%d known failures (--known-failures)\n", s.Known)
 	}
-	if len(s.Findings) > 0 && *out != "" {
+	printKnownCrashes(stdout, s.KnownCrashes, s.KnownTimeouts, *allowCrashes)
+	saved := 0
+	for _, f := range s.Findings {
+		if f.Path != "" {
+			saved++
+		}
+	}
+	if saved > 0 {
 		printable.Fprintf(stdout, "replay: conform check --cases %s --impl %s\n", *out, quoteArg(*implSpec))
+	} else if createdOut {
+		os.Remove(*out) // created for findings, and none was saved
 	}
 	fmt.Fprintf(stdout, "%d cases in %.1f s: %.0f cases/s\n", s.Cases, s.Elapsed.Seconds(), s.Rate())
 	fmt.Fprintln(stdout, s.Line())
+	status := exitOK
 	if s.Disagreed > 0 || faulted {
-		return exitRejected
+		status = exitRejected
 	}
-	return exitOK
+	if s.Unsaved > 0 {
+		printable.Fprintf(stdout, "%d of %d findings could not be saved in %s (see NOT SAVED above)\n", s.Unsaved, len(s.Findings), *out)
+		status = exitRejected
+	}
+	if s.Compared() == 0 {
+		why := "no case was generated"
+		if s.Skipped > 0 {
+			why = fmt.Sprintf("all %d cases were skipped", s.Skipped)
+		}
+		if *allowEmpty {
+			fmt.Fprintf(stdout, "no case compared: %s (allowed by --allow-empty)\n", why)
+		} else {
+			fmt.Fprintf(stdout, "no case compared: %s; the run fails, as it tested nothing (--allow-empty accepts this)\n", why)
+			status = exitRejected
+		}
+	}
+	return status
 }
 
 func elementsOf(f fuzz.Finding) int {

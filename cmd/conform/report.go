@@ -73,6 +73,19 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	confine.SetLimit(*maxInput)
+	inputs := runInputs(*dir, "", impls...)
+	var paths []string
+	for _, f := range formats {
+		path := *out
+		if len(formats) > 1 {
+			path = strings.TrimSuffix(path, filepath.Ext(path)) + "." + f
+		}
+		if err := inputs.Check("--out", path); err != nil {
+			printable.Fprintf(stderr, "conform report: %v\n", err)
+			return exitUsage
+		}
+		paths = append(paths, path)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
@@ -114,11 +127,8 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		printable.Fprintf(stderr, "conform report: %v\n", err)
 		return exitRejected
 	}
-	for _, f := range formats {
-		path := *out
-		if len(formats) > 1 {
-			path = strings.TrimSuffix(path, filepath.Ext(path)) + "." + f
-		}
+	for i, f := range formats {
+		path := paths[i]
 		write := map[string]func(io.Writer) error{"md": rep.WriteMarkdown, "html": rep.WriteHTML, "json": rep.WriteJSON}[f]
 		if err := writeReport(path, write); err != nil {
 			printable.Fprintf(stderr, "conform report: %v\n", err)
