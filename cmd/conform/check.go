@@ -22,7 +22,8 @@ import (
 )
 
 const checkUsage = `Usage: conform check [--cases DIR] [--impl IMPL] [--known-failures FILE]
-                     [--junit FILE] [--json FILE] [--allow-empty] [-v]
+                     [--junit FILE] [--json FILE] [--allow-empty]
+                     [--allow-known-crashes] [-v]
 
 Runs every case (each *.json case file and each line of each *.jsonl case
 list, with an "expect" object) against an implementation and compares

@@ -26,7 +26,8 @@ native byte order). -o - writes it to stdout. The ops, their inputs and
 fields are listed at the end; docs/case-format.md has the details.
 
 On success the exit status is 0. OUT is written through a temporary file
-".conform-*.npy" beside it and renamed into place, so it never holds a
+".conform-*" (with OUT's extension) beside it and renamed into place (a
+symbolic link there is replaced, not followed), so it never holds a
 partial result; a replaced OUT keeps its permission bits, a new one gets
 0644 less the umask. An interrupted run (SIGINT, SIGTERM, SIGHUP) deletes
 its temporary file and exits with 128 plus the signal number (130, 143,

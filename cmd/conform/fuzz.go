@@ -21,7 +21,7 @@ import (
 
 const fuzzUsage = `Usage: conform fuzz --impl IMPL [--oracle numpy[,tfjs,tflite]] [--duration D] [--seed S]
                     [--out DIR] [--shard i/n] [--max-cases N] [--max-findings N]
-                    [--known-failures FILE]
+                    [--known-failures FILE] [--allow-known-crashes] [--allow-empty]
 
 Generates cases for every op the implementation lists, runs each on the
 implementation and on the oracles (pipelined), and compares the
@@ -34,11 +34,25 @@ with provenance, so that "conform check --cases DIR --impl IMPL" replays
 it; later disagreements of a signature already seen are counted. The run goes on
 until --duration. Prints progress, each signature with its count and saved
 case, the throughput in cases/s, and the summary line; exit status 1 if
-anything disagreed or a child broke the protocol.
+anything disagreed, a child broke the protocol, a finding could not be
+saved, or no case was compared at all (the implementation or the oracles
+skipped every case) unless --allow-empty is given.
+
+--out DIR is checked before fuzzing starts: it must be a directory conform
+can write in (created if missing); otherwise the exit status is 2. A
+finding that cannot be saved later (a full disk) is printed with NOT SAVED
+and the reason, and fails the run; the "replay:" line is printed only if a
+finding was saved. Each file is written through a temporary file renamed
+into place, and never over a file the run reads (the known-failures file,
+a file an --impl or --oracle command line names).
 
 --known-failures FILE takes check's format (one entry per line, optional
 "# reason"); its entries that are signatures are known: disagreements with
 them are counted as known, not shrunk or saved, and do not fail the run.
+Crashes and timeouts ("take/crash/died", "take/crash/timeout") are known
+only with --allow-known-crashes: without it they fail like any other
+disagreement; either way "N crashes and M timeouts matched known-failure
+entries" is printed. FILE must be a regular file of at most 16 MiB.
 
 --duration bounds the wall time: no case is generated and no shrinking
 step starts after it, and what is in flight then gets at most --timeout

@@ -37,6 +37,13 @@ comment), html (one self-contained page: colour matrix, filters) or json;
 with several formats, --out is a base name and each file gets its
 extension. IMPL is engine, numpy, tfjs, ort, tflite, or a conform/1 command line.
 
+Each file is written through a temporary file renamed into place (a
+symbolic link there is replaced, not followed). Refused before the run,
+with exit status 2: a directory or other file that is not regular, a file
+the run reads (any file under --cases DIR, a file an --impl command line
+names, under any spelling, hard link or symbolic link), and two formats
+naming one file.
+
 Options:
 `
 
