@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -123,8 +122,9 @@ type caseInput struct{ name, path string }
 // as casefile.FileInputs resolves them. It returns nil if the case cannot
 // be read or is not a JSON object with an "inputs" object.
 func caseInputs(casePath string) []caseInput {
-	data, err := os.ReadFile(casePath)
-	if err != nil || len(data) > casefile.MaxCaseBytes {
+	// Read as the loader reads it: a regular file within the case size.
+	data, err := confine.ReadPathWithin(casePath, casefile.MaxCaseBytes)
+	if err != nil {
 		return nil
 	}
 	var c struct {
