@@ -16,8 +16,8 @@ import (
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/confine"
 	"github.com/conformsuite/conform/internal/impl"
-	"github.com/conformsuite/conform/internal/printable"
 	"github.com/conformsuite/conform/internal/output"
+	"github.com/conformsuite/conform/internal/printable"
 	"github.com/conformsuite/conform/oracle"
 )
 
