@@ -103,7 +103,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -164,9 +163,22 @@ type optionFunc func(*config) error
 func (f optionFunc) apply(c *config) error { return f(c) }
 
 type config struct {
-	fsys  fs.FS
-	known map[string]string
-	ops   map[string]bool // nil: every op
+	fsys    fs.FS
+	known   map[string]string
+	crashes bool            // signature entries absorb crashes (AllowKnownCrashes)
+	ops     map[string]bool // nil: every op
+}
+
+// AllowKnownCrashes lets a signature entry of the known failures
+// ("slice/crash/panic") absorb crashes: panics and errors without a kind.
+// Without it such a crash fails, like `conform check` without
+// --allow-known-crashes, so that an implementation that panics on every
+// case cannot pass through one signature entry.
+func AllowKnownCrashes() Option {
+	return optionFunc(func(c *config) error {
+		c.crashes = true
+		return nil
+	})
 }
 
 // KnownFailures lists the IDs of cases the implementation is known to
@@ -190,13 +202,9 @@ func KnownFailures(known map[string]string) Option {
 // ignored. See KnownFailures.
 func KnownFailuresFile(path string) Option {
 	return optionFunc(func(c *config) error {
-		data, err := os.ReadFile(path)
+		known, err := check.ReadKnownFailuresFile(path)
 		if err != nil {
 			return err
-		}
-		known, err := check.ReadKnownFailures(data)
-		if err != nil {
-			return fmt.Errorf("%s: %v", path, err)
 		}
 		for id, reason := range known {
 			c.known[id] = reason
@@ -317,7 +325,7 @@ func Run(t *testing.T, implementation any, opts ...Option) {
 							seen[form.String()] = true
 						}
 					}
-					r = check.ApplyKnownFailures(r, c.known)
+					r = check.ApplyKnownFailures(r, c.known, c.crashes)
 					summary.Add(r)
 					switch r.Status {
 					case check.Fail:
@@ -358,7 +366,7 @@ func run(implementation any, opts []Option) (*check.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := check.Run(context.Background(), c.fsys, a, check.Options{KnownFailures: c.known, Workers: 1})
+	s, err := check.Run(context.Background(), c.fsys, a, check.Options{KnownFailures: c.known, AllowKnownCrashes: c.crashes, Workers: 1})
 	if err != nil {
 		return nil, fmt.Errorf("conformtest: reading the corpus: %v", err)
 	}

@@ -16,12 +16,14 @@ import (
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/confine"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/output"
 	"github.com/conformsuite/conform/internal/printable"
 	"github.com/conformsuite/conform/oracle"
 )
 
 const checkUsage = `Usage: conform check [--cases DIR] [--impl IMPL] [--known-failures FILE]
-                     [--junit FILE] [--json FILE] [--allow-empty] [-v]
+                     [--junit FILE] [--json FILE] [--allow-empty]
+                     [--allow-known-crashes] [-v]
 
 Runs every case (each *.json case file and each line of each *.jsonl case
 list, with an "expect" object) against an implementation and compares
@@ -38,7 +40,13 @@ garbage fails, and the child is restarted.
 
 --known-failures FILE lists case IDs expected to fail, one per line, with
 an optional "# reason": they count as passed, and a listed case that passes
-fails the run as an unexpected pass.
+fails the run as an unexpected pass. An entry may be a failure signature
+("take/values"): every failure with it is known. A signature entry does not
+absorb crashes and timeouts ("take/crash/died", "take/crash"): they still
+fail, counted in "N crashes and M timeouts matched known-failure entries",
+unless --allow-known-crashes is given. FILE is read like a corpus file: a
+regular file (a FIFO or device is refused before it is opened) of at most
+16 MiB.
 
 Cases and corpora are not trusted: every path a case names must stay inside
 its directory (no absolute paths, no "..", no symbolic link leading out), only
@@ -52,6 +60,13 @@ status 1 if any case failed, the manifest does not match (a directory with a
 blobs.npz pack must carry its MANIFEST), or no case ran at all (an empty
 corpus, or every case skipped) unless --allow-empty is given. The --junit
 and --json reports are written in every case.
+
+--junit and --json are written through a temporary file renamed into
+place (a symbolic link there is replaced, not followed). Refused before the
+run, with exit status 2: a directory or other file that is not regular, a
+file the run reads (any file under --cases DIR, the known-failures file,
+a file the --impl command line names, under any spelling, hard link or
+symbolic link), and --junit and --json naming one file.
 
 Options:
 `
@@ -68,6 +83,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	maxOutput := fset.Int64("max-output", engine.DefaultOutputLimit, "the engine refuses results larger than `BYTES`")
 	maxInput := maxInputFlag(fset)
 	allowEmpty := fset.Bool("allow-empty", false, "exit 0 even if no case ran (an empty corpus, or every case skipped)")
+	allowCrashes := fset.Bool("allow-known-crashes", false, "let signature entries of --known-failures absorb crashes and timeouts")
 	positional, code, done := parseArgs(fset, args)
 	if done {
 		return code
@@ -86,13 +102,21 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	opts := check.Options{Workers: 1}
-	if *knownPath != "" {
-		data, err := os.ReadFile(*knownPath)
-		if err == nil {
-			opts.KnownFailures, err = check.ReadKnownFailures(data)
+	inputs := runInputs(*dir, *knownPath, *implSpec)
+	for _, o := range []struct{ flag, path string }{{"--junit", *junit}, {"--json", *jsonOut}} {
+		if o.path == "" {
+			continue
 		}
-		if err != nil {
+		if err := inputs.Check(o.flag, o.path); err != nil {
+			printable.Fprintf(stderr, "conform check: %v\n", err)
+			return exitUsage
+		}
+	}
+	opts := check.Options{Workers: 1}
+	opts.AllowKnownCrashes = *allowCrashes
+	if *knownPath != "" {
+		var err error
+		if opts.KnownFailures, err = check.ReadKnownFailuresFile(*knownPath); err != nil {
 			printable.Fprintf(stderr, "conform check: --known-failures: %v\n", err)
 			return exitUsage
 		}
@@ -173,6 +197,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if summary.KnownFailures+summary.UnexpectedPasses > 0 {
 		fmt.Fprintf(stdout, "%d known failures, %d unexpected passes\n", summary.KnownFailures, summary.UnexpectedPasses)
 	}
+	printKnownCrashes(stdout, summary.KnownCrashes, summary.KnownTimeouts, *allowCrashes)
 	status := exitOK
 	for _, report := range []struct {
 		path  string
@@ -205,17 +230,23 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	return status
 }
 
-// writeReport writes a report file through write.
+// writeReport writes a report file through write, atomically (see
+// output.WriteExitingOnSignal); the path was checked before the run.
 func writeReport(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
+	return output.WriteExitingOnSignal(path, write)
+}
+
+// printKnownCrashes prints how many crashes and timeouts signature
+// entries of the known-failures list matched, and what became of them.
+func printKnownCrashes(w io.Writer, crashes, timeouts int, allowed bool) {
+	if crashes+timeouts == 0 {
+		return
 	}
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	how := "they fail the run (--allow-known-crashes counts them as known)"
+	if allowed {
+		how = "counted as known (--allow-known-crashes)"
 	}
-	return err
+	fmt.Fprintf(w, "%d crashes and %d timeouts matched known-failure entries: %s\n", crashes, timeouts, how)
 }
 
 // printSignatures prints the failures grouped by signature: each

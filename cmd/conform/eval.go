@@ -1,26 +1,19 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
-	"syscall"
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/confine"
+	"github.com/conformsuite/conform/internal/output"
 	"github.com/conformsuite/conform/internal/printable"
 )
 
@@ -32,7 +25,8 @@ native byte order). -o - writes it to stdout. The ops, their inputs and
 fields are listed at the end; docs/case-format.md has the details.
 
 On success the exit status is 0. OUT is written through a temporary file
-".conform-*.npy" beside it and renamed into place, so it never holds a
+".conform-*" (with OUT's extension) beside it and renamed into place (a
+symbolic link there is replaced, not followed), so it never holds a
 partial result; a replaced OUT keeps its permission bits, a new one gets
 0644 less the umask. An interrupted run (SIGINT, SIGTERM, SIGHUP) deletes
 its temporary file and exits with 128 plus the signal number (130, 143,
@@ -77,10 +71,8 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	casePath := positional[0]
-	var existing fs.FileInfo // OUT as it was, if it existed
 	if *out != "-" {
-		var err error
-		if existing, err = checkOutput(*out, casePath); err != nil {
+		if err := evalInputs(casePath).Check("-o", *out); err != nil {
 			printable.Fprintf(stderr, "conform eval: %v\n", err)
 			return exitUsage
 		}
@@ -103,7 +95,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 			err = fmt.Errorf("stdout: %v", err)
 		}
 	} else {
-		err = writeAtomic(*out, existing, result)
+		err = output.WriteExitingOnSignal(*out, func(w io.Writer) error { return npy.Write(w, result) })
 	}
 	if err != nil {
 		printable.Fprintf(stderr, "conform eval: cannot write output: %v\n", err)
@@ -112,34 +104,15 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// checkOutput refuses an output path eval must not replace: an existing
-// directory or other non-regular file (devices, FIFOs, sockets), and the
-// case's own files, the case file itself and every input file it names,
-// compared with os.SameFile so that other spellings, hard links and
-// symbolic links are caught. It returns what out is, or nil if it does not
-// exist. A case file that cannot be read or parsed is left for evaluation
-// to reject.
-func checkOutput(out, casePath string) (fs.FileInfo, error) {
-	st, err := os.Stat(out)
-	if err != nil {
-		// Missing, or unreachable: writing will say why if it matters.
-		return nil, nil
+// evalInputs returns the files an eval run reads, which -o may not
+// replace: the case file itself and every input file it names.
+func evalInputs(casePath string) *output.Inputs {
+	in := &output.Inputs{}
+	in.AddFile(casePath, "the case file")
+	for _, ci := range caseInputs(casePath) {
+		in.AddFile(ci.path, fmt.Sprintf("the case's input %q", ci.name))
 	}
-	switch {
-	case st.IsDir():
-		return nil, fmt.Errorf("-o %s is a directory; name a file", out)
-	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("-o %s is not a regular file (%s); refusing to replace it", out, confine.FileKind(st.Mode()))
-	}
-	if cs, err := os.Stat(casePath); err == nil && os.SameFile(st, cs) {
-		return nil, fmt.Errorf("-o %s is the case file %s itself; refusing to overwrite it", out, casePath)
-	}
-	for _, in := range caseInputs(casePath) {
-		if is, err := os.Stat(in.path); err == nil && os.SameFile(st, is) {
-			return nil, fmt.Errorf("-o %s is the case's input %q (%s); refusing to overwrite it", out, in.name, in.path)
-		}
-	}
-	return st, nil
+	return in
 }
 
 // caseInput is an input file a case names.
@@ -149,8 +122,9 @@ type caseInput struct{ name, path string }
 // as casefile.FileInputs resolves them. It returns nil if the case cannot
 // be read or is not a JSON object with an "inputs" object.
 func caseInputs(casePath string) []caseInput {
-	data, err := os.ReadFile(casePath)
-	if err != nil || len(data) > casefile.MaxCaseBytes {
+	// Read as the loader reads it: a regular file within the case size.
+	data, err := confine.ReadPathWithin(casePath, casefile.MaxCaseBytes)
+	if err != nil {
 		return nil
 	}
 	var c struct {
@@ -191,133 +165,6 @@ func evalCase(path string) (result *engine.Tensor, err error) {
 		return nil, err
 	}
 	return c.Eval()
-}
-
-// testHookTempWritten, if set, runs while the temporary output file exists,
-// after the result is written to it and before it is renamed into place.
-var testHookTempWritten func()
-
-// writeAtomic writes t as .npy to path through a new temporary file in the
-// same directory, renamed into place, so that path never holds a partial
-// result. existing is path as it was (nil if it did not exist): a replaced
-// file keeps its permission bits, a new one gets 0644 less the umask. On
-// an error, and on SIGINT, SIGTERM or SIGHUP before the rename (which then
-// exit the process with status 128+signal), only the temporary file is
-// removed. The error names path and the reason.
-func writeAtomic(path string, existing fs.FileInfo, t *engine.Tensor) error {
-	tmp := &tempFile{}
-	stop := tmp.removeOnSignal()
-	defer stop()
-	f, err := tmp.create(filepath.Dir(path))
-	if err != nil {
-		return fmt.Errorf("%s: %v", path, reason(err))
-	}
-	err = npy.Write(f, t)
-	if err == nil && existing != nil {
-		err = f.Chmod(existing.Mode().Perm())
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && testHookTempWritten != nil {
-		testHookTempWritten()
-	}
-	if err == nil {
-		err = tmp.rename(path)
-	}
-	if err != nil {
-		tmp.remove()
-		return fmt.Errorf("%s: %v", path, reason(err))
-	}
-	return nil
-}
-
-// reason returns the cause of a file system error without the operation
-// and the (temporary) file name.
-func reason(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
-}
-
-// tempFile is a temporary output file that is removed unless it is renamed
-// into place, also when the process is interrupted.
-type tempFile struct {
-	mu   sync.Mutex
-	name string // "" before create and after rename or remove
-}
-
-// create creates a new file ".conform-<random>.npy" in dir, with mode 0644
-// less the umask (the kernel applies it, so the umask is never changed).
-func (t *tempFile) create(dir string) (*os.File, error) {
-	for try := 0; ; try++ {
-		var b [8]byte
-		rand.Read(b[:])
-		name := filepath.Join(dir, ".conform-"+hex.EncodeToString(b[:])+".npy")
-		t.mu.Lock()
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
-		if err == nil {
-			t.name = name
-		}
-		t.mu.Unlock()
-		if errors.Is(err, fs.ErrExist) && try < 100 {
-			continue
-		}
-		return f, err
-	}
-}
-
-// rename moves the file into place at path.
-func (t *tempFile) rename(path string) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if err := os.Rename(t.name, path); err != nil {
-		return err
-	}
-	t.name = ""
-	return nil
-}
-
-// remove deletes the file if it exists and was not renamed.
-func (t *tempFile) remove() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.name != "" {
-		os.Remove(t.name)
-		t.name = ""
-	}
-}
-
-// removeOnSignal makes SIGINT, SIGTERM and SIGHUP remove the file and
-// exit the process with status 128 plus the signal number, until stop is
-// called.
-func (t *tempFile) removeOnSignal() (stop func()) {
-	sigs := make(chan os.Signal, 1)
-	done := make(chan struct{})
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	go func() {
-		select {
-		case sig := <-sigs:
-			// Holding the lock until the process ends, so that nothing is
-			// created or renamed after the removal.
-			t.mu.Lock()
-			if t.name != "" {
-				os.Remove(t.name)
-			}
-			os.Exit(128 + int(sig.(syscall.Signal)))
-		case <-done:
-		}
-	}()
-	return func() {
-		signal.Stop(sigs)
-		close(done)
-	}
 }
 
 // newFlags returns the flag set of a subcommand; -h and a bad flag print

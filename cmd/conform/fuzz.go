@@ -21,7 +21,7 @@ import (
 
 const fuzzUsage = `Usage: conform fuzz --impl IMPL [--oracle numpy[,tfjs,tflite]] [--duration D] [--seed S]
                     [--out DIR] [--shard i/n] [--max-cases N] [--max-findings N]
-                    [--known-failures FILE]
+                    [--known-failures FILE] [--allow-known-crashes] [--allow-empty]
 
 Generates cases for every op the implementation lists, runs each on the
 implementation and on the oracles (pipelined), and compares the
@@ -34,11 +34,25 @@ with provenance, so that "conform check --cases DIR --impl IMPL" replays
 it; later disagreements of a signature already seen are counted. The run goes on
 until --duration. Prints progress, each signature with its count and saved
 case, the throughput in cases/s, and the summary line; exit status 1 if
-anything disagreed or a child broke the protocol.
+anything disagreed, a child broke the protocol, a finding could not be
+saved, or no case was compared at all (the implementation or the oracles
+skipped every case) unless --allow-empty is given.
+
+--out DIR is checked before fuzzing starts: it must be a directory conform
+can write in (created if missing); otherwise the exit status is 2. A
+finding that cannot be saved later (a full disk) is printed with NOT SAVED
+and the reason, and fails the run; the "replay:" line is printed only if a
+finding was saved. Each file is written through a temporary file renamed
+into place, and never over a file the run reads (the known-failures file,
+a file an --impl or --oracle command line names).
 
 --known-failures FILE takes check's format (one entry per line, optional
 "# reason"); its entries that are signatures are known: disagreements with
 them are counted as known, not shrunk or saved, and do not fail the run.
+Crashes and timeouts ("take/crash/died", "take/crash/timeout") are known
+only with --allow-known-crashes: without it they fail like any other
+disagreement; either way "N crashes and M timeouts matched known-failure
+entries" is printed. FILE must be a regular file of at most 16 MiB.
 
 --duration bounds the wall time: no case is generated and no shrinking
 step starts after it, and what is in flight then gets at most --timeout
@@ -65,6 +79,8 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	shrinkTime := fset.Duration("shrink-time", 5*time.Second, "time limit for shrinking one disagreement")
 	maxShrinks := fset.Int("max-findings", 25, "shrink and save at most `N` distinct signatures (or divergence classes)")
 	knownPath := fset.String("known-failures", "", "`FILE` of signatures expected to disagree (check's format)")
+	allowEmpty := fset.Bool("allow-empty", false, "exit 0 even if no case was compared (every case skipped)")
+	allowCrashes := fset.Bool("allow-known-crashes", false, "let --known-failures signatures absorb crashes and timeouts")
 	timeout := fset.Duration("timeout", 5*time.Second, "per-case timeout for protocol children")
 	positional, code, done := parseArgs(fset, args)
 	if done {
@@ -82,11 +98,8 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	}
 	var known map[string]string
 	if *knownPath != "" {
-		data, err := os.ReadFile(*knownPath)
-		if err == nil {
-			known, err = check.ReadKnownFailures(data)
-		}
-		if err != nil {
+		var err error
+		if known, err = check.ReadKnownFailuresFile(*knownPath); err != nil {
 			printable.Fprintf(stderr, "conform fuzz: --known-failures: %v\n", err)
 			return exitUsage
 		}
@@ -94,6 +107,14 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 			if _, err := signature.Parse(entry); err != nil {
 				printable.Fprintf(stderr, "conform fuzz: --known-failures: ignoring %s: fuzz knows failures by signature only\n", entry)
 			}
+		}
+	}
+	createdOut := false
+	if *out != "" {
+		var err error
+		if createdOut, err = fuzz.PrepareOut(*out); err != nil {
+			printable.Fprintf(stderr, "conform fuzz: --out: %v\n", err)
+			return exitUsage
 		}
 	}
 	if *seed == 0 {
@@ -144,6 +165,7 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 		Impl: im, Oracles: refs, Duration: *duration, CaseTimeout: *timeout, MaxCases: *maxCases, Seed: *seed,
 		Shard: shardI, Shards: shardN, Out: *out, Workers: *workers,
 		ShrinkTime: *shrinkTime, MaxShrinks: *maxShrinks, KnownFailures: known, Log: stderr,
+		AllowKnownCrashes: *allowCrashes, Inputs: runInputs("", *knownPath, append([]string{*implSpec}, strings.Split(*oracles, ",")...)...),
 	})
 	if err != nil {
 		printable.Fprintf(stderr, "conform fuzz: %v\n", err)
@@ -158,6 +180,9 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 		}
 		if f.Path != "" {
 			printable.Fprintf(stdout, "  saved %s\n", f.Path)
+		}
+		if f.SaveErr != nil {
+			printable.Fprintf(stdout, "  NOT SAVED: %v\n", f.SaveErr)
 		}
 	}
 	if len(s.Groups) > 0 {
@@ -180,15 +205,41 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	if s.Known > 0 {
 		fmt.Fprintf(stdout, "%d known failures (--known-failures)\n", s.Known)
 	}
-	if len(s.Findings) > 0 && *out != "" {
+	printKnownCrashes(stdout, s.KnownCrashes, s.KnownTimeouts, *allowCrashes)
+	saved := 0
+	for _, f := range s.Findings {
+		if f.Path != "" {
+			saved++
+		}
+	}
+	if saved > 0 {
 		printable.Fprintf(stdout, "replay: conform check --cases %s --impl %s\n", *out, quoteArg(*implSpec))
+	} else if createdOut {
+		os.Remove(*out) // created for findings, and none was saved
 	}
 	fmt.Fprintf(stdout, "%d cases in %.1f s: %.0f cases/s\n", s.Cases, s.Elapsed.Seconds(), s.Rate())
 	fmt.Fprintln(stdout, s.Line())
+	status := exitOK
 	if s.Disagreed > 0 || faulted {
-		return exitRejected
+		status = exitRejected
 	}
-	return exitOK
+	if s.Unsaved > 0 {
+		printable.Fprintf(stdout, "%d of %d findings could not be saved in %s (see NOT SAVED above)\n", s.Unsaved, len(s.Findings), *out)
+		status = exitRejected
+	}
+	if s.Compared() == 0 {
+		why := "no case was generated"
+		if s.Skipped > 0 {
+			why = fmt.Sprintf("all %d cases were skipped", s.Skipped)
+		}
+		if *allowEmpty {
+			fmt.Fprintf(stdout, "no case compared: %s (allowed by --allow-empty)\n", why)
+		} else {
+			fmt.Fprintf(stdout, "no case compared: %s; the run fails, as it tested nothing (--allow-empty accepts this)\n", why)
+			status = exitRejected
+		}
+	}
+	return status
 }
 
 func elementsOf(f fuzz.Finding) int {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/output"
 )
 
 // treeState records every entry under root: relative path -> type, mode
@@ -255,7 +256,7 @@ func TestEvalOutput(t *testing.T) {
 // result is written to the temporary file.
 func TestEvalSignalRemovesTemp(t *testing.T) {
 	if args := os.Getenv("CONFORM_TEST_EVAL_SIGNAL"); args != "" {
-		testHookTempWritten = func() {
+		output.TestHookTempWritten = func() {
 			fmt.Println("temp written")
 			time.Sleep(time.Minute)
 		}

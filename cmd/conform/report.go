@@ -37,6 +37,13 @@ comment), html (one self-contained page: colour matrix, filters) or json;
 with several formats, --out is a base name and each file gets its
 extension. IMPL is engine, numpy, tfjs, ort, tflite, or a conform/1 command line.
 
+Each file is written through a temporary file renamed into place (a
+symbolic link there is replaced, not followed). Refused before the run,
+with exit status 2: a directory or other file that is not regular, a file
+the run reads (any file under --cases DIR, a file an --impl command line
+names, under any spelling, hard link or symbolic link), and two formats
+naming one file.
+
 Options:
 `
 
@@ -73,6 +80,19 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	confine.SetLimit(*maxInput)
+	inputs := runInputs(*dir, "", impls...)
+	var paths []string
+	for _, f := range formats {
+		path := *out
+		if len(formats) > 1 {
+			path = strings.TrimSuffix(path, filepath.Ext(path)) + "." + f
+		}
+		if err := inputs.Check("--out", path); err != nil {
+			printable.Fprintf(stderr, "conform report: %v\n", err)
+			return exitUsage
+		}
+		paths = append(paths, path)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
@@ -114,11 +134,8 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		printable.Fprintf(stderr, "conform report: %v\n", err)
 		return exitRejected
 	}
-	for _, f := range formats {
-		path := *out
-		if len(formats) > 1 {
-			path = strings.TrimSuffix(path, filepath.Ext(path)) + "." + f
-		}
+	for i, f := range formats {
+		path := paths[i]
 		write := map[string]func(io.Writer) error{"md": rep.WriteMarkdown, "html": rep.WriteHTML, "json": rep.WriteJSON}[f]
 		if err := writeReport(path, write); err != nil {
 			printable.Fprintf(stderr, "conform report: %v\n", err)

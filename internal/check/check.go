@@ -22,6 +22,7 @@ import (
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/signature"
+	"github.com/conformsuite/conform/oracle"
 )
 
 // Status is the outcome of one case.
@@ -50,6 +51,10 @@ type Result struct {
 	// Signature names the kind of failure (see package signature); zero
 	// unless the case failed on the implementation's answer.
 	Signature signature.Signature
+	// KnownCrash is the signature entry of the known-failures list that
+	// matched the case's crash or timeout, or empty (see
+	// ApplyKnownFailures).
+	KnownCrash string
 }
 
 // Summary collects the results of a run.
@@ -72,6 +77,10 @@ type Summary struct {
 	// UnknownIDs lists known-failure entries that are neither a case of
 	// the corpus nor the signature of a failure of this run.
 	UnknownIDs []string
+	// KnownCrashes and KnownTimeouts count the crashes and timeouts a
+	// signature entry of the known-failures list matched: failures
+	// unless Options.AllowKnownCrashes, known failures with it.
+	KnownCrashes, KnownTimeouts int
 }
 
 // OK reports whether every case passed (or failed as expected) or was
@@ -123,6 +132,9 @@ type Options struct {
 	// Workers is the number of cases in flight (default 1; protocol
 	// implementations are pipelined when it is larger).
 	Workers int
+	// AllowKnownCrashes lets a signature entry of KnownFailures absorb
+	// crashes and timeouts (see ApplyKnownFailures).
+	AllowKnownCrashes bool
 }
 
 // Run checks every case under fsys (see corpus.Entries) against im,
@@ -166,7 +178,8 @@ func Run(ctx context.Context, fsys fs.FS, im impl.Impl, opts Options) (*Summary,
 			}
 		}
 		before := r.Status
-		r = ApplyKnownFailures(r, opts.KnownFailures)
+		r = ApplyKnownFailures(r, opts.KnownFailures, opts.AllowKnownCrashes)
+		s.CountKnownCrash(r)
 		switch {
 		case r.Status == XFail:
 			s.KnownFailures++
@@ -198,14 +211,25 @@ func CorpusFailure(err error) *Summary {
 // pass: the list must shrink as the implementation improves). An entry of
 // known may also be a signature ("getitem/values", see package
 // signature; without "@variant" or "#class" it covers every variant or
-// class): every failure
-// with that signature is then known too; a
-// case that passes is not an unexpected pass for a signature entry.
-func ApplyKnownFailures(r Result, known map[string]string) Result {
+// class): every failure with that signature is then known too; a case
+// that passes is not an unexpected pass for a signature entry.
+//
+// A signature entry absorbs a crash or a timeout (the symptom "crash")
+// only if crashes is true: otherwise the failure stays one, and says
+// which entry matched it. Either way the result's KnownCrash names the
+// entry (see Summary.CountKnownCrash).
+func ApplyKnownFailures(r Result, known map[string]string, crashes bool) Result {
 	reason, listed := known[r.ID]
 	if !listed && r.Status == Fail && !r.Signature.IsZero() {
 		for _, form := range r.Signature.Forms() {
 			if reason, listed = known[form.String()]; listed {
+				if r.Signature.Symptom == signature.Crash {
+					r.KnownCrash = form.String()
+					if !crashes {
+						r.Detail += " (the known-failure entry " + r.KnownCrash + " matches this crash; crashes and timeouts count as known only with --allow-known-crashes)"
+						return r
+					}
+				}
 				break
 			}
 		}
@@ -222,6 +246,18 @@ func ApplyKnownFailures(r Result, known map[string]string) Result {
 		r.Detail = "unexpected pass: the case is listed as a known failure (" + reason + "); remove it from the list"
 	}
 	return r
+}
+
+// CountKnownCrash counts r in KnownCrashes or KnownTimeouts if a
+// signature entry matched its crash (r.KnownCrash).
+func (s *Summary) CountKnownCrash(r Result) {
+	switch {
+	case r.KnownCrash == "":
+	case r.Signature.Detail == string(oracle.CrashTimeout):
+		s.KnownTimeouts++
+	default:
+		s.KnownCrashes++
+	}
 }
 
 // One checks one case of a corpus against im.
@@ -374,6 +410,27 @@ func readNPY(fsys fs.FS, dir, p string) (*engine.Tensor, error) {
 		return nil, errors.New(e.Message)
 	}
 	return t, err
+}
+
+// MaxKnownFailuresBytes bounds the size of a known-failures file: a list
+// of case IDs and signatures, far smaller than a corpus.
+const MaxKnownFailuresBytes = 16 << 20
+
+// ReadKnownFailuresFile reads the known-failures file at path (see
+// ReadKnownFailures) as the files of a corpus are read: only a regular
+// file, refused before it is opened otherwise, of at most
+// MaxKnownFailuresBytes (or the input limit, if smaller; see package
+// confine). The error names the file.
+func ReadKnownFailuresFile(path string) (map[string]string, error) {
+	data, err := confine.ReadPathWithin(path, MaxKnownFailuresBytes)
+	if err != nil {
+		return nil, err
+	}
+	known, err := ReadKnownFailures(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return known, nil
 }
 
 // ReadKnownFailures parses a known-failures list: one case ID or failure

@@ -86,6 +86,11 @@ func Open(fsys fs.FS, name string) (fs.File, int64, error) {
 
 // open is Open, naming the file shown in errors.
 func open(fsys fs.FS, name, shown string) (fs.File, int64, error) {
+	return openWithin(fsys, name, shown, Limit())
+}
+
+// openWithin is open with the size limit limit.
+func openWithin(fsys fs.FS, name, shown string, limit int64) (fs.File, int64, error) {
 	fi, err := fs.Stat(fsys, name)
 	if err != nil {
 		return nil, 0, plain(err, shown)
@@ -93,15 +98,18 @@ func open(fsys fs.FS, name, shown string) (fs.File, int64, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, 0, fmt.Errorf("%s is not a regular file (%s)", shown, FileKind(fi.Mode()))
 	}
-	if fi.Size() > Limit() {
-		return nil, 0, fmt.Errorf("%s is %d bytes, more than the input limit of %d bytes (raise it with --max-input)", shown, fi.Size(), Limit())
+	if fi.Size() > limit {
+		if limit < Limit() {
+			return nil, 0, fmt.Errorf("%s is %d bytes, more than the limit of %d bytes for such a file", shown, fi.Size(), limit)
+		}
+		return nil, 0, fmt.Errorf("%s is %d bytes, more than the input limit of %d bytes (raise it with --max-input)", shown, fi.Size(), limit)
 	}
 	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, 0, plain(err, shown)
 	}
 	// The file may have been replaced since Stat: check what was opened.
-	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > Limit() {
+	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > limit {
 		f.Close()
 		return nil, 0, fmt.Errorf("%s changed while it was opened", shown)
 	}
@@ -115,7 +123,18 @@ func ReadFile(fsys fs.FS, name string) ([]byte, error) {
 
 // readFile is ReadFile, naming the file shown in errors.
 func readFile(fsys fs.FS, name, shown string) ([]byte, error) {
-	f, size, err := open(fsys, name, shown)
+	return readFileWithin(fsys, name, shown, Limit())
+}
+
+// ReadPathWithin is ReadPath with the smaller of limit and the input
+// limit, for a file whose format needs less (a known-failures list).
+func ReadPathWithin(path string, limit int64) ([]byte, error) {
+	return readFileWithin(os.DirFS(filepath.Dir(path)), filepath.Base(path), path, min(limit, Limit()))
+}
+
+// readFileWithin is readFile with the size limit limit.
+func readFileWithin(fsys fs.FS, name, shown string, limit int64) ([]byte, error) {
+	f, size, err := openWithin(fsys, name, shown, limit)
 	if err != nil {
 		return nil, err
 	}

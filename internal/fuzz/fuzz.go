@@ -20,8 +20,10 @@ import (
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/gen"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/output"
 	"github.com/conformsuite/conform/internal/progress"
 	"github.com/conformsuite/conform/internal/signature"
+	"github.com/conformsuite/conform/oracle"
 )
 
 // Options configures Run.
@@ -60,9 +62,16 @@ type Options struct {
 	// reads it (entry to reason). Its entries that are signatures (see
 	// signature.Parse) are known: disagreements with those signatures are
 	// counted in Summary.Known, not shrunk, saved or counted as failures.
-	// Other entries (case IDs) are ignored.
-	KnownFailures map[string]string
-	Log           io.Writer
+	// Other entries (case IDs) are ignored. A crash or timeout (the
+	// symptom "crash") is known only with AllowKnownCrashes; without it
+	// its disagreements are failures like any other. Either way they are
+	// counted in Summary.KnownCrashes and KnownTimeouts.
+	KnownFailures     map[string]string
+	AllowKnownCrashes bool
+	// Inputs are the files the run reads: a saved file that would replace
+	// one is not saved (see package output). Nil: none.
+	Inputs *output.Inputs
+	Log    io.Writer
 }
 
 // Finding is one disagreement, shrunk.
@@ -82,7 +91,10 @@ type Finding struct {
 	// is the smallest failing case found by then, not necessarily
 	// minimal.
 	Partial bool
+	// Path is the saved case file, empty if nothing was saved; SaveErr
+	// says why saving failed.
 	Path    string
+	SaveErr error
 }
 
 // Group is the disagreements of one signature, or, for an implementation
@@ -104,6 +116,9 @@ type Group struct {
 	// queued is set once a disagreement of this signature is queued for
 	// shrinking.
 	queued bool
+	// crash is set when the signature is a crash or timeout a
+	// known-failures entry matches.
+	crash bool
 }
 
 // Summary is the result of a run.
@@ -121,7 +136,17 @@ type Summary struct {
 	// Unshrunk counts the signatures not known that were not shrunk
 	// (over MaxShrinks or StopAfter, or first seen after the deadline).
 	Unshrunk int
+	// KnownCrashes and KnownTimeouts count the crashes and timeouts of
+	// the implementation whose signature a known-failures entry matched
+	// (known only with Options.AllowKnownCrashes).
+	KnownCrashes, KnownTimeouts int
+	// Unsaved counts the findings that could not be saved.
+	Unsaved int
 }
+
+// Compared returns the number of cases on which the implementation was
+// compared with a reference: agreed, disagreed or known.
+func (s *Summary) Compared() int { return s.Agreed + s.Disagreed + s.Known }
 
 // Rate returns cases per second.
 func (s *Summary) Rate() float64 { return float64(s.Cases) / s.Elapsed.Seconds() }
@@ -280,6 +305,9 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 				pending.Add(-1)
 				if ok {
 					mu.Lock()
+					if f.SaveErr != nil {
+						s.Unsaved++
+					}
 					s.Findings = append(s.Findings, f)
 					saved := f
 					groups[groupKey(f.Signature)].Finding = &saved
@@ -340,12 +368,19 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 						g = &Group{Signature: sig}
 						for _, form := range sig.Forms() {
 							if g.Reason, g.Known = known[form]; g.Known {
+								g.crash = sig.Symptom == signature.Crash
+								g.Known = !g.crash || opts.AllowKnownCrashes
 								break
 							}
 						}
 						groups[groupKey(sig)] = g
 					}
 					g.Count++
+					if g.crash && sig.Detail == string(oracle.CrashTimeout) {
+						s.KnownTimeouts++
+					} else if g.crash {
+						s.KnownCrashes++
+					}
 					if g.Known {
 						s.Known++
 						break

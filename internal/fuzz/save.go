@@ -2,21 +2,86 @@ package fuzz
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 
 	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/output"
 )
+
+// PrepareOut makes dir ready to hold findings before a run starts: it
+// creates it if it is missing (created reports that it did) and checks
+// that a file can be created in it. The error says why dir cannot hold
+// findings: it is not a directory, or cannot be written.
+func PrepareOut(dir string) (created bool, err error) {
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return false, fmt.Errorf("%s is not a directory", dir)
+	} else if err != nil {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return false, fmt.Errorf("cannot create %s: %v", dir, reason(err))
+		}
+		created = true
+	}
+	probe, err := os.CreateTemp(dir, ".conform-probe-*")
+	if err != nil {
+		if created {
+			os.Remove(dir)
+		}
+		return false, fmt.Errorf("cannot write in %s: %v", dir, reason(err))
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return created, nil
+}
+
+// reason returns the cause of a file system error without the operation
+// and the file name.
+func reason(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
 
 // Save writes a finding to dir as a normal case file, <ID>.json, with its
 // inputs and the reference's expected output beside it, and provenance:
 // how it was found, and what each side returned. It returns the case
-// file's path.
-func Save(dir string, f Finding, opts Options) (string, error) {
+// file's path. Each file is written through a temporary file renamed
+// into place (output.Write), and none replaces a file of opts.Inputs; if
+// one cannot be written, the files of the finding written before it are
+// removed.
+func Save(dir string, f Finding, opts Options) (path string, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
+	}
+	var written []string
+	defer func() {
+		if err != nil {
+			for _, p := range written {
+				os.Remove(p)
+			}
+		}
+	}()
+	writeAtomic := func(path string, data []byte) error {
+		if opts.Inputs != nil {
+			if err := opts.Inputs.Refuse("--out", path); err != nil {
+				return err
+			}
+		}
+		err := output.Write(path, func(w io.Writer) error {
+			_, err := w.Write(data)
+			return err
+		})
+		if err == nil {
+			written = append(written, path)
+		}
+		return err
 	}
 	doc := map[string]any{}
 	for k, v := range f.Case.Spec {
@@ -74,25 +139,9 @@ func Save(dir string, f Finding, opts Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, f.ID+".json")
-	return path, writeAtomic(path, append(data, '\n'))
-}
-
-// writeAtomic writes a file through a temporary file and a rename.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".fuzz-*")
-	if err != nil {
-		return err
+	path = filepath.Join(dir, f.ID+".json")
+	if err := writeAtomic(path, append(data, '\n')); err != nil {
+		return "", err
 	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return path, nil
 }

@@ -65,11 +65,10 @@ func (s *shrinker) shrink(d disagreement) (Finding, bool) {
 	}
 	f.ID = caseID(minimal)
 	if s.opts.Out != "" {
-		path, err := Save(s.opts.Out, f, s.opts)
-		if err != nil {
-			f.Detail += fmt.Sprintf(" (not saved: %v)", err)
+		f.Path, f.SaveErr = Save(s.opts.Out, f, s.opts)
+		if f.SaveErr != nil {
+			fmt.Fprintf(s.opts.Log, "fuzz: cannot save %s: %v\n", f.ID, f.SaveErr)
 		}
-		f.Path = path
 	}
 	return f, true
 }

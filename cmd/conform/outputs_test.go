@@ -1,0 +1,123 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/conformsuite/conform/internal/corpus"
+)
+
+// TestReportOutputsRefuseInputs checks that check's --junit and --json and
+// report's --out never replace a file the run reads — the corpus's files,
+// its MANIFEST, the known-failures file, the implementation's program —
+// under any spelling, hard link or symbolic link, nor a directory, nor
+// each other: the run is refused before it starts (exit 2, one line on
+// stderr, nothing on stdout) and nothing under the test's directory
+// changes. Each row prepares the directory (corpus/ with list.jsonl,
+// x.npy and a MANIFEST; known.txt) and returns the command line.
+func TestReportOutputsRefuseInputs(t *testing.T) {
+	tests := []struct {
+		rule string
+		args func(t *testing.T, top, cases, known string) []string
+	}{
+		{"--junit naming the corpus's case list is refused (it used to be truncated)", func(t *testing.T, top, cases, known string) []string {
+			return []string{"check", "--cases", cases, "--junit", filepath.Join(cases, "list.jsonl")}
+		}},
+		{"--json naming the corpus's MANIFEST by another spelling is refused", func(t *testing.T, top, cases, known string) []string {
+			return []string{"check", "--cases", cases, "--json", cases + "/./sub/../" + corpus.ManifestName}
+		}},
+		{"--json through a symbolic link to a corpus input is refused (it used to be followed)", func(t *testing.T, top, cases, known string) []string {
+			symlink(t, filepath.Join(cases, "x.npy"), filepath.Join(top, "link.json"))
+			return []string{"check", "--cases", cases, "--json", filepath.Join(top, "link.json")}
+		}},
+		{"--junit naming a hard link to the known-failures file is refused", func(t *testing.T, top, cases, known string) []string {
+			if err := os.Link(known, filepath.Join(top, "hard.xml")); err != nil {
+				t.Skip("hard link:", err)
+			}
+			return []string{"check", "--cases", cases, "--known-failures", known, "--junit", filepath.Join(top, "hard.xml")}
+		}},
+		{"--junit naming the known-failures file is refused with the embedded corpus too", func(t *testing.T, top, cases, known string) []string {
+			return []string{"check", "--known-failures", known, "--junit", known}
+		}},
+		{"--json naming the implementation's program is refused", func(t *testing.T, top, cases, known string) []string {
+			prog := filepath.Join(top, "adapter.sh")
+			writeFile(t, prog, "#!/bin/sh\necho '{\"hello\": {\"name\": \"none\", \"version\": \"0\", \"ops\": []}}'\nexec cat >/dev/null\n")
+			os.Chmod(prog, 0o755)
+			return []string{"check", "--cases", cases, "--impl", "sh " + prog, "--json", prog}
+		}},
+		{"--junit and --json naming one file are refused (the second replaced the first)", func(t *testing.T, top, cases, known string) []string {
+			return []string{"check", "--cases", cases, "--junit", filepath.Join(top, "r"), "--json", filepath.Join(top, "r")}
+		}},
+		{"--junit naming a directory is refused before the run", func(t *testing.T, top, cases, known string) []string {
+			return []string{"check", "--cases", cases, "--junit", top}
+		}},
+		{"report --out naming a corpus file is refused (it used to be truncated)", func(t *testing.T, top, cases, known string) []string {
+			return []string{"report", "--impl", "engine", "--cases", cases, "--format", "json", "--out", filepath.Join(cases, "list.jsonl")}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule, func(t *testing.T) {
+			top := t.TempDir()
+			cases := filepath.Join(top, "corpus")
+			writeFile(t, filepath.Join(cases, "list.jsonl"), goodCase+"\n")
+			writeInput(t, cases, "x.npy", 2, 3)
+			os.Mkdir(filepath.Join(cases, "sub"), 0o755)
+			sums := map[string]string{}
+			for _, name := range []string{"list.jsonl", "x.npy"} {
+				data, _ := os.ReadFile(filepath.Join(cases, name))
+				sums[name] = corpus.Sum(data)
+			}
+			writeFile(t, filepath.Join(cases, corpus.ManifestName), string(corpus.FormatManifest(sums)))
+			known := filepath.Join(top, "known.txt")
+			writeFile(t, known, "slice/values # a reason\n")
+			args := tt.args(t, top, cases, known)
+			before := treeState(t, top)
+			code, stdout, stderr := runCLI(args...)
+			if code != exitUsage || strings.Count(stderr, "\n") != 1 || stdout != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2, one line on stderr, nothing on stdout", code, stdout, stderr)
+			}
+			if d := diffState(before, treeState(t, top)); d != "" {
+				t.Errorf("the directory changed: %s", d)
+			}
+		})
+	}
+}
+
+// TestReportOutputsWritten checks what the outputs may replace: a
+// symbolic link is replaced by the report and its target left as it was,
+// an existing report keeps its mode, and a new file inside the corpus
+// directory (not a file the run reads) is written.
+func TestReportOutputsWritten(t *testing.T) {
+	top := t.TempDir()
+	cases := filepath.Join(top, "corpus")
+	writeFile(t, filepath.Join(cases, "list.jsonl"), goodCase+"\n")
+	writeInput(t, cases, "x.npy", 2, 3)
+	target := filepath.Join(top, "target.txt")
+	writeFile(t, target, "keep me")
+	symlink(t, target, filepath.Join(top, "link.xml"))
+	old := filepath.Join(top, "old.json")
+	writeFile(t, old, "earlier report")
+	os.Chmod(old, 0o640)
+	code, stdout, stderr := runCLI("check", "--cases", cases, "--junit", filepath.Join(top, "link.xml"), "--json", old)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	if data, _ := os.ReadFile(target); string(data) != "keep me" {
+		t.Errorf("the link's target was written: %q", data)
+	}
+	if st, err := os.Lstat(filepath.Join(top, "link.xml")); err != nil || !st.Mode().IsRegular() {
+		t.Errorf("the link was not replaced by the report: %v", err)
+	}
+	if st, err := os.Stat(old); err != nil || st.Mode().Perm() != 0o640 || st.Size() == int64(len("earlier report")) {
+		t.Errorf("the replaced report: %v, %v", st, err)
+	}
+	if temps, _ := filepath.Glob(filepath.Join(top, ".conform-*")); len(temps) != 0 {
+		t.Errorf("temporary files left: %v", temps)
+	}
+	code, stdout, stderr = runCLI("check", "--cases", cases, "--junit", filepath.Join(cases, "junit.xml"))
+	if _, err := os.Stat(filepath.Join(cases, "junit.xml")); code != exitOK || err != nil {
+		t.Errorf("a new report inside the corpus directory: exit %d, %v\n%s%s", code, err, stdout, stderr)
+	}
+}
