@@ -193,6 +193,8 @@ func prepareAdvanced(x *Tensor, items []IndexItem) (entries []advEntry, fancy bo
 			default:
 				return nil, false, Errorf(InvalidSpec, "arrays used as indices must be of integer (or boolean) type; %s has dtype %v", arrayName(it), a.DType)
 			}
+		case IndexInvalid:
+			return nil, false, it.Err
 		default:
 			return nil, false, Errorf(InvalidSpec, "unknown index item kind %d", it.Kind)
 		}
@@ -380,6 +382,9 @@ func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
 			axis++
 		case advSlice:
 			it := e.item
+			if it.Err != nil {
+				return nil, it.Err // a bound that is not an integer
+			}
 			step := int64(1)
 			if it.HasStep {
 				step = it.Step
