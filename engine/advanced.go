@@ -491,11 +491,8 @@ func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
 	for _, d := range dims {
 		oneElement = oneElement && d.count == 1
 	}
-	if numiter > MaxRank {
-		return nil, Errorf(InvalidSpec, "too many advanced (array) indices: %d, at most %d", numiter, MaxRank)
-	}
-	if numiter > MaxRank-1 && oneElement {
-		return nil, Errorf(InvalidSpec, "when no subspace is given, the number of index arrays cannot be above %d, but %d index arrays found", MaxRank-1, numiter)
+	if err := checkIndexIterator(numiter, oneElement); err != nil {
+		return nil, err
 	}
 	p.grid = grid
 	p.pre, p.post = dims[:insert], dims[insert:]

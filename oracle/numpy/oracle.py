@@ -1695,6 +1695,12 @@ def op_take_along_axis(spec, inputs):
         if d != ax and n != m and n != 1 and m != 1:
             raise invalid("shape mismatch: indices of shape %s do not broadcast against arr of shape %s "
                           "outside axis %d" % (indices.shape, src.shape, ax))
+    if src.ndim > MAX_RANK - 1:
+        # NumPy indexes arr with one index array per dimension and no
+        # subspace: IndexError "the number of index arrays cannot be above
+        # 31", a fault of the spec, also for an empty result.
+        raise invalid("when no subspace is given, the number of index arrays cannot be above %d, "
+                      "but %d index arrays found" % (MAX_RANK - 1, src.ndim))
     try:
         r = np.take_along_axis(src, indices, ax)
     except IndexError as e:
@@ -1706,19 +1712,21 @@ def op_take_along_axis(spec, inputs):
 
 def op_gather(spec, inputs):
     """tf.gather(params, indices, axis, batch_dims) with TF's checks in
-    TF's order (GatherV2): integer indices (else bad_input, as gather_nd),
+    TF's order (GatherV2): int32 or int64 indices (GatherV2's Tindices; else
+    bad_input, as gather_nd's non-integer ones),
     params of rank >= 1, axis in [-rank, rank), batch_dims in [-q, q] for
     indices of rank q (negative counts from q), batch_dims <= axis, equal
     batch dims. An empty result is returned without looking at the
     values. Otherwise every index must be in [0, params.shape[axis])
     (negative ones too are out of range): bad_indices "error" (TF's CPU)
-    raises out_of_range, "zero" (TF's GPU) writes zeros for that slice. As
-    for gather_nd, a non-empty result from an empty params is out_of_range
-    under either policy. Written with NumPy fancy indexing."""
+    raises out_of_range, "zero" (TF's GPU) writes zeros for that slice.
+    GatherV2 has no "params is empty" check (GatherNd's rule): on an empty
+    gathered axis every index is outside. Written with NumPy fancy
+    indexing."""
     params, indices = inputs["params"], inputs["indices"]
     axis, b, policy = spec["axis"], spec["batch_dims"], spec["bad_indices"]
-    if indices.dtype.kind not in "iu":
-        raise bad("indices must be an integer tensor, got dtype %s" % indices.dtype.str)
+    if indices.dtype.kind != "i" or indices.dtype.itemsize not in (4, 8):
+        raise bad("GatherV2's Tindices is int32 or int64, got indices of dtype %s" % indices.dtype.str)
     r, q = params.ndim, indices.ndim
     if r < 1:
         raise invalid("params must be at least 1 dimensional, got shape %s" % (params.shape,))
@@ -1742,9 +1750,12 @@ def op_gather(spec, inputs):
     if shape_count(out_shape, params.dtype.itemsize) == 0:
         return np.empty(out_shape, dtype=params.dtype), params.dtype
     n = params.shape[axis]
-    if params.size == 0:
-        raise out_of_range("requested a result of shape %s, but params (shape %s) is empty"
-                           % (out_shape, params.shape))
+    if n == 0:
+        # A non-empty result: every index is outside [0, 0).
+        if policy == "error":
+            pos = np.unravel_index(0, indices.shape)
+            raise out_of_range("indices%s = %d is not in [0, 0)" % (list(map(int, pos)), int(indices[pos])))
+        return np.zeros(out_shape, dtype=params.dtype), params.dtype
     idx = int64_indices(indices)
     outside = (idx < 0) | (idx >= n)
     any_bad = bool(outside.any())
