@@ -194,6 +194,8 @@ func prepareAdvanced(x *Tensor, items []IndexItem) (entries []advEntry, fancy bo
 			default:
 				return nil, false, Errorf(InvalidSpec, "arrays used as indices must be of integer (or boolean) type; %s has dtype %v", arrayName(it), a.DType)
 			}
+		case IndexInvalid:
+			return nil, false, it.Err
 		default:
 			return nil, false, Errorf(InvalidSpec, "unknown index item kind %d", it.Kind)
 		}
@@ -385,6 +387,9 @@ func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
 			axis++
 		case advSlice:
 			it := e.item
+			if it.Err != nil {
+				return nil, it.Err // a bound that is not an integer
+			}
 			step := int64(1)
 			if it.HasStep {
 				step = it.Step
@@ -491,11 +496,8 @@ func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
 	for _, d := range dims {
 		oneElement = oneElement && d.count == 1
 	}
-	if numiter > MaxRank {
-		return nil, Errorf(InvalidSpec, "too many advanced (array) indices: %d, at most %d", numiter, MaxRank)
-	}
-	if numiter > MaxRank-1 && oneElement {
-		return nil, Errorf(InvalidSpec, "when no subspace is given, the number of index arrays cannot be above %d, but %d index arrays found", MaxRank-1, numiter)
+	if err := checkIndexIterator(numiter, oneElement); err != nil {
+		return nil, err
 	}
 	p.grid = grid
 	p.pre, p.post = dims[:insert], dims[insert:]

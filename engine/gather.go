@@ -529,8 +529,9 @@ type GatherSpec struct {
 //
 // Checks, in TF's order (GatherV2):
 //  1. bad_indices must be "error" or "zero": invalid_spec;
-//  2. indices must have an integer dtype, either byte order (bool and the
-//     rest: bad_input, as gather_nd);
+//  2. indices must be int32 or int64, either byte order (every other
+//     dtype: bad_input, as gather_nd's non-integer indices; see
+//     TFGatherIndexDType);
 //  3. params must have rank r >= 1: invalid_spec;
 //  4. axis in [-r, r), a negative one counting from r: invalid_spec;
 //  5. batch_dims in [-q, q] for indices of rank q, a negative one counting
@@ -540,16 +541,25 @@ type GatherSpec struct {
 //     limit: invalid_spec.
 //
 // An empty result is returned without looking at the index values (TF
-// returns before its kernel runs). Otherwise, a params with no elements
-// is out_of_range under either policy (gather_nd's rule "requested more
-// than 0 entries, but params is empty"), and each index must be in
-// [0, params.shape[axis]): negative indices do not wrap (unsigned ones
-// beyond int64 are outside too). An index outside is out_of_range under
-// BadIndexError (TF on CPU) and gives a slice of zeros under BadIndexZero
-// (TF on GPU). Under the variant NegativeGatherIndicesWrap a negative
+// returns before its kernel runs). Otherwise each index must be in
+// [0, params.shape[axis]): negative indices do not wrap. An index outside
+// is out_of_range under BadIndexError (TF on CPU) and gives a slice of
+// zeros under BadIndexZero (TF on GPU). GatherV2 has no "params is empty"
+// check (that is GatherNd's): on an empty gathered axis every index is
+// outside, so the result is out_of_range or all zeros by the policy. Under the variant NegativeGatherIndicesWrap a negative
 // index in [-n, -1] counts from the end of the axis.
 func Gather(params, indices *Tensor, spec GatherSpec) (*Tensor, error) {
 	return GatherUnder(params, indices, spec, 0)
+}
+
+// TFGatherIndexDType reports whether tf.gather takes indices of dtype dt:
+// TF's GatherV2 registers its Tindices attribute as {int32, int64} (the
+// tf.gather API reference: "indices: The index Tensor. Must be one of the
+// following types: int32, int64"), so int8, int16, every unsigned dtype,
+// bool and the rest are refused before the kernel runs. Either byte order
+// is taken (TF has none; a .npy file does).
+func TFGatherIndexDType(dt DType) bool {
+	return dt.Kind == Int && (dt.Size == 4 || dt.Size == 8)
 }
 
 // GatherUnder is Gather under the variants r (see Variant).
@@ -558,8 +568,8 @@ func GatherUnder(params, indices *Tensor, spec GatherSpec, r Rules) (*Tensor, er
 	if policy != BadIndexError && policy != BadIndexZero {
 		return nil, Errorf(InvalidSpec, "bad_indices must be %q or %q, got %q", BadIndexError, BadIndexZero, policy)
 	}
-	if !indices.DType.IsInteger() {
-		return nil, Errorf(BadInput, "indices must be an integer tensor, got dtype %v", indices.DType)
+	if !TFGatherIndexDType(indices.DType) {
+		return nil, Errorf(BadInput, "GatherV2's Tindices is int32 or int64, got indices of dtype %v", indices.DType)
 	}
 	pr, q := params.Rank(), indices.Rank()
 	if pr < 1 {
@@ -593,9 +603,6 @@ func GatherUnder(params, indices *Tensor, spec GatherSpec, r Rules) (*Tensor, er
 	}
 	if NumElements(outShape) == 0 {
 		return r.finish(newResult(params.DType, outShape))
-	}
-	if params.Len() == 0 {
-		return nil, Errorf(OutOfRange, "requested a result of shape %v, but params (shape %v) is empty", outShape, params.Shape)
 	}
 	rule := indexNoNegatives
 	if r.Has(NegativeGatherIndicesWrap) {

@@ -115,9 +115,7 @@ func refGather(pshape, ishape []int, idx []int64, axis, bd int, policy engine.Ba
 	if gatherProd(out) == 0 {
 		return res
 	}
-	if gatherProd(pshape) == 0 {
-		return refErr(engine.OutOfRange)
-	}
+	// No "params is empty" rule: on an empty axis every index is outside.
 	n := pshape[axis]
 	for e := 0; e < gatherProd(out); e++ {
 		pos := gatherUnravel(out, e)
@@ -535,6 +533,10 @@ func TestGatherFamilyRules(t *testing.T) {
 		{"take_along_axis: axis=None needs 1-D indices", along(engine.TakeAlongAxisSpec{Flatten: true}), arange(2, 3), i64([]int{1, 1}, 0), fails(engine.InvalidSpec)},
 		{"take_along_axis: an index out of bounds is out of range", along(engine.TakeAlongAxisSpec{Axis: 0}), arange(3), i64([]int{1}, 3), fails(engine.OutOfRange)},
 		{"take_along_axis: an empty result checks no index", along(engine.TakeAlongAxisSpec{Axis: 1}), arange(2, 3, 0), i64([]int{2, 1, 1}, 9, 9), ok([]int{2, 1, 0})},
+		{"take_along_axis: a 32-dim arr is more index arrays than NumPy's iterator takes (31)", along(engine.TakeAlongAxisSpec{Axis: 31}), arange(ones32()...), i64(ones32(), 0), fails(engine.InvalidSpec)},
+		{"take_along_axis: a 32-dim arr is refused even for an empty result", along(engine.TakeAlongAxisSpec{Axis: 31}), arange(ones32()...), i64(append(ones32()[:31], 0)), fails(engine.InvalidSpec)},
+		{"take_along_axis: a 32-dim arr is refused before an index out of bounds is looked at", along(engine.TakeAlongAxisSpec{Axis: 0}), arange(ones32()...), i64(ones32(), 5), fails(engine.InvalidSpec)},
+		{"take_along_axis: axis=None on a 32-dim arr is one index array", along(engine.TakeAlongAxisSpec{Flatten: true}), arange(ones32()...), i64([]int{1}, 0), ok([]int{1}, 0)},
 
 		{"gather: slices along the axis", gather(engine.GatherSpec{Axis: 1, BadIndices: errs}), arange(2, 3), i64([]int{2}, 2, 0), ok([]int{2, 2}, 2, 0, 5, 3)},
 		{"gather: negative indices are out of range (no wrap)", gather(engine.GatherSpec{BadIndices: errs}), arange(3), i64([]int{1}, -1), fails(engine.OutOfRange)},
@@ -547,8 +549,8 @@ func TestGatherFamilyRules(t *testing.T) {
 		{"gather: scalar params are invalid", gather(engine.GatherSpec{BadIndices: errs}), arange(), i64(nil, 0), fails(engine.InvalidSpec)},
 		{"gather: a bad axis is invalid", gather(engine.GatherSpec{Axis: 2, BadIndices: errs}), arange(2, 3), i64(nil, 0), fails(engine.InvalidSpec)},
 		{"gather: an empty result checks no index", gather(engine.GatherSpec{Axis: 1, BadIndices: errs}), arange(2, 3, 0), i64([]int{1}, 7), ok([]int{2, 1, 0})},
-		{"gather: a non-empty result from empty params is out of range", gather(engine.GatherSpec{Axis: 1, BadIndices: errs}), arange(2, 0), i64([]int{1}, 0), fails(engine.OutOfRange)},
-		{"gather: a non-empty result from empty params is out of range in zero mode too", gather(engine.GatherSpec{Axis: 1, BadIndices: zero}), arange(2, 0), i64([]int{1}, 0), fails(engine.OutOfRange)},
+		{"gather: every index into an empty axis is out of range (TF's CPU kernel)", gather(engine.GatherSpec{Axis: 1, BadIndices: errs}), arange(2, 0), i64([]int{1}, 0), fails(engine.OutOfRange)},
+		{"gather: GatherV2 has no empty-params check: zero mode writes zeros for every index into an empty axis (TF's GPU kernel)", gather(engine.GatherSpec{Axis: 1, BadIndices: zero}), arange(2, 0), i64([]int{1}, 0), ok([]int{2, 1}, 0, 0)},
 		{"gather: an unknown bad_indices policy is invalid", gather(engine.GatherSpec{}), arange(3), i64([]int{1}, 0), fails(engine.InvalidSpec)},
 
 		{"onnx_gather: negative indices count from the end", onnx(0), arange(3, 2), i64([]int{2}, -1, 0), ok([]int{2, 2}, 4, 5, 0, 1)},
@@ -642,8 +644,13 @@ func TestGatherFamilyIndexDTypes(t *testing.T) {
 		{"take_along_axis: a uint64 beyond int64 is cast as NumPy casts it (2**64-1 is -1)", along, "<u8", -1, ok([]int{1}, 3)},
 		{"take_along_axis refuses bool indices", along, "|b1", 1, fails(engine.InvalidSpec)},
 		{"take_along_axis refuses float indices", along, "<f4", 0, fails(engine.InvalidSpec)},
-		{"gather reads big-endian uint16", gather, ">u2", 3, ok([]int{1}, 3)},
-		{"gather: a uint64 beyond int64 is out of range", gather, "<u8", -1, fails(engine.OutOfRange)},
+		{"gather reads big-endian int32", gather, ">i4", 3, ok([]int{1}, 3)},
+		{"gather reads big-endian int64", gather, ">i8", 2, ok([]int{1}, 2)},
+		{"gather refuses uint16 (GatherV2's Tindices is int32 or int64)", gather, ">u2", 3, fails(engine.BadInput)},
+		{"gather refuses uint64 (GatherV2's Tindices is int32 or int64)", gather, "<u8", -1, fails(engine.BadInput)},
+		{"gather refuses int8 (GatherV2's Tindices is int32 or int64)", gather, "|i1", 1, fails(engine.BadInput)},
+		{"gather refuses int16 (GatherV2's Tindices is int32 or int64)", gather, "<i2", 1, fails(engine.BadInput)},
+		{"gather refuses uint32 (GatherV2's Tindices is int32 or int64)", gather, "<u4", 1, fails(engine.BadInput)},
 		{"gather refuses bool indices as gather_nd does", gather, "|b1", 1, fails(engine.BadInput)},
 		{"onnx_gather reads big-endian int64", onnx, ">i8", -1, ok([]int{1}, 3)},
 		{"onnx_gather takes int32 (Gather-13's Tind)", onnx, "<i4", 0, ok([]int{1}, 0)},
@@ -661,13 +668,10 @@ func TestGatherFamilyIndexDTypes(t *testing.T) {
 	huge, _ := engine.FromBytes(engine.Uint64Type, []int{}, []byte{0, 0, 0, 0, 0, 0, 0, 0x80})
 	got, err = engine.Take(a, huge, engine.TakeSpec{})
 	checkResult(t, "take refuses a 0-d uint64 beyond int64 (NumPy's cast fails)", got, err, fails(engine.InvalidSpec))
-	// Under the variant, gather wraps negative indices but not a uint64
-	// beyond int64.
+	// Under the variant, gather wraps negative indices.
 	wrap := engine.Rules(0).With(engine.NegativeGatherIndicesWrap)
 	got, err = engine.GatherUnder(a, oneIndex(t, "<i8", -1), engine.GatherSpec{BadIndices: engine.BadIndexError}, wrap)
 	checkResult(t, "gather under negative-gather-indices-wrap counts -1 from the end", got, err, ok([]int{1}, 3))
-	got, err = engine.GatherUnder(a, oneIndex(t, "<u8", -1), engine.GatherSpec{BadIndices: engine.BadIndexError}, wrap)
-	checkResult(t, "gather under negative-gather-indices-wrap: a uint64 beyond int64 is still out of range", got, err, fails(engine.OutOfRange))
 }
 
 // TestTakeScalarResult checks the dtype of take's results: a 0-d result

@@ -4,9 +4,10 @@ import "encoding/binary"
 
 // GetItemPlan normalises a NumPy basic index (NumPy 1.24 semantics) over an
 // input of the given shape into a Plan. Checks run in NumPy's order: at
-// most one ellipsis, not more integers and slices than dimensions, at most
-// MaxRank output dimensions, then each item in order (integer bounds, zero
-// slice step).
+// most one ellipsis and no item it refuses (IndexInvalid), in item order;
+// not more integers and slices than dimensions; at most MaxRank output
+// dimensions; then each item in order (integer bounds, slice bounds that
+// are not integers, zero slice step).
 func GetItemPlan(shape []int, items []IndexItem) (*Plan, error) {
 	return getItemPlan(shape, items, 0)
 }
@@ -18,6 +19,8 @@ func GetItemPlan(shape []int, items []IndexItem) (*Plan, error) {
 func getItemPlan(shape []int, items []IndexItem, rules Rules) (*Plan, error) {
 	rank := len(shape)
 	consumed, newAxes, ellipses := 0, 0, 0
+	// NumPy's pass over the items, in order: a second ellipsis and an
+	// item it refuses (IndexInvalid) stop it.
 	for _, it := range items {
 		switch it.Kind {
 		case IndexInt, IndexSlice:
@@ -25,13 +28,14 @@ func getItemPlan(shape []int, items []IndexItem, rules Rules) (*Plan, error) {
 		case IndexNewAxis:
 			newAxes++
 		case IndexEllipsis:
-			ellipses++
+			if ellipses++; ellipses > 1 {
+				return nil, Errorf(InvalidSpec, "an index can only have a single ellipsis ('...')")
+			}
+		case IndexInvalid:
+			return nil, it.Err
 		default:
 			return nil, Errorf(InvalidSpec, "unknown index item kind %d", it.Kind)
 		}
-	}
-	if ellipses > 1 {
-		return nil, Errorf(InvalidSpec, "an index can only have a single ellipsis ('...')")
 	}
 	// Under EllipsisCoversOneDim an ellipsis where the other items
 	// consume every dimension takes one, and the last item that consumes
@@ -90,6 +94,9 @@ func getItemPlan(shape []int, items []IndexItem, rules Rules) (*Plan, error) {
 		case IndexSlice:
 			if axis == rank && drop { // past the last dimension
 				continue
+			}
+			if it.Err != nil {
+				return nil, it.Err // a bound that is not an integer
 			}
 			step := int64(1)
 			if it.HasStep {

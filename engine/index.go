@@ -10,6 +10,7 @@ const (
 	IndexNewAxis                       // None / np.newaxis: inserts a size-1 axis
 	IndexEllipsis                      // ...: as many full slices as needed
 	IndexArray                         // an integer or boolean array (advanced index)
+	IndexInvalid                       // a literal NumPy refuses as an item: Err says why
 )
 
 // IndexItem is one item of a NumPy index such as x[1, 2:4, None, ..., i]:
@@ -34,4 +35,34 @@ type IndexItem struct {
 	// Name is the input name of an IndexArray item written as a name
 	// ("i" in x[i]); it is "" for an array written inline.
 	Name string
+	// Err is the error NumPy 1.24 raises for an item it refuses, which
+	// the parser keeps as an item so that the rest of the subscript (its
+	// names above all) is still read:
+	//   - for an IndexInvalid item (a float, a complex number, a string,
+	//     bytes, an integer beyond int64, a list NumPy makes no integer or
+	//     boolean array of), the error of NumPy's conversion of the item,
+	//     raised when NumPy's pass over the items reaches it (before it
+	//     counts the indices);
+	//   - for an IndexSlice item, a bound that is not an integer or None
+	//     (NumPy's TypeError "slice indices must be integers or None"),
+	//     raised where NumPy reads the slice: with the integer bounds
+	//     checks and zero steps, in item order, after the indices are
+	//     counted.
+	//
+	// It is nil for every other item.
+	Err error
+}
+
+// Refused returns the error of the first item of items that NumPy
+// refuses whatever the input (an IndexInvalid item or a slice with an
+// Err), or nil. It is the answer of an implementation that checks every
+// item before it looks at the input, as TF's Python x[...] does; NumPy's
+// own order is GetItem's.
+func Refused(items []IndexItem) error {
+	for _, it := range items {
+		if it.Err != nil {
+			return it.Err
+		}
+	}
+	return nil
 }

@@ -83,3 +83,20 @@ func (p *Plan) applyLimited(x *Tensor) (*Tensor, error) {
 	}
 	return p.Apply(x), nil
 }
+
+// checkIndexIterator applies the limits of NumPy 1.24's index iterator
+// (PyArray_MapIterNew in mapping.c) to n index arrays: at most MaxRank,
+// and at most MaxRank-1 when no subspace is given (noSubspace: the
+// dimensions no index array covers hold one element; "when no subspace is
+// given, the number of index arrays cannot be above 31"): invalid_spec.
+// Advanced getitem and take_along_axis (which indexes every dimension of
+// arr with an index array) are both bound by it.
+func checkIndexIterator(n int, noSubspace bool) error {
+	if n > MaxRank {
+		return Errorf(InvalidSpec, "too many advanced (array) indices: %d, at most %d", n, MaxRank)
+	}
+	if n > MaxRank-1 && noSubspace {
+		return Errorf(InvalidSpec, "when no subspace is given, the number of index arrays cannot be above %d, but %d index arrays found", MaxRank-1, n)
+	}
+	return nil
+}

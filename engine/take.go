@@ -168,8 +168,12 @@ func TakeUnder(a, indices *Tensor, spec TakeSpec, r Rules) (*Tensor, error) {
 //  3. indices must have the rank of arr (1 with Flatten): invalid_spec;
 //  4. on every dimension but the axis, the two sizes must be equal or one
 //     of them 1: invalid_spec (NumPy's broadcast error);
-//  5. the result fits the output limit: invalid_spec;
-//  6. when the result is not empty, every index must be in [-n, n) for the
+//  5. arr has fewer than 32 dimensions (NumPy's index iterator takes at
+//     most 31 index arrays when they cover every dimension: IndexError
+//     "the number of index arrays cannot be above 31"), also for an empty
+//     result: invalid_spec;
+//  6. the result fits the output limit: invalid_spec;
+//  7. when the result is not empty, every index must be in [-n, n) for the
 //     axis size n, a negative one counting from the end: otherwise
 //     out_of_range. An empty result checks no index (NumPy's fancy
 //     indexing iterates over nothing).
@@ -221,6 +225,12 @@ func TakeAlongAxisUnder(arr, indices *Tensor, spec TakeAlongAxisSpec, r Rules) (
 		default:
 			return nil, Errorf(InvalidSpec, "shape mismatch: indices of shape %v do not broadcast against arr of shape %v outside axis %d", indices.Shape, src.Shape, axis)
 		}
+	}
+	// NumPy indexes arr with one index array per dimension, leaving no
+	// subspace: a 32-dimensional arr is too many index arrays, even for an
+	// empty result.
+	if err := checkIndexIterator(rank, true); err != nil {
+		return nil, err
 	}
 	if err := checkResultShape("take_along_axis", outShape, arr.DType.Size); err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -334,7 +335,35 @@ func fixedCases() []casefile.Memory {
 		spec["op"] = "strided_slice"
 		return casefile.Memory{Spec: spec, Inputs: in}
 	}
+	// x with index arrays i = [0, 1] and u = np.uint64(2**63) (0-d): the
+	// literals NumPy refuses keep the subscript's names, and their errors
+	// come where NumPy's checks reach them.
+	named := func() map[string]*engine.Tensor {
+		in := x("<i8", 3, 4)
+		in["i"] = mustFromBytes(engine.Int64Type, []int{2}, []byte{0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0})
+		in["u"] = mustFromBytes(mustDType("<u8"), []int{}, []byte{0, 0, 0, 0, 0, 0, 0, 0x80})
+		return in
+	}
+	withNames := func(index string, names ...string) casefile.Memory {
+		in := named()
+		for _, n := range []string{"i", "u"} {
+			if !slices.Contains(names, n) {
+				delete(in, n)
+			}
+		}
+		return gi(index, in)
+	}
 	return []casefile.Memory{
+		withNames("x[[1.0], i]", "i"),
+		withNames("x[i, [0.5]]", "i"),
+		withNames("x[u, [1.0]]", "u"),
+		withNames("x[[1j], u]", "u"),
+		withNames(`x[i, ["a"], b'b']`, "i"),
+		withNames("x[1.5:2, u]", "u"),
+		withNames("x[5, 1.5:2]"),
+		withNames("x[..., i, ...]", "i"),
+		withNames("x[u, ..., ...]", "u"),
+		withNames("x[i, 99999999999999999999]", "i"),
 		gi("x[1, 2]", x(">f4", 2, 3)),
 		gi("x[()]", x(">c16")),
 		gi("x[...]", x("<U3")),
@@ -535,4 +564,13 @@ func TestMalformedRequests(t *testing.T) {
 			checkNoRestarts(t, c)
 		})
 	}
+}
+
+// mustFromBytes is engine.FromBytes for tensors the test builds.
+func mustFromBytes(dt engine.DType, shape []int, data []byte) *engine.Tensor {
+	t, err := engine.FromBytes(dt, shape, data)
+	if err != nil {
+		panic(err)
+	}
+	return t
 }

@@ -262,16 +262,24 @@ function subscriptParser() {
 // reference does (an input besides x is bad_input before the parse error).
 function parseSubscript(index, tfjsName, inputs) {
   const p = subscriptParser();
+  const mapped = (e) => {
+    if (e instanceof p.CaseError) return new CaseError(e.kind, e.message);
+    if (e instanceof p.Skip) return new Skip(e.message.replace(tfjsName, 'the parser'), e.code);
+    return e;
+  };
+  let items;
   try {
-    return p.parseIndex(index);
+    items = p.parseIndex(index);
   } catch (e) {
-    if (e instanceof p.CaseError) {
-      checkSubscriptNames([], inputs);
-      throw new CaseError(e.kind, e.message);
-    }
-    if (e instanceof p.Skip) throw new Skip(e.message.replace(tfjsName, 'the parser'), e.code);
-    throw e;
+    if (e instanceof p.CaseError) checkSubscriptNames([], inputs);
+    throw mapped(e);
   }
+  // A literal NumPy refuses is an item (its names are known): the names
+  // are checked first, then the parser's refusal is the answer.
+  checkSubscriptNames(items, inputs);
+  const refused = p.refusal(items);
+  if (refused !== null) throw mapped(refused);
+  return items;
 }
 
 // checkSubscriptNames matches the names of a getitem subscript's index

@@ -3,6 +3,7 @@ package oracle
 import (
 	"math/rand"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,9 +54,11 @@ var getitemFragments = []string{
 // TestTFJSGetItemParse checks that the TF.js oracle parses getitem
 // subscripts as engine/expr does: where expr.Parse rejects a source the
 // oracle gives the same error kind (several ellipses excepted: the oracle
-// leaves those to TF.js), and where it accepts one the oracle reports no
-// parse error. The oracle may skip a source only where expr.Parse rejects
-// it.
+// leaves those to TF.js); where expr.Parse reads a literal NumPy refuses
+// as an item, the oracle answers the first such item's error kind, as
+// TF's Python does (it checks every item before its kernel runs); and
+// where it accepts one the oracle reports no parse error. The oracle may
+// skip a source only where expr.Parse rejects it or holds a refused item.
 func TestTFJSGetItemParse(t *testing.T) {
 	requireOracle(t, "CONFORM_REQUIRE_TFJS", haveTFJS(), "the node packages are not installed (run `conform setup`) or node is not installed")
 	c := startOracle(t, "tfjs")
@@ -88,11 +91,31 @@ func TestTFJSGetItemParse(t *testing.T) {
 	bad := 0
 	for i, src := range srcs {
 		got := results[i]
-		_, perr := expr.Parse(src)
+		items, perr := expr.Parse(src)
+		refused := engine.Refused(items) // a literal NumPy refuses, read as an item
 		var why string
 		switch {
 		case got.Crash != "":
 			why = "crash: " + got.Crash
+		case perr == nil && slices.ContainsFunc(expr.Names(items), func(n string) bool { return n != "x" }):
+			// A name with no input: the case is bad_input.
+			if got.ErrKind != engine.BadInput {
+				why = "a subscript name without input must be bad_input"
+			}
+		case refused != nil && strings.Contains(refused.Error(), "single ellipsis"):
+			// TF.js decides; any answer goes.
+		case refused != nil && got.Skip != "":
+			// An index array before the refused item (the oracle runs
+			// none), or a huge integer after two ellipses.
+			if got.ReasonCode != "advanced-index" && got.ReasonCode != "parser-ambiguous" {
+				why = "engine: refused item " + refused.Error() + "; skipped: " + got.Skip
+			}
+		case refused != nil && got.ErrKind != engine.KindOf(refused):
+			// TF's Python checks every item before its kernel runs: the
+			// first refused item is the answer.
+			why = "engine: refused item " + refused.Error()
+		case refused != nil:
+			// The oracle answers the first refused item's kind.
 		case perr != nil && strings.Contains(perr.Error(), "single ellipsis"):
 			// TF.js decides; any answer goes.
 		case perr != nil && got.Skip != "":

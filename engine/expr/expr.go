@@ -67,12 +67,27 @@ var (
 // comments are allowed, as in Python source. Sources longer than 64 KiB are
 // rejected.
 //
-// Every error is an *engine.Error. An integer index outside int64 is
-// out_of_range; anything else that is not a valid index (syntax errors,
-// more than 64 items, two ellipses, floats, strings, ragged or float
-// lists, names inside lists, ...) is invalid_spec. When several items are
-// bad the leftmost decides, except that more than 64 items is reported
-// first, as NumPy does.
+// Every Python literal is read as what it is, so that the names of the
+// subscript are known whatever else it holds. A literal NumPy refuses as an
+// index becomes an item that carries NumPy's error (engine.IndexItem.Err),
+// which the engine raises where NumPy's checks reach it:
+//   - an IndexInvalid item for a float, a complex number, a string or
+//     bytes, a list or tuple NumPy makes no integer or boolean array of
+//     (floats, complex numbers, strings, None or the ellipsis among its
+//     elements, a ragged nesting, more than 32 levels, integers of both
+//     int64 and uint64 beyond int64, integers beyond uint64), a second
+//     ellipsis (all invalid_spec) and an integer index outside int64
+//     (out_of_range: conform's decision, it can never be in bounds);
+//   - a slice bound that is such a literal (x[1.5:], x[:'a']) sets the
+//     slice's Err (invalid_spec).
+//
+// Parse itself returns an *engine.Error, always invalid_spec, for what is
+// not a subscript conform reads: syntax errors, more than 64 items (as
+// NumPy, before any item), and expressions conform does not evaluate
+// (names inside lists or slice bounds, operators other than unary -, +, ~
+// and not, calls, comprehensions, unary operations Python refuses such as
+// -'a' or ~1.5, ...); the leftmost such item decides. Such a subscript
+// names no inputs.
 func Parse(src string) (items []engine.IndexItem, err error) {
 	return parse(src, true)
 }
@@ -162,7 +177,9 @@ func convert(s ast.Slicer) ([]engine.IndexItem, error) {
 		}
 		if item.Kind == engine.IndexEllipsis {
 			if ellipsis {
-				return nil, engine.Errorf(engine.InvalidSpec, "item %d: an index can only have a single ellipsis ('...')", i+1)
+				// NumPy's IndexError, raised when its pass over the
+				// items reaches this one.
+				item = refused(engine.Errorf(engine.InvalidSpec, "item %d: an index can only have a single ellipsis ('...')", i+1))
 			}
 			ellipsis = true
 		}
@@ -182,9 +199,12 @@ func convertItem(i int, e ast.Expr) (engine.IndexItem, error) {
 		}
 		return engine.IndexItem{Kind: engine.IndexArray, Name: string(e.Id)}, nil
 	case *ast.Tuple, *ast.List:
+		if !isLiteral(e) {
+			return engine.IndexItem{}, engine.Errorf(engine.InvalidSpec, "item %d is %s holding %s: conform evaluates no expressions", i+1, describe(e), nonLiteral(e))
+		}
 		a, err := arrayLiteral(i, e)
 		if err != nil {
-			return engine.IndexItem{}, err
+			return refused(err), nil
 		}
 		return engine.IndexItem{Kind: engine.IndexArray, Array: a}, nil
 	}
@@ -198,11 +218,49 @@ func convertItem(i int, e ast.Expr) (engine.IndexItem, error) {
 		return engine.IndexItem{Kind: engine.IndexArray, Array: boolScalar(v.n.Sign() != 0)}, nil
 	case kindInt:
 		if !v.n.IsInt64() {
-			return engine.IndexItem{}, engine.Errorf(engine.OutOfRange, "item %d: index %s does not fit in int64 and is out of bounds for any axis", i+1, shortInt(v.n))
+			return refused(engine.Errorf(engine.OutOfRange, "item %d: index %s does not fit in int64 and is out of bounds for any axis", i+1, shortInt(v.n))), nil
 		}
 		return engine.IndexItem{Kind: engine.IndexInt, Index: v.n.Int64()}, nil
 	}
-	return engine.IndexItem{}, engine.Errorf(engine.InvalidSpec, "item %d is %s: %s", i+1, v.what, msgInvalidIndex)
+	err := engine.Errorf(engine.InvalidSpec, "item %d is %s: %s", i+1, v.what, msgInvalidIndex)
+	if v.literal {
+		return refused(err), nil
+	}
+	return engine.IndexItem{}, err
+}
+
+// refused is the IndexInvalid item of a literal NumPy refuses with err.
+func refused(err error) engine.IndexItem {
+	return engine.IndexItem{Kind: engine.IndexInvalid, Err: err}
+}
+
+// isLiteral reports whether e is a Python literal as Parse reads one:
+// what eval reads as an integer, a boolean, None, a float or a complex
+// number, a string or bytes, the ellipsis (or its name), or a list or
+// tuple of literals, nested to any depth. Such an item is read as what it
+// is, valid index or not; anything else (a name inside a list, an
+// operator, a call, ...) is an expression conform does not evaluate.
+func isLiteral(e ast.Expr) bool {
+	return nonLiteral(e) == ""
+}
+
+// nonLiteral describes the first part of e that is not a literal (see
+// isLiteral), or returns "" when e is one. It does not recurse, so deep
+// nestings are safe.
+func nonLiteral(e ast.Expr) string {
+	stack := []ast.Expr{e}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if elts, ok := sequence(e); ok {
+			stack = append(stack, elts...)
+			continue
+		}
+		if v := eval(e); v.kind == kindOther && !v.literal {
+			return v.what
+		}
+	}
+	return ""
 }
 
 // convertSlice converts a start:stop:step item, clamping the parts to the
@@ -238,8 +296,16 @@ func convertSlice(i int, s *ast.Slice) (engine.IndexItem, error) {
 			default:
 				*p.val = v.n.Int64()
 			}
-		default:
-			return engine.IndexItem{}, engine.Errorf(engine.InvalidSpec, "item %d: slice %s is %s: %s", i+1, p.name, v.what, msgSliceIndex)
+			continue
+		}
+		if _, ok := sequence(p.e); ok && !isLiteral(p.e) || !ok && !v.literal {
+			return engine.IndexItem{}, engine.Errorf(engine.InvalidSpec, "item %d: slice %s is %s: conform evaluates no expressions", i+1, p.name, v.what)
+		}
+		// A literal that is not an integer (a float, a string, a list,
+		// ...): NumPy's TypeError when it reads the slice, kept with
+		// the item.
+		if item.Err == nil {
+			item.Err = engine.Errorf(engine.InvalidSpec, "item %d: slice %s is %s: %s", i+1, p.name, v.what, msgSliceIndex)
 		}
 	}
 	return item, nil
@@ -263,6 +329,10 @@ type value struct {
 	// number is set for a float or complex literal, which unary - and +
 	// keep a (still invalid) number.
 	number bool
+	// literal is set for a value of kindOther that is a Python literal
+	// (a float or complex number, a string, bytes, the ellipsis): a
+	// value NumPy refuses as an index, not an expression.
+	literal bool
 }
 
 // eval evaluates e the way Python would for the expressions an index may
@@ -345,9 +415,15 @@ func leaf(e ast.Expr) value {
 		case *py.BigInt:
 			return value{kind: kindInt, n: new(big.Int).Set((*big.Int)(n))}
 		case py.Float:
-			return value{kind: kindOther, what: "a float", number: true}
+			return value{kind: kindOther, what: "a float", number: true, literal: true}
 		case py.Complex:
-			return value{kind: kindOther, what: "a complex number", number: true}
+			return value{kind: kindOther, what: "a complex number", number: true, literal: true}
+		}
+	case *ast.Str, *ast.Bytes, *ast.Ellipsis:
+		return value{kind: kindOther, what: describe(e), literal: true}
+	case *ast.Name:
+		if e.Id == "Ellipsis" {
+			return value{kind: kindOther, what: "an ellipsis", literal: true}
 		}
 	case *ast.NameConstant:
 		switch e.Value {

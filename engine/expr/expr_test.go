@@ -111,6 +111,10 @@ type parseCase struct {
 	// want is the expected result when kind is "".
 	want []engine.IndexItem
 	kind engine.ErrorKind
+	// refused says that Parse reads the subscript and kind is the kind
+	// of its first refused item (engine.Refused): a literal NumPy refuses
+	// is an item, so the subscript's names are still known.
+	refused bool
 	// pos, for syntax errors, is the position the message must name,
 	// such as "column 5" or "line 2, column 3".
 	pos string
@@ -125,7 +129,7 @@ var parseCases = []parseCase{
 		want: items(idx(1), sl(2, 4, nil), newAxis, ellipsis, sl(nil, -3, -1), sl(nil, nil, nil))},
 	{rule: "None is a new axis", src: "x[None]", want: items(newAxis)},
 	{rule: "the builtin name Ellipsis is the ellipsis", src: "x[Ellipsis, 1]", want: items(ellipsis, idx(1))},
-	{rule: "Ellipsis twice is two ellipses", src: "x[Ellipsis, ...]", kind: engine.InvalidSpec},
+	{rule: "Ellipsis twice is two ellipses", src: "x[Ellipsis, ...]", kind: engine.InvalidSpec, refused: true},
 	{rule: "np.newaxis is a new axis", src: "x[np.newaxis]", want: items(newAxis)},
 	{rule: "numpy.newaxis is a new axis", src: "x[numpy.newaxis]", want: items(newAxis)},
 	{rule: "tf.newaxis is a new axis", src: "x[tf.newaxis, 0]", want: items(newAxis, idx(0))},
@@ -167,9 +171,9 @@ var parseCases = []parseCase{
 	{rule: "64 items are allowed", src: tuple(64, "0"), want: make([]engine.IndexItem, 64)},
 
 	// Big integers.
-	{rule: "2**70 as an index can never be in bounds", src: "x[" + big70 + "]", kind: engine.OutOfRange},
-	{rule: "-2**70 as an index can never be in bounds", src: "x[0, -" + big70 + "]", kind: engine.OutOfRange},
-	{rule: "2**63 is just outside int64", src: "x[9223372036854775808]", kind: engine.OutOfRange},
+	{rule: "2**70 as an index can never be in bounds", src: "x[" + big70 + "]", kind: engine.OutOfRange, refused: true},
+	{rule: "-2**70 as an index can never be in bounds", src: "x[0, -" + big70 + "]", kind: engine.OutOfRange, refused: true},
+	{rule: "2**63 is just outside int64", src: "x[9223372036854775808]", kind: engine.OutOfRange, refused: true},
 	{rule: "-2**63 is the smallest int64 and a valid index", src: "x[-9223372036854775808]", want: items(idx(math.MinInt64))},
 	{rule: "2**63-1 is the largest int64 and a valid index", src: "x[9223372036854775807]", want: items(idx(math.MaxInt64))},
 	{rule: "big slice bounds clamp to the int64 range", src: "x[-" + big70 + ":" + big70 + "]",
@@ -181,10 +185,10 @@ var parseCases = []parseCase{
 	{rule: "~ on a huge literal is exact", src: "x[~-" + big70 + ":]", want: items(sl(int64(math.MaxInt64), nil, nil))},
 
 	// Ellipsis and item count.
-	{rule: "two ellipses are invalid", src: "x[..., ...]", kind: engine.InvalidSpec},
-	{rule: "a second ellipsis is reported at its place: the earlier bad item wins", src: "x[1.5, ..., ...]", kind: engine.InvalidSpec},
-	{rule: "an item before a second ellipsis decides the error", src: "x[..., " + big70 + ", ...]", kind: engine.OutOfRange},
-	{rule: "a second ellipsis before an out-of-range index decides the error", src: "x[..., ..., " + big70 + "]", kind: engine.InvalidSpec},
+	{rule: "two ellipses are invalid", src: "x[..., ...]", kind: engine.InvalidSpec, refused: true},
+	{rule: "a second ellipsis is reported at its place: the earlier bad item wins", src: "x[1.5, ..., ...]", kind: engine.InvalidSpec, refused: true},
+	{rule: "an item before a second ellipsis decides the error", src: "x[..., " + big70 + ", ...]", kind: engine.OutOfRange, refused: true},
+	{rule: "a second ellipsis before an out-of-range index decides the error", src: "x[..., ..., " + big70 + "]", kind: engine.InvalidSpec, refused: true},
 	{rule: "65 items are too many indices", src: tuple(65, "0"), kind: engine.InvalidSpec},
 	{rule: "too many indices is checked before any item", src: tuple(65, big70), kind: engine.InvalidSpec},
 	{rule: "65 items with slices (an ExtSlice) are too many", src: tuple(65, ":"), kind: engine.InvalidSpec},
@@ -202,9 +206,9 @@ var parseCases = []parseCase{
 	{rule: "a list next to a slice", src: "x[1:2, [0]]", want: items(sl(1, 2, nil), arr(engine.Int64Type, []int{1}, 0))},
 	{rule: "nested lists are dimensions", src: "x[[[0, 1], [1, 0], [2, -1]]]", want: items(arr(engine.Int64Type, []int{3, 2}, 0, 1, 1, 0, 2, -1))},
 	{rule: "nested empty lists give a 0 dimension", src: "x[[[], []]]", want: items(arr(engine.Int64Type, []int{2, 0}))},
-	{rule: "a ragged nesting is NumPy's inhomogeneous-shape ValueError", src: "x[[[0, 1], [0]]]", kind: engine.InvalidSpec},
-	{rule: "a list next to an integer at the same level is ragged", src: "x[[[0], 1]]", kind: engine.InvalidSpec},
-	{rule: "an empty list next to a non-empty one is ragged", src: "x[[[], [0]]]", kind: engine.InvalidSpec},
+	{rule: "a ragged nesting is NumPy's inhomogeneous-shape ValueError", src: "x[[[0, 1], [0]]]", kind: engine.InvalidSpec, refused: true},
+	{rule: "a list next to an integer at the same level is ragged", src: "x[[[0], 1]]", kind: engine.InvalidSpec, refused: true},
+	{rule: "an empty list next to a non-empty one is ragged", src: "x[[[], [0]]]", kind: engine.InvalidSpec, refused: true},
 	{rule: "a nested tuple item is a sequence index", src: "x[(1, 2),]", want: items(arr(engine.Int64Type, []int{2}, 1, 2))},
 	{rule: "a nested tuple next to a slice", src: "x[(1, 2), 3:]", want: items(arr(engine.Int64Type, []int{2}, 1, 2), sl(3, nil, nil))},
 	{rule: "a tuple inside a list is a dimension", src: "x[[(0, 1), (1, 0)]]", want: items(arr(engine.Int64Type, []int{2, 2}, 0, 1, 1, 0))},
@@ -212,18 +216,18 @@ var parseCases = []parseCase{
 	{rule: "a parenthesised tuple is the whole index, not an array", src: "x[((0, 1))]", want: items(idx(0), idx(1))},
 	{rule: "unary operators apply inside lists", src: "x[[-1, ~0, --2]]", want: items(arr(engine.Int64Type, []int{3}, -1, -1, 2))},
 	{rule: "32 nested lists are allowed", src: "x[" + strings.Repeat("[", 32) + "0" + strings.Repeat("]", 32) + "]", want: items(arr(engine.Int64Type, repeatInt(1, 32), 0))},
-	{rule: "33 nested lists exceed NumPy's 32 dimensions", src: "x[" + strings.Repeat("[", 33) + "0" + strings.Repeat("]", 33) + "]", kind: engine.InvalidSpec},
-	{rule: "a float in a list makes a float array", src: "x[[0, 1.5]]", kind: engine.InvalidSpec},
-	{rule: "None in a list makes an object array", src: "x[[0, None]]", kind: engine.InvalidSpec},
+	{rule: "33 nested lists exceed NumPy's 32 dimensions", src: "x[" + strings.Repeat("[", 33) + "0" + strings.Repeat("]", 33) + "]", kind: engine.InvalidSpec, refused: true},
+	{rule: "a float in a list makes a float array", src: "x[[0, 1.5]]", kind: engine.InvalidSpec, refused: true},
+	{rule: "None in a list makes an object array", src: "x[[0, None]]", kind: engine.InvalidSpec, refused: true},
 	{rule: "a name in a list is not evaluated", src: "x[[i, 0]]", kind: engine.InvalidSpec},
-	{rule: "integers beyond uint64 make an object array", src: "x[[" + big70 + "]]", kind: engine.InvalidSpec},
-	{rule: "integers below int64 make an object array", src: "x[[-" + big70 + "]]", kind: engine.InvalidSpec},
+	{rule: "integers beyond uint64 make an object array", src: "x[[" + big70 + "]]", kind: engine.InvalidSpec, refused: true},
+	{rule: "integers below int64 make an object array", src: "x[[-" + big70 + "]]", kind: engine.InvalidSpec, refused: true},
 	{rule: "a uint64 list keeps its bits: NumPy casts it to intp unchecked", src: "x[[18446744073709551615, 9223372036854775808]]", want: items(arr(engine.Int64Type, []int{2}, -1, math.MinInt64))},
 	{rule: "booleans with uint64 integers still make uint64", src: "x[[True, 18446744073709551615]]", want: items(arr(engine.Int64Type, []int{2}, 1, -1))},
-	{rule: "int64 and uint64-only integers together make a float64 array", src: "x[[0, 9223372036854775808]]", kind: engine.InvalidSpec},
+	{rule: "int64 and uint64-only integers together make a float64 array", src: "x[[0, 9223372036854775808]]", kind: engine.InvalidSpec, refused: true},
 	{rule: "a list comprehension is not an index", src: "x[[i for i in y]]", kind: engine.InvalidSpec},
-	{rule: "an earlier out-of-range index beats a later ragged list", src: "x[" + big70 + ", [[0], []]]", kind: engine.OutOfRange},
-	{rule: "an earlier ragged list beats a later out-of-range index", src: "x[[[0], []], " + big70 + "]", kind: engine.InvalidSpec},
+	{rule: "an earlier out-of-range index beats a later ragged list", src: "x[" + big70 + ", [[0], []]]", kind: engine.OutOfRange, refused: true},
+	{rule: "an earlier ragged list beats a later out-of-range index", src: "x[[[0], []], " + big70 + "]", kind: engine.InvalidSpec, refused: true},
 	{rule: "a name is an array input", src: "x[i]", want: items(named("i"))},
 	{rule: "x itself may index x", src: "x[x]", want: items(named("x"))},
 	{rule: "names mix with every other item", src: "x[i, 1:, None, ..., j, [0]]",
@@ -233,11 +237,11 @@ var parseCases = []parseCase{
 	{rule: "a name is not a slice part", src: "x[i:]", kind: engine.InvalidSpec},
 
 	// Other invalid items.
-	{rule: "a float is not an index", src: "x[1.5]", kind: engine.InvalidSpec},
-	{rule: "a negative float is still a float", src: "x[-1.0]", kind: engine.InvalidSpec},
-	{rule: "a complex number is not an index", src: "x[1j]", kind: engine.InvalidSpec},
-	{rule: "a string is not an index", src: "x['a']", kind: engine.InvalidSpec},
-	{rule: "bytes are not an index", src: "x[b'a']", kind: engine.InvalidSpec},
+	{rule: "a float is not an index", src: "x[1.5]", kind: engine.InvalidSpec, refused: true},
+	{rule: "a negative float is still a float", src: "x[-1.0]", kind: engine.InvalidSpec, refused: true},
+	{rule: "a complex number is not an index", src: "x[1j]", kind: engine.InvalidSpec, refused: true},
+	{rule: "a string is not an index", src: "x['a']", kind: engine.InvalidSpec, refused: true},
+	{rule: "bytes are not an index", src: "x[b'a']", kind: engine.InvalidSpec, refused: true},
 	{rule: "an attribute other than newaxis is not an index", src: "x[np.pi]", kind: engine.InvalidSpec},
 	{rule: "newaxis of another module is not an index", src: "x[torch.newaxis]", kind: engine.InvalidSpec},
 	{rule: "a nested attribute is not an index", src: "x[a.np.newaxis]", kind: engine.InvalidSpec},
@@ -249,11 +253,11 @@ var parseCases = []parseCase{
 	{rule: "a lambda is not an index", src: "x[lambda: 0]", kind: engine.InvalidSpec},
 	{rule: "unary minus on None is a TypeError in Python", src: "x[-None]", kind: engine.InvalidSpec},
 	{rule: "~ on a float is a TypeError in Python", src: "x[~1.0]", kind: engine.InvalidSpec},
-	{rule: "a float slice start", src: "x[1.5:]", kind: engine.InvalidSpec},
-	{rule: "a string slice stop", src: "x[:'a']", kind: engine.InvalidSpec},
-	{rule: "an ellipsis is not a slice part", src: "x[...:2]", kind: engine.InvalidSpec},
-	{rule: "a list is not a slice part", src: "x[::[1]]", kind: engine.InvalidSpec},
-	{rule: "an invalid slice part beats a later out-of-range index", src: "x[1.5:, " + big70 + "]", kind: engine.InvalidSpec},
+	{rule: "a float slice start", src: "x[1.5:]", kind: engine.InvalidSpec, refused: true},
+	{rule: "a string slice stop", src: "x[:'a']", kind: engine.InvalidSpec, refused: true},
+	{rule: "an ellipsis is not a slice part", src: "x[...:2]", kind: engine.InvalidSpec, refused: true},
+	{rule: "a list is not a slice part", src: "x[::[1]]", kind: engine.InvalidSpec, refused: true},
+	{rule: "the first refused item is the invalid slice part (GetItem raises the later out-of-range index first, as NumPy)", src: "x[1.5:, " + big70 + "]", kind: engine.InvalidSpec, refused: true},
 
 	// Not a single subscript of a name.
 	{rule: "a bare name is not a subscript", src: "x", kind: engine.InvalidSpec},
@@ -314,6 +318,14 @@ func TestParse(t *testing.T) {
 	opts := cmpopts.EquateEmpty()
 	for _, tc := range parseCases {
 		got, err := Parse(tc.src)
+		if tc.refused {
+			if err != nil {
+				t.Errorf("%s: Parse(%q) error: %v; want the subscript read with a refused item", tc.rule, tc.src, err)
+			} else if k := engine.KindOf(engine.Refused(got)); k != tc.kind {
+				t.Errorf("%s: Parse(%q) first refused item has kind %q, want %s (%v)", tc.rule, tc.src, k, tc.kind, got)
+			}
+			continue
+		}
 		if tc.kind == "" {
 			if err != nil {
 				t.Errorf("%s: Parse(%q) error: %v", tc.rule, tc.src, err)
@@ -376,6 +388,9 @@ func TestParsePathological(t *testing.T) {
 			}
 			continue
 		}
+		if err == nil {
+			err = engine.Refused(got) // a literal NumPy refuses is an item
+		}
 		if k := engine.KindOf(err); k != tc.kind {
 			t.Errorf("%s: error kind %q, want %s (%.200v)", tc.rule, k, tc.kind, err)
 		}
@@ -395,6 +410,9 @@ func TestParseConcurrent(t *testing.T) {
 			defer wg.Done()
 			for _, tc := range parseCases[:40] {
 				got, err := Parse(tc.src)
+				if tc.refused {
+					err = engine.Refused(got)
+				}
 				if engine.KindOf(err) != tc.kind {
 					t.Errorf("%s: concurrent Parse(%q) error %v", tc.rule, tc.src, err)
 				} else if tc.kind == "" && !cmp.Equal(tc.want, got, cmpopts.EquateEmpty()) {
@@ -429,8 +447,14 @@ func FuzzParse(f *testing.F) {
 		got, err := Parse(src)
 		if err == nil {
 			for _, it := range got {
-				if it.Kind < engine.IndexInt || it.Kind > engine.IndexArray {
+				if it.Kind < engine.IndexInt || it.Kind > engine.IndexInvalid {
 					t.Fatalf("Parse(%q) returned an item of kind %d", src, it.Kind)
+				}
+				if (it.Kind == engine.IndexInvalid) != (it.Err != nil) && it.Kind != engine.IndexSlice {
+					t.Fatalf("Parse(%q) returned item %+v: only IndexInvalid items and slices carry an error", src, it)
+				}
+				if it.Err != nil && !engine.KindOf(it.Err).Valid() {
+					t.Fatalf("Parse(%q) returned item %+v whose error has no valid kind", src, it)
 				}
 				if it.Kind == engine.IndexArray {
 					checkArrayItem(t, src, it)
@@ -455,4 +479,57 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse(%q) hit a parser panic: %v", src, err)
 		}
 	})
+}
+
+// TestParseKeepsNames checks that a literal NumPy refuses is read as an
+// item, so the names of the subscript are still known (NumPy 1.24 raises
+// its error whatever other names the subscript holds), while an
+// expression conform does not evaluate still makes the subscript
+// unreadable.
+func TestParseKeepsNames(t *testing.T) {
+	cases := []struct {
+		rule  string
+		src   string
+		names []string // nil: Parse refuses the subscript
+		kind  engine.ErrorKind
+	}{
+		{"a float list before a name is refused, the name kept", "x[[1.0], i]", []string{"i"}, engine.InvalidSpec},
+		{"a float list after a name is refused, the name kept", "x[i, [0.5]]", []string{"i"}, engine.InvalidSpec},
+		{"a float list is refused", "x[[1.0, 2.0]]", []string{}, engine.InvalidSpec},
+		{"a string list is refused", `x[["a"], j]`, []string{"j"}, engine.InvalidSpec},
+		{"a bytes list is refused", `x[[b"a"], j]`, []string{"j"}, engine.InvalidSpec},
+		{"a complex list is refused", "x[[1j], i, j]", []string{"i", "j"}, engine.InvalidSpec},
+		{"a mixed list of numbers and strings is refused", `x[i, [1, "a", 2.5]]`, []string{"i"}, engine.InvalidSpec},
+		{"an ellipsis in a list makes an object array", "x[[...], i]", []string{"i"}, engine.InvalidSpec},
+		{"a ragged list is refused, the name kept", "x[i, [[0], [1, 2]]]", []string{"i"}, engine.InvalidSpec},
+		{"a float item is refused, the name kept", "x[i, 1.5]", []string{"i"}, engine.InvalidSpec},
+		{"a string item is refused, the name kept", "x['a', i]", []string{"i"}, engine.InvalidSpec},
+		{"a float slice bound is kept with the slice", "x[1.5:2, i]", []string{"i"}, engine.InvalidSpec},
+		{"a list slice bound is a literal too", "x[i, :[1]]", []string{"i"}, engine.InvalidSpec},
+		{"a second ellipsis is refused where it stands", "x[..., i, ...]", []string{"i"}, engine.InvalidSpec},
+		{"an integer beyond int64 is refused, the name kept", "x[i, " + big70 + "]", []string{"i"}, engine.OutOfRange},
+		{"a name inside a list is an expression conform does not evaluate", "x[[i, 1.0], j]", nil, engine.InvalidSpec},
+		{"an operator is an expression conform does not evaluate", "x[[1.0], 1 + i]", nil, engine.InvalidSpec},
+		{"a unary minus on a string is Python's TypeError", "x[-'a', i]", nil, engine.InvalidSpec},
+		{"a name as a slice bound is not evaluated", "x[1.5:i]", nil, engine.InvalidSpec},
+	}
+	for _, tc := range cases {
+		items, err := Parse(tc.src)
+		if tc.names == nil {
+			if engine.KindOf(err) != tc.kind {
+				t.Errorf("%s: Parse(%q) = %v, %v; want an error of kind %s", tc.rule, tc.src, items, err, tc.kind)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: Parse(%q) error %v; want the subscript read", tc.rule, tc.src, err)
+			continue
+		}
+		if diff := cmp.Diff(tc.names, Names(items), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s: Names(Parse(%q)) mismatch (-want +got):\n%s", tc.rule, tc.src, diff)
+		}
+		if k := engine.KindOf(engine.Refused(items)); k != tc.kind {
+			t.Errorf("%s: Parse(%q) first refused item has kind %q, want %s", tc.rule, tc.src, k, tc.kind)
+		}
+	}
 }

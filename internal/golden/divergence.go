@@ -205,6 +205,17 @@ var Divergences = []Divergence{
 		},
 	},
 	{
+		ID: "tfjs-gather-any-integer-indices", Oracle: "tfjs",
+		Explanation: "TF.js tf.gather takes indices of every integer dtype (its tensors hold them as int32); TF's GatherV2 registers Tindices as int32 and int64 only and refuses the others before its kernel runs.",
+		Match: func(d *Disagreement) bool {
+			if d.Op() != casefile.OpGather || d.Ref.Kind != engine.BadInput {
+				return false
+			}
+			dt := d.Case.Inputs["indices"].DType
+			return dt.IsInteger() && !engine.TFGatherIndexDType(dt)
+		},
+	},
+	{
 		ID: "tfjs-gather-empty-output-checked", Oracle: "tfjs",
 		Explanation: "TF.js tf.gather bounds-checks the indices even when the result has no elements (params with an empty dimension before the axis); TF returns the empty result.",
 		Match: func(d *Disagreement) bool {

@@ -60,7 +60,7 @@ type Strided struct {
 
 // ReadStrided reads a strided_slice or getitem case; ok is false for
 // other ops and for cases that do not parse (a getitem subscript the
-// parser refuses).
+// parser refuses, or one holding a literal NumPy refuses).
 func ReadStrided(m casefile.Memory) (s Strided, ok bool) {
 	c, err := m.Case()
 	if err != nil {
@@ -98,7 +98,7 @@ func ReadStrided(m casefile.Memory) (s Strided, ok bool) {
 		}
 	case casefile.OpGetItem:
 		spec := c.Spec.(casefile.GetItemSpec)
-		if spec.ParseErr != nil {
+		if spec.ParseErr != nil || engine.Refused(spec.Items) != nil {
 			return Strided{}, false
 		}
 		for _, it := range spec.Items {

@@ -556,49 +556,71 @@ def describe(e):
 
 def leaf(e):
     """Evaluates a non-unary expression: (kind, int value, description,
-    is_number)."""
+    is_number, is_literal). A literal of K_OTHER is a float or complex
+    number, a string, bytes or the ellipsis (also written Ellipsis): a
+    value NumPy refuses as an index, not an expression."""
     if isinstance(e, ast.Constant):
         v = e.value
         if v is None:
-            return K_NONE, None, "None", False
+            return K_NONE, None, "None", False, True
         if isinstance(v, bool):
-            return K_BOOL, int(v), "a boolean", False
+            return K_BOOL, int(v), "a boolean", False, True
         if isinstance(v, int):
-            return K_INT, v, "a number", False
+            return K_INT, v, "a number", False, True
         if isinstance(v, (float, complex)):
-            return K_OTHER, None, describe(e), True
+            return K_OTHER, None, describe(e), True, True
+        if isinstance(v, (str, bytes)) or v is Ellipsis:
+            return K_OTHER, None, describe(e), False, True
+    if isinstance(e, ast.Name) and e.id == "Ellipsis":
+        return K_OTHER, None, "an ellipsis", False, True
     if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.attr == "newaxis" \
             and e.value.id in NEWAXIS_BASES:
-        return K_NONE, None, "newaxis", False
-    return K_OTHER, None, describe(e), False
+        return K_NONE, None, "newaxis", False, True
+    return K_OTHER, None, describe(e), False, False
 
 
 def evaluate(e):
     """Evaluates e as engine/expr does: a literal, True, False, None or
-    np.newaxis under any chain of unary -, +, ~ and not."""
+    np.newaxis under any chain of unary -, +, ~ and not. Returns (kind,
+    int value, description, is_literal): see leaf."""
     ops = []
     while isinstance(e, ast.UnaryOp):
         ops.append(e.op)
         e = e.operand
-    kind, n, what, number = leaf(e)
+    kind, n, what, number, literal = leaf(e)
     for op in reversed(ops):
         if isinstance(op, ast.Not):
             if kind not in (K_INT, K_BOOL):
-                return K_OTHER, None, "a 'not' expression"
+                return K_OTHER, None, "a 'not' expression", False
             kind, n = K_BOOL, int(n == 0)
             continue
         if kind not in (K_INT, K_BOOL):
             if number and not isinstance(op, ast.Invert):
                 continue  # -1.5 is still a float
-            return K_OTHER, None, "a unary operation on " + what
+            return K_OTHER, None, "a unary operation on " + what, False
         kind = K_INT
         if isinstance(op, ast.USub):
             n = -n
         elif isinstance(op, ast.Invert):
             n = ~n
         elif not isinstance(op, ast.UAdd):
-            return K_OTHER, None, "an unknown unary operation"
-    return kind, n, what
+            return K_OTHER, None, "an unknown unary operation", False
+    return kind, n, what, literal
+
+
+def non_literal(e):
+    """The description of the first part of e that is not a literal (see
+    leaf; lists and tuples of literals are literals), or None."""
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.List, ast.Tuple)):
+            stack.extend(node.elts)
+            continue
+        kind, _, what, literal = evaluate(node)
+        if kind == K_OTHER and not literal:
+            return what
+    return None
 
 
 # parse_index results by source: (None, key) or (exception class, args).
@@ -659,6 +681,38 @@ class Named:
         self.name = name
 
 
+class Refused:
+    """An index item NumPy refuses when its pass over the items reaches it
+    (a float, a string, a list NumPy makes no integer or boolean array of,
+    a second ellipsis: invalid_spec; an integer beyond int64: out_of_range,
+    conform's decision): the CaseError it raises there. The parse keeps it
+    as an item so that the names of the subscript are still known."""
+
+    __slots__ = ("kind", "message")
+
+    def __init__(self, error):
+        self.kind, self.message = error.kind, error.message
+
+    def error(self):
+        """A fresh CaseError (the parsed key is cached and reused)."""
+        return CaseError(self.kind, self.message)
+
+
+class BadSlice:
+    """A slice with a bound that is a literal but not an integer or None
+    (x[1.5:], x[:'a']): NumPy's TypeError, raised where NumPy reads the
+    slice (with the bounds of the integer items, in item order)."""
+
+    __slots__ = ("kind", "message")
+
+    def __init__(self, error):
+        self.kind, self.message = error.kind, error.message
+
+    def error(self):
+        """A fresh CaseError (the parsed key is cached and reused)."""
+        return CaseError(self.kind, self.message)
+
+
 class AdvKey:
     """A parsed index with advanced items: index arrays given by name
     (Named), inline lists (int64 or bool arrays) or True/False (Python
@@ -675,8 +729,10 @@ class AdvKey:
 
 
 def is_advanced(item):
+    """Whether item needs advanced_index: an index array, or an item NumPy
+    refuses (whose error advanced_index raises in NumPy's order)."""
     t = type(item)
-    return t is Named or t is bool or t is ndarray
+    return t is Named or t is bool or t is ndarray or t is Refused or t is BadSlice
 
 
 def make_key(items):
@@ -776,16 +832,24 @@ def fast_index(src):
         if item is NOT_FAST:
             return None
         items.append(item)
-    # As in parse_index_ast: the errors of the items, in order.
+    # As in parse_index_ast: the items NumPy refuses.
     ellipsis = False
     for i, item in enumerate(items):
         if item is Ellipsis:
             if ellipsis:
-                raise invalid("item %d: an index can only have a single ellipsis ('...')" % (i + 1))
+                items[i] = second_ellipsis(i)
             ellipsis = True
         elif type(item) is int and (item < INT64_MIN or item > INT64_MAX):
-            raise out_of_range("item %d: index does not fit in int64 and is out of bounds for any axis" % (i + 1))
+            items[i] = huge_index(i)
     return make_key(items)
+
+
+def second_ellipsis(i):
+    return Refused(invalid("item %d: an index can only have a single ellipsis ('...')" % (i + 1)))
+
+
+def huge_index(i):
+    return Refused(out_of_range("item %d: index does not fit in int64 and is out of bounds for any axis" % (i + 1)))
 
 
 def parse_index_ast(src):
@@ -831,7 +895,7 @@ def parse_index_ast(src):
             item = convert_item(i, d)
         if item is Ellipsis:
             if ellipsis:
-                raise invalid("item %d: an index can only have a single ellipsis ('...')" % (i + 1))
+                item = second_ellipsis(i)
             ellipsis = True
         key.append(item)
     return make_key(key)
@@ -860,17 +924,26 @@ def convert_item(i, e):
     if isinstance(e, ast.Name):
         return Named(e.id)  # an index array: the input of that name
     if isinstance(e, (ast.List, ast.Tuple)):
-        return convert_list(i, e)  # x[[0, 2]], x[(0, 1), 2]
-    kind, n, what = evaluate(e)
+        what = non_literal(e)
+        if what is not None:
+            raise invalid("item %d is a list holding %s: conform evaluates no expressions" % (i + 1, what))
+        try:
+            return convert_list(i, e)  # x[[0, 2]], x[(0, 1), 2]
+        except CaseError as err:
+            return Refused(err)
+    kind, n, what, literal = evaluate(e)
     if kind == K_NONE:
         return None
     if kind == K_BOOL:
         return n == 1  # True or False: NumPy's 0-d boolean index
     if kind == K_INT:
         if n < INT64_MIN or n > INT64_MAX:
-            raise out_of_range("item %d: index does not fit in int64 and is out of bounds for any axis" % (i + 1))
+            return huge_index(i)
         return n
-    raise invalid("item %d is %s: %s" % (i + 1, what, MSG_INVALID_INDEX))
+    err = invalid("item %d is %s: %s" % (i + 1, what, MSG_INVALID_INDEX))
+    if literal:
+        return Refused(err)
+    raise err
 
 
 def convert_list(i, e):
@@ -889,7 +962,7 @@ def convert_list(i, e):
         nonlocal small, large
         if isinstance(node, (ast.List, ast.Tuple)):
             return [walk(el) for el in node.elts]
-        kind, n, what = evaluate(node)
+        kind, n, what, _ = evaluate(node)
         if kind == K_INT:
             if INT64_MIN <= n <= INT64_MAX:
                 small += 1
@@ -920,18 +993,25 @@ def convert_list(i, e):
 
 def convert_slice(i, s):
     parts = []
+    bad = None
     for e, name in ((s.lower, "start"), (s.upper, "stop"), (s.step, "step")):
         if e is None:
             parts.append(None)
             continue
-        kind, n, what = evaluate(e)
+        kind, n, what, literal = evaluate(e)
         if kind == K_NONE:
             parts.append(None)
         elif kind in (K_INT, K_BOOL):
             parts.append(n)  # NumPy clamps out-of-range bounds like CPython
+        elif (non_literal(e) is None) if isinstance(e, (ast.List, ast.Tuple)) else literal:
+            # A literal that is not an integer: NumPy's TypeError when it
+            # reads the slice.
+            if bad is None:
+                bad = BadSlice(invalid("item %d: slice %s is %s: %s" % (i + 1, name, what, MSG_SLICE_INDEX)))
+            parts.append(None)
         else:
-            raise invalid("item %d: slice %s is %s: %s" % (i + 1, name, what, MSG_SLICE_INDEX))
-    return slice(*parts)
+            raise invalid("item %d: slice %s is %s: conform evaluates no expressions" % (i + 1, name, what))
+    return slice(*parts) if bad is None else bad
 
 
 def numpy_index(x, key, scalars=False):
@@ -1012,11 +1092,13 @@ def advanced_index(x, items, inputs):
     # are NumPy's: an N-d array is cast to intp (2**64-1 reads as -1), a
     # 0-d one is refused at once (OverflowError: out_of_range).
     for i, it in enumerate(items):
+        if type(it) is Refused:
+            raise it.error()
         if type(it) is Named:
             a = inputs[it.name]
             k = a.dtype.kind
             if k == "u" and a.dtype.itemsize == 8:
-                if a.ndim == 0 and a > INT64_MAX:
+                if a.ndim == 0 and int(a) > INT64_MAX:  # int: NumPy compares uint64 with int64 as float64
                     raise out_of_range("item %d: index %d does not fit in int64 and is out of bounds "
                                        "for any axis" % (i + 1, int(a)))
             elif k != "i" and k != "u" and k != "b":
@@ -1035,7 +1117,7 @@ def advanced_index(x, items, inputs):
         t = type(it)
         if t is int:
             used += 1
-        elif t is slice:
+        elif t is slice or t is BadSlice:
             used += 1
             new_ndim += 1
         elif it is None:
@@ -1089,6 +1171,8 @@ def advanced_index(x, items, inputs):
         t = type(it)
         if it is Ellipsis:
             pos += rest
+        elif t is BadSlice:
+            raise it.error()
         elif t is slice and it.step == 0:
             raise invalid("slice step cannot be zero")
         elif it is None or t is bool:
@@ -1611,6 +1695,12 @@ def op_take_along_axis(spec, inputs):
         if d != ax and n != m and n != 1 and m != 1:
             raise invalid("shape mismatch: indices of shape %s do not broadcast against arr of shape %s "
                           "outside axis %d" % (indices.shape, src.shape, ax))
+    if src.ndim > MAX_RANK - 1:
+        # NumPy indexes arr with one index array per dimension and no
+        # subspace: IndexError "the number of index arrays cannot be above
+        # 31", a fault of the spec, also for an empty result.
+        raise invalid("when no subspace is given, the number of index arrays cannot be above %d, "
+                      "but %d index arrays found" % (MAX_RANK - 1, src.ndim))
     try:
         r = np.take_along_axis(src, indices, ax)
     except IndexError as e:
@@ -1622,19 +1712,21 @@ def op_take_along_axis(spec, inputs):
 
 def op_gather(spec, inputs):
     """tf.gather(params, indices, axis, batch_dims) with TF's checks in
-    TF's order (GatherV2): integer indices (else bad_input, as gather_nd),
+    TF's order (GatherV2): int32 or int64 indices (GatherV2's Tindices; else
+    bad_input, as gather_nd's non-integer ones),
     params of rank >= 1, axis in [-rank, rank), batch_dims in [-q, q] for
     indices of rank q (negative counts from q), batch_dims <= axis, equal
     batch dims. An empty result is returned without looking at the
     values. Otherwise every index must be in [0, params.shape[axis])
     (negative ones too are out of range): bad_indices "error" (TF's CPU)
-    raises out_of_range, "zero" (TF's GPU) writes zeros for that slice. As
-    for gather_nd, a non-empty result from an empty params is out_of_range
-    under either policy. Written with NumPy fancy indexing."""
+    raises out_of_range, "zero" (TF's GPU) writes zeros for that slice.
+    GatherV2 has no "params is empty" check (GatherNd's rule): on an empty
+    gathered axis every index is outside. Written with NumPy fancy
+    indexing."""
     params, indices = inputs["params"], inputs["indices"]
     axis, b, policy = spec["axis"], spec["batch_dims"], spec["bad_indices"]
-    if indices.dtype.kind not in "iu":
-        raise bad("indices must be an integer tensor, got dtype %s" % indices.dtype.str)
+    if indices.dtype.kind != "i" or indices.dtype.itemsize not in (4, 8):
+        raise bad("GatherV2's Tindices is int32 or int64, got indices of dtype %s" % indices.dtype.str)
     r, q = params.ndim, indices.ndim
     if r < 1:
         raise invalid("params must be at least 1 dimensional, got shape %s" % (params.shape,))
@@ -1658,9 +1750,12 @@ def op_gather(spec, inputs):
     if shape_count(out_shape, params.dtype.itemsize) == 0:
         return np.empty(out_shape, dtype=params.dtype), params.dtype
     n = params.shape[axis]
-    if params.size == 0:
-        raise out_of_range("requested a result of shape %s, but params (shape %s) is empty"
-                           % (out_shape, params.shape))
+    if n == 0:
+        # A non-empty result: every index is outside [0, 0).
+        if policy == "error":
+            pos = np.unravel_index(0, indices.shape)
+            raise out_of_range("indices%s = %d is not in [0, 0)" % (list(map(int, pos)), int(indices[pos])))
+        return np.zeros(out_shape, dtype=params.dtype), params.dtype
     idx = int64_indices(indices)
     outside = (idx < 0) | (idx >= n)
     any_bad = bool(outside.any())

@@ -665,7 +665,7 @@ class PyParser {
         while (this.peek().t === 'str') {
           if (this.next().bytes !== bytes) throw new PySyntax('cannot mix bytes and nonbytes literals');
         }
-        return { t: 'other', what: bytes ? 'a bytes literal' : 'a string' };
+        return { t: 'other', what: bytes ? 'a bytes literal' : 'a string', literal: true };
       }
       case 'name':
         if (t.v === 'None' || t.v === 'True' || t.v === 'False') return { t: 'const', v: t.v };
@@ -785,7 +785,10 @@ function describeNode(e) {
 
 // evalNode evaluates an item expression as engine/expr does: an int
 // literal, True, False, None or np.newaxis under a chain of unary -, +, ~
-// and not. Returns {kind: 'int'|'bool'|'none'|'other', n, what}.
+// and not. Returns {kind: 'int'|'bool'|'none'|'other', n, what, literal};
+// literal marks an 'other' value that is a Python literal NumPy refuses as
+// an index (a float or complex number, a string, bytes, the ellipsis), not
+// an expression.
 function evalNode(e) {
   const ops = [];
   while (e.t === 'unary') {
@@ -796,8 +799,10 @@ function evalNode(e) {
   let number = false;
   if (e.t === 'num' && e.kind === 'int') v = { kind: 'int', n: e.n };
   else if (e.t === 'num') {
-    v = { kind: 'other', what: describeNode(e) };
+    v = { kind: 'other', what: describeNode(e), literal: true };
     number = true;
+  } else if ((e.t === 'other' && e.literal) || e.t === 'ellipsis' || (e.t === 'name' && e.id === 'Ellipsis')) {
+    v = { kind: 'other', what: e.t === 'other' ? e.what : 'an ellipsis', literal: true };
   } else if (e.t === 'const') {
     v = e.v === 'None' ? { kind: 'none', what: 'None' } : { kind: 'bool', n: e.v === 'True' ? 1n : 0n };
   } else if (e.t === 'attr' && e.attr === 'newaxis' && e.value.t === 'name' && ['np', 'numpy', 'tf'].includes(e.value.id)) {
@@ -860,22 +865,48 @@ function parseIndex(src) {
   if (items.length > MAX_INDEX_ITEMS) {
     throw invalid(`too many indices for array: ${items.length} items, at most ${MAX_INDEX_ITEMS} are allowed`);
   }
-  let ellipses = 0;
-  return items.map((d, i) => {
-    try {
-      const it = d.t === 'slice' ? convertSlice(i, d) : convertItem(i, d);
-      if (it.kind === 'ellipsis') ellipses++;
-      return it;
-    } catch (e) {
-      if (e instanceof CaseError && e.kind === 'out_of_range' && ellipses >= 2) {
-        // engine/expr stops at the second ellipsis (invalid_spec); TF's
-        // Python would fail converting the integer before its kernel saw
-        // the ellipses. Neither would be TF.js's answer.
-        throw new Skip(`index ${quoted} has two ellipses and then ${e.message}: TF.js never sees it`, 'parser-ambiguous');
-      }
-      throw e;
+  // A literal NumPy refuses is an item with an error (see refusal), so the
+  // names of the subscript are known whatever else it holds.
+  return items.map((d, i) => (d.t === 'slice' ? convertSlice(i, d) : convertItem(i, d)));
+}
+
+// nonLiteral describes the first part of e that is not a literal (see
+// evalNode; lists and tuples of literals are literals), or returns null.
+function nonLiteral(e) {
+  const stack = [e];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node.t === 'list' || node.t === 'tuple') {
+      stack.push(...node.elts);
+      continue;
     }
-  });
+    const v = evalNode(node);
+    if (v.kind === 'other' && !v.literal) return v.what;
+  }
+  return null;
+}
+
+// refusal returns what the oracles answer for parsed items that hold a
+// literal NumPy refuses (an item of kind 'invalid', or a slice with an
+// error), or null: TF's Python x[...] checks each item in order before
+// its kernel sees any, so the first refused item's error is the answer,
+// unless an index array comes before it (the oracles do not run those:
+// null, and advancedSkip says so) or it is an integer beyond int64 after
+// two ellipses (TF.js never sees it: a parser-ambiguous skip). A second
+// ellipsis is no refused item here: TF.js decides about ellipses.
+function refusal(items) {
+  let ellipses = 0;
+  for (const it of items) {
+    if (it.kind === 'array') return null;
+    if (it.kind === 'ellipsis') ellipses++;
+    const e = it.error;
+    if (e === undefined) continue;
+    if (e.kind === 'out_of_range' && ellipses >= 2) {
+      return new Skip(`index has two ellipses and then ${e.message}: TF.js never sees it`, 'parser-ambiguous');
+    }
+    return e;
+  }
+  return null;
 }
 
 // arrayLeaves returns the values of an inline list (or a tuple inside the
@@ -904,9 +935,11 @@ function convertItem(i, e) {
   if (e.t === 'ellipsis' || (e.t === 'name' && e.id === 'Ellipsis')) return { kind: 'ellipsis' };
   if (e.t === 'name') return { kind: 'array', name: e.id };
   if (e.t === 'tuple' || e.t === 'list') {
+    const what = nonLiteral(e);
+    if (what !== null) throw invalid(`item ${i + 1} is ${describeNode(e)} holding ${what}: conform evaluates no expressions`);
     const list = arrayLeaves(e);
     if (list === null) {
-      throw invalid(`item ${i + 1} is ${describeNode(e)} with an element that is not an integer or a boolean: ${MSG_INVALID_INDEX}`);
+      return { kind: 'invalid', error: invalid(`item ${i + 1} is ${describeNode(e)} with an element that is not an integer or a boolean: ${MSG_INVALID_INDEX}`) };
     }
     return { kind: 'array', list };
   }
@@ -916,11 +949,13 @@ function convertItem(i, e) {
     case 'bool': return { kind: 'array', bool: v.n };
     case 'int':
       if (v.n < INT64_MIN_BIG || v.n > INT64_MAX_BIG) {
-        throw outOfRange(`item ${i + 1}: index ${v.n} does not fit in int64 and is out of bounds for any axis`);
+        return { kind: 'invalid', error: outOfRange(`item ${i + 1}: index ${v.n} does not fit in int64 and is out of bounds for any axis`) };
       }
       return { kind: 'int', n: v.n };
   }
-  throw invalid(`item ${i + 1} is ${v.what}: ${MSG_INVALID_INDEX}`);
+  const err = invalid(`item ${i + 1} is ${v.what}: ${MSG_INVALID_INDEX}`);
+  if (v.literal) return { kind: 'invalid', error: err };
+  throw err;
 }
 
 function convertSlice(i, s) {
@@ -930,7 +965,13 @@ function convertSlice(i, s) {
     const v = evalNode(e);
     if (v.kind === 'none') continue;
     if (v.kind !== 'int' && v.kind !== 'bool') {
-      throw invalid(`item ${i + 1}: slice ${name} is ${v.what}: ${MSG_SLICE_INDEX}`);
+      const seq = e.t === 'list' || e.t === 'tuple';
+      if (seq ? nonLiteral(e) !== null : !v.literal) {
+        throw invalid(`item ${i + 1}: slice ${name} is ${v.what}: conform evaluates no expressions`);
+      }
+      // A literal that is not an integer: NumPy's and TF's TypeError.
+      if (out.error === undefined) out.error = invalid(`item ${i + 1}: slice ${name} is ${v.what}: ${MSG_SLICE_INDEX}`);
+      continue;
     }
     out[name] = v.n < lo ? lo : v.n > INT64_MAX_BIG ? INT64_MAX_BIG : v.n;
   }
@@ -1013,6 +1054,8 @@ function run(spec, inputs) {
           throw e;
         }
         req.checkSubscriptNames(items, inputs);
+        const refused = refusal(items);
+        if (refused !== null) throw refused;
         const adv = req.advancedSkip(items, "the TF.js oracle (TF's x[...] encoding on tf.stridedSlice)");
         if (adv !== null) throw adv;
         scalar = items.length === x.shape.length && items.every((it) => it.kind === 'int');
@@ -1228,5 +1271,5 @@ if (require.main === module) {
   });
 } else {
   // For tests: the index parser and encoder, and one case.
-  module.exports = { parseIndex, encodeIndex, respond, CaseError, Skip };
+  module.exports = { parseIndex, refusal, encodeIndex, respond, CaseError, Skip };
 }
