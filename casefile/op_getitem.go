@@ -174,13 +174,19 @@ func tagGetItem(c *Case, add func(string)) {
 }
 
 // getItemSnippet writes x[index] rebuilt from the parsed items, never the
-// subscript as the case writes it: a subscript that does not parse appears
-// only as a string literal, and is not evaluated.
+// subscript as the case writes it: a subscript that does not parse, or
+// holds an item NumPy refuses (a float, a string, ...), appears only as a
+// string literal, and is not evaluated.
 func getItemSnippet(b *strings.Builder, c *Case) {
 	s := specOf[GetItemSpec](c)
 	if s.ParseErr != nil {
 		fmt.Fprintf(b, "index = %s  # the subscript as the case writes it, not run here\n", pysrc.String(s.Index))
 		fmt.Fprintf(b, "%s\n", pysrc.Comment(fmt.Sprintf("it does not parse: %v", s.ParseErr)))
+		return
+	}
+	if err := engine.Refused(s.Items); err != nil {
+		fmt.Fprintf(b, "index = %s  # the subscript as the case writes it, not run here\n", pysrc.String(s.Index))
+		fmt.Fprintf(b, "%s\n", pysrc.Comment(fmt.Sprintf("it holds an item NumPy refuses: %v", err)))
 		return
 	}
 	fmt.Fprintf(b, "x[%s]  # NumPy\n", pyIndex(s.Items, "None"))

@@ -33,6 +33,7 @@ DOCS = {
     "onnx-gather": "ONNX Gather-13 operator documentation",
     "onnx-gather-elements": "ONNX GatherElements-13 operator documentation",
     "tf-gather": "tf.gather API docstring",
+    "numpy-test-indexing": "NumPy's test suite, numpy/core/tests/test_indexing.py (NumPy 1.24)",
 }
 
 written = []
@@ -296,6 +297,26 @@ def advanced_indexing():
 
     def adv(name, rule, index, inputs, result, **kw):
         case(name, doc, rule, getitem(index), inputs, np.asarray(result), **kw)
+
+    # --- NumPy's own tests: what is not a valid index --------------------------
+    a = np.array([[[5]]])
+    for name, index, fn, rule in [
+            ("numpy_test_float_item", "x[0, 0.0]", lambda: a[0, 0.0],
+             "a float among the indices is an IndexError"),
+            ("numpy_test_float_slice_and_item", "x[0.0:, 0.0]", lambda: a[0.0:, 0.0],
+             "a float index is an IndexError, also after a slice with a float bound")]:
+        numpy_raises(name, fn, IndexError, "only integers, slices")
+        case(name, "numpy-test-indexing", rule, getitem(index), {"x": a}, None, error="invalid_spec",
+             note="The test: assert_raises(IndexError, lambda: a%s) (TestIndexing.test_index_no_floats), with "
+                  "a = np.array([[[5]]]). conform maps this IndexError to invalid_spec." % index[1:])
+    a = np.array([1, 2, 3])
+    b = np.array([])
+    numpy_raises("numpy_test_empty_float_index_array", lambda: a[b], IndexError, "arrays used as indices")
+    case("numpy_test_empty_float_index_array", "numpy-test-indexing",
+         "an index array of floats is an IndexError, also an empty one", getitem("x[b]"), {"x": a, "b": b}, None,
+         error="invalid_spec",
+         note="The test: b = np.array([]); assert_raises(IndexError, a.__getitem__, b) "
+              "(TestIndexing.test_empty_fancy_index), with a = np.array([1, 2, 3]).")
 
     # --- Integer array indexing ----------------------------------------------
     x = np.arange(10, 1, -1)
@@ -719,6 +740,23 @@ def gather_ops():
          {"op": "gather"}, {"params": params, "indices": bad}, None, error="out_of_range",
          note="The document: 'The values must be in range [0, params.shape[axis]).' On CPU an out-of-range index "
               "is an error.")
+    for dtype in (np.int8, np.uint8):
+        name = "tf_gather_%s_indices" % np.dtype(dtype).name
+        case(name, doc, "indices must be int32 or int64: %s indices are refused" % np.dtype(dtype).name,
+             {"op": "gather"}, {"params": params, "indices": np.array([3, 1], dtype=dtype)}, None, error="bad_input",
+             note="The document: 'indices: The index Tensor. Must be one of the following types: int32, int64.' "
+                  "TF refuses another dtype before the kernel runs.")
+    empty = np.zeros((0, 3), dtype=np.float32)
+    bad = np.array([0, 1], dtype=np.int32)
+    case("tf_gather_empty_axis_cpu", doc, "every index into an empty gathered axis is out of range (TF on CPU)",
+         {"op": "gather", "bad_indices": "error"}, {"params": empty, "indices": bad}, None, error="out_of_range",
+         note="The document: 'The values must be in range [0, params.shape[axis]).' and 'On CPU, if an out of "
+              "bound index is found, an error is raised.' An axis of size 0 has no index in range.")
+    case("tf_gather_empty_axis_gpu", doc, "every index into an empty gathered axis gives a zero slice (TF on GPU)",
+         {"op": "gather", "bad_indices": "zero"}, {"params": empty, "indices": bad}, np.zeros((2, 3), np.float32),
+         copied=[[0., 0., 0.], [0., 0., 0.]],
+         note="The document: 'On GPU, if an out of bound index is found, a 0 is stored in the corresponding "
+              "output value.' An axis of size 0 has no index in range, so every output value is 0.")
 
 
 def gather_elements(data, indices, axis):

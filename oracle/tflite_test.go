@@ -480,6 +480,8 @@ func stridedDivergence(r tfliteResult, pair string) string {
 		return "strides longer than begin: the extra strides are ignored (" + pair + ")"
 	case invalid && tfspec.SeveralEllipses(r.m):
 		return "several ellipses not checked (" + pair + ")"
+	case r.want.kind == engine.OutOfRange && r.got.kind == engine.InvalidSpec && holdsRefusedItem(r.m):
+		return "several faults: TF checks every item's type before its kernel runs, so an item NumPy refuses is reported first (" + pair + ")"
 	case !ok:
 		return ""
 	case variantChanges(r.m, engine.EllipsisCoversOneDim):
@@ -500,6 +502,16 @@ func stridedDivergence(r tfliteResult, pair string) string {
 		return "mask bits past the spec's entries are applied (TF ignores them) (" + pair + ")"
 	}
 	return ""
+}
+
+// holdsRefusedItem reports whether a getitem case's subscript holds an
+// item NumPy refuses whatever the input (a float, a string, a slice with
+// a float bound: engine.Refused), which TF's Python rejects before the
+// kernel sees the integer indices that NumPy's order checks first.
+func holdsRefusedItem(m casefile.Memory) bool {
+	index, _ := m.Spec["index"].(string)
+	items, err := expr.Parse(index)
+	return err == nil && engine.Refused(items) != nil
 }
 
 // variantChanges reports whether the engine's variant v of a rule changes
