@@ -48,13 +48,7 @@ func (m Memory) Request(id int64) map[string]any {
 // "inputs" with each input as base64 .npy bytes. It is what Request
 // builds, encoded directly.
 func (m Memory) AppendRequest(dst []byte) ([]byte, error) {
-	files := make(map[string][]byte, len(m.Inputs))
-	size := 64
-	for name, t := range m.Inputs {
-		files[name] = npy.Encode(t)
-		size += len(name) + base64.StdEncoding.EncodedLen(len(files[name])) + 8
-	}
-	dst = slices.Grow(dst, size+32*len(m.Spec))
+	dst = slices.Grow(dst, m.RequestSize())
 	dst = append(dst, '{')
 	var err error
 	for i, k := range m.specKeys() {
@@ -77,10 +71,49 @@ func (m Memory) AppendRequest(dst []byte) ([]byte, error) {
 		}
 		dst, _ = appendJSON(dst, name)
 		dst = append(dst, ':', '"')
-		dst = base64.StdEncoding.AppendEncode(dst, files[name])
-		dst = append(dst, '"')
+		// The .npy bytes go straight into base64: no copy of the file
+		// is made on the way.
+		w := &appender{dst}
+		enc := base64.NewEncoder(base64.StdEncoding, w)
+		if err := npy.Write(enc, m.Inputs[name]); err != nil {
+			return nil, fmt.Errorf("input %q: %v", name, err)
+		}
+		enc.Close()
+		dst = append(w.buf, '"')
 	}
 	return append(dst, '}', '}'), nil
+}
+
+// RequestSize estimates the length of what AppendRequest appends, from
+// the spec's size and the inputs' byte sizes, without encoding them: an
+// estimate to reserve memory by, a little above the real length for
+// ordinary cases.
+func (m Memory) RequestSize() int {
+	n := 64 + 32*len(m.Spec)
+	for k, v := range m.Spec {
+		n += len(k)
+		if s, ok := v.(string); ok {
+			n += len(s) + len(s)/8
+		}
+		if l, ok := v.([]any); ok {
+			n += 24 * len(l)
+		}
+	}
+	for name, t := range m.Inputs {
+		// The .npy header is a multiple of 64 bytes, 128 for any
+		// ordinary shape.
+		header := 128 + 24*len(t.Shape)
+		n += len(name) + 8 + base64.StdEncoding.EncodedLen(header+max(t.Len(), 0)*t.DType.Size)
+	}
+	return n
+}
+
+// appender is an io.Writer appending to buf.
+type appender struct{ buf []byte }
+
+func (a *appender) Write(p []byte) (int, error) {
+	a.buf = append(a.buf, p...)
+	return len(p), nil
 }
 
 func (m Memory) specKeys() []string {
