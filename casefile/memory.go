@@ -71,15 +71,10 @@ func (m Memory) AppendRequest(dst []byte) ([]byte, error) {
 		}
 		dst, _ = appendJSON(dst, name)
 		dst = append(dst, ':', '"')
-		// The .npy bytes go straight into base64: no copy of the file
-		// is made on the way.
-		w := &appender{dst}
-		enc := base64.NewEncoder(base64.StdEncoding, w)
-		if err := npy.Write(enc, m.Inputs[name]); err != nil {
+		if dst, err = appendNPY64(dst, m.Inputs[name]); err != nil {
 			return nil, fmt.Errorf("input %q: %v", name, err)
 		}
-		enc.Close()
-		dst = append(w.buf, '"')
+		dst = append(dst, '"')
 	}
 	return append(dst, '}', '}'), nil
 }
@@ -106,6 +101,26 @@ func (m Memory) RequestSize() int {
 		n += len(name) + 8 + base64.StdEncoding.EncodedLen(header+max(t.Len(), 0)*t.DType.Size)
 	}
 	return n
+}
+
+// streamFrom is the size from which appendNPY64 streams a tensor into
+// base64 instead of encoding its .npy file first.
+const streamFrom = 64 << 10
+
+// appendNPY64 appends the base64 of t's .npy file (as npy.Encode writes
+// it). A large tensor goes straight from its bytes into base64, without a
+// copy of the file; a small one is encoded first, which is faster.
+func appendNPY64(dst []byte, t *engine.Tensor) ([]byte, error) {
+	if t.Len()*t.DType.Size < streamFrom {
+		return base64.StdEncoding.AppendEncode(dst, npy.Encode(t)), nil
+	}
+	w := &appender{dst}
+	enc := base64.NewEncoder(base64.StdEncoding, w)
+	if err := npy.Write(enc, t); err != nil {
+		return nil, err
+	}
+	enc.Close()
+	return w.buf, nil
 }
 
 // appender is an io.Writer appending to buf.
