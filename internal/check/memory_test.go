@@ -15,9 +15,9 @@ import (
 	"github.com/conformsuite/conform/oracle"
 )
 
-// startChild starts the test binary as the conform/1 child of TestMain
+// startProtocolChild starts the test binary as the conform/1 child of TestMain
 // in the given mode.
-func startChild(t *testing.T, mode string) impl.Impl {
+func startProtocolChild(t *testing.T, mode string) impl.Impl {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -57,7 +57,7 @@ func TestSharedBigInputStaysInBudget(t *testing.T) {
 		"c/want.npy":    {Data: encode(want)},
 		"c/cases.jsonl": {Data: []byte(strings.Join(lines, "\n"))},
 	}
-	im := startChild(t, "zeros")
+	im := startProtocolChild(t, "zeros")
 	var s *Summary
 	grew := heaptest.Growth(func() {
 		s, err = Run(context.Background(), fsys, im, Options{Workers: 64, MaxBytes: 16 << 20})
@@ -91,7 +91,7 @@ func TestBigNameIsBoundedAndShared(t *testing.T) {
 		"c/x.npy":       {Data: npyOf(1, 2, 3)},
 		"c/cases.jsonl": {Data: []byte(strings.Join(lines, "\n"))},
 	}
-	im := startChild(t, "bigname")
+	im := startProtocolChild(t, "bigname")
 	if len(im.Name()) > oracle.MaxNameBytes+64 {
 		t.Errorf("the name is %d bytes long, want it cut to %d", len(im.Name()), oracle.MaxNameBytes)
 	}
