@@ -68,7 +68,7 @@ func TestSharedBigInputStaysInBudget(t *testing.T) {
 	if s.Line() != fmt.Sprintf("%d passed, 0 failed, 0 skipped", n) {
 		t.Errorf("summary %q", s.Line())
 	}
-	t.Logf("grew %d MiB", grew>>20)
+	t.Logf("the heap grew by %d MiB", grew>>20)
 	if bound := uint64(100 << 20); grew > bound {
 		t.Errorf("the heap grew by %d MiB, want at most %d MiB", grew>>20, bound>>20)
 	}

@@ -54,6 +54,7 @@ func TestReadAheadStaysInBudget(t *testing.T) {
 	if answered := strings.Count(out.String(), `"skip"`); answered != n {
 		t.Errorf("%d answers, want %d", answered, n)
 	}
+	t.Logf("the heap grew by %d MiB", grew>>20)
 	if bound := uint64(80 << 20); grew > bound {
 		t.Errorf("the heap grew by %d MiB, want at most %d MiB", grew>>20, bound>>20)
 	}
