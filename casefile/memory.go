@@ -48,13 +48,7 @@ func (m Memory) Request(id int64) map[string]any {
 // "inputs" with each input as base64 .npy bytes. It is what Request
 // builds, encoded directly.
 func (m Memory) AppendRequest(dst []byte) ([]byte, error) {
-	files := make(map[string][]byte, len(m.Inputs))
-	size := 64
-	for name, t := range m.Inputs {
-		files[name] = npy.Encode(t)
-		size += len(name) + base64.StdEncoding.EncodedLen(len(files[name])) + 8
-	}
-	dst = slices.Grow(dst, size+32*len(m.Spec))
+	dst = slices.Grow(dst, m.RequestSize())
 	dst = append(dst, '{')
 	var err error
 	for i, k := range m.specKeys() {
@@ -77,10 +71,64 @@ func (m Memory) AppendRequest(dst []byte) ([]byte, error) {
 		}
 		dst, _ = appendJSON(dst, name)
 		dst = append(dst, ':', '"')
-		dst = base64.StdEncoding.AppendEncode(dst, files[name])
+		if dst, err = appendNPY64(dst, m.Inputs[name]); err != nil {
+			return nil, fmt.Errorf("input %q: %v", name, err)
+		}
 		dst = append(dst, '"')
 	}
 	return append(dst, '}', '}'), nil
+}
+
+// RequestSize estimates the length of what AppendRequest appends, from
+// the spec's size and the inputs' byte sizes, without encoding them: an
+// estimate to reserve memory by, a little above the real length for
+// ordinary cases.
+func (m Memory) RequestSize() int {
+	n := 64 + 32*len(m.Spec)
+	for k, v := range m.Spec {
+		n += len(k)
+		if s, ok := v.(string); ok {
+			n += len(s) + len(s)/8
+		}
+		if l, ok := v.([]any); ok {
+			n += 24 * len(l)
+		}
+	}
+	for name, t := range m.Inputs {
+		// The .npy header is a multiple of 64 bytes, 128 for any
+		// ordinary shape.
+		header := 128 + 24*len(t.Shape)
+		n += len(name) + 8 + base64.StdEncoding.EncodedLen(header+max(t.Len(), 0)*t.DType.Size)
+	}
+	return n
+}
+
+// streamFrom is the size from which appendNPY64 streams a tensor into
+// base64 instead of encoding its .npy file first.
+const streamFrom = 64 << 10
+
+// appendNPY64 appends the base64 of t's .npy file (as npy.Encode writes
+// it). A large tensor goes straight from its bytes into base64, without a
+// copy of the file; a small one is encoded first, which is faster.
+func appendNPY64(dst []byte, t *engine.Tensor) ([]byte, error) {
+	if t.Len()*t.DType.Size < streamFrom {
+		return base64.StdEncoding.AppendEncode(dst, npy.Encode(t)), nil
+	}
+	w := &appender{dst}
+	enc := base64.NewEncoder(base64.StdEncoding, w)
+	if err := npy.Write(enc, t); err != nil {
+		return nil, err
+	}
+	enc.Close()
+	return w.buf, nil
+}
+
+// appender is an io.Writer appending to buf.
+type appender struct{ buf []byte }
+
+func (a *appender) Write(p []byte) (int, error) {
+	a.buf = append(a.buf, p...)
+	return len(p), nil
 }
 
 func (m Memory) specKeys() []string {

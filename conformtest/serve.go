@@ -1,7 +1,6 @@
 package conformtest
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"io"
 	"os"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/serve"
 )
 
@@ -75,7 +73,7 @@ func serveIO(r io.Reader, w io.Writer, implementation any, opts []Option) error 
 		case res.Kind != "":
 			resp["error"] = map[string]string{"kind": string(res.Kind), "message": res.Message}
 		default:
-			resp["output"] = base64.StdEncoding.EncodeToString(npy.Encode(res.Output.Contiguous()))
+			resp["output"] = serve.Output{T: res.Output}
 		}
 		return resp
 	})

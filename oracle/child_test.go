@@ -18,7 +18,7 @@ import (
 // Every behaviour answers a request by its fields:
 //
 //	"value": "abc"        -> output base64("abc")
-//	"kind": "out_of_range" -> error of that kind
+//	"kind": "out_of_range" -> error of that kind, with "message" if given
 //	"skip": "why"         -> skip
 //	"report": "why"       -> answer {"id": id, "crash": "why"}
 //	"crash": true         -> write to stderr and exit with status 3
@@ -67,6 +67,11 @@ func runChild(mode string) {
 	case "exit0":
 		fmt.Fprintln(os.Stderr, "nothing to do here")
 		os.Exit(0)
+	case "bigname":
+		// A hello whose name and version are 200 KiB each.
+		long := strings.Repeat("n", 200<<10)
+		fmt.Fprintf(out, `{"hello": {"name": %q, "version": %q, "ops": ["getitem", %q]}}`+"\n", long, long, long)
+		out.Flush()
 	case "hangall":
 		// Says hello, then never answers anything.
 		hello()
@@ -163,7 +168,11 @@ func answer(out *bufio.Writer, line []byte) {
 	var resp string
 	switch {
 	case req["kind"] != nil:
-		resp = fmt.Sprintf(`{"id": %s, "error": {"kind": %q, "message": "rejected"}}`, id, req["kind"])
+		msg, ok := req["message"].(string)
+		if !ok {
+			msg = "rejected"
+		}
+		resp = fmt.Sprintf(`{"id": %s, "error": {"kind": %q, "message": %q}}`, id, req["kind"], msg)
 	case req["skip"] != nil:
 		resp = fmt.Sprintf(`{"id": %s, "skip": %q}`, id, req["skip"])
 	case req["report"] != nil:

@@ -28,11 +28,14 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/budget"
 )
 
-// Hello is what a child says about itself on its first line.
+// Hello is what a child says about itself on its first line. The client
+// cuts the name, the version and each op name to MaxNameBytes.
 type Hello struct {
 	Name    string   `json:"name"`
 	Version string   `json:"version"`
@@ -47,6 +50,8 @@ type Response struct {
 	// Output is the result as .npy file bytes (decoded from base64).
 	Output []byte
 	// ErrKind and ErrMessage are set when the child rejected the case.
+	// The texts a child gives (ErrMessage, Skip, the reason in Crash)
+	// are cut to MaxMessageBytes.
 	ErrKind    engine.ErrorKind
 	ErrMessage string
 	// Skip is the child's reason for not running the case.
@@ -112,6 +117,36 @@ func MaxLineFor(outputLimit int64) int {
 // for the output limit configured when the client starts.
 const DefaultMaxLine = (engine.DefaultOutputLimit+2)/3*4 + LineSlack
 
+// DefaultMaxInflightBytes is the default Options.MaxInflightBytes: 256 MiB
+// of request lines in flight.
+const DefaultMaxInflightBytes = 256 << 20
+
+// The bounds on what a child says about itself and its answers, in bytes.
+// Longer texts are cut (at a character boundary) and end in a marker
+// saying how long they were; see Truncate.
+const (
+	// MaxNameBytes bounds the name and version in a hello, each op name
+	// it lists, and the reason code of a skip or crash.
+	MaxNameBytes = 256
+	// MaxMessageBytes bounds the reason of a skip or crash and the
+	// message of an error that a child gives.
+	MaxMessageBytes = 4 << 10
+)
+
+// Truncate returns s if it is at most max bytes long, and otherwise its
+// first max bytes or fewer (not cutting a UTF-8 character in two)
+// followed by "... (truncated, N bytes)".
+func Truncate(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("... (truncated, %d bytes)", len(s))
+}
+
 // Options configure a Client. The zero value is ready to use.
 type Options struct {
 	// Timeout is the per-case timeout, default 10 s. A case times out when
@@ -147,6 +182,12 @@ type Options struct {
 	Env []string
 	// Dir is the child's working directory ("" for the current one).
 	Dir string
+	// MaxInflightBytes bounds the request lines (their bytes) sent to
+	// the child and not yet answered, default DefaultMaxInflightBytes. A
+	// request that would go past it waits, in order, until enough of
+	// the others are answered; one request is always let through on its
+	// own, however large, so that every case runs.
+	MaxInflightBytes int64
 }
 
 func (o Options) withDefaults() Options {
@@ -164,6 +205,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxStartFailures <= 0 {
 		o.MaxStartFailures = 3
+	}
+	if o.MaxInflightBytes <= 0 {
+		o.MaxInflightBytes = DefaultMaxInflightBytes
 	}
 	return o
 }
@@ -246,6 +290,8 @@ type Client struct {
 	timer      *time.Timer
 	timerArmed bool
 	timerAt    time.Time
+
+	room *budget.Budget // Options.MaxInflightBytes
 }
 
 // call is one request in the client.
@@ -256,7 +302,8 @@ type call struct {
 	child     *child // the child it was last sent to
 	sentAt    time.Time
 	finished  bool
-	abandoned bool // the caller gave up; drop the answer
+	abandoned bool  // the caller gave up; drop the answer
+	cost      int64 // bytes taken from Client.room
 }
 
 // Start starts the child argv[0] with arguments argv[1:] and reads its
@@ -267,6 +314,7 @@ func Start(argv []string, opts Options) (*Client, error) {
 		return nil, errors.New("oracle: empty command")
 	}
 	c := &Client{argv: append([]string{}, argv...), opts: opts.withDefaults(), sent: map[int64]*call{}}
+	c.room = budget.New(c.opts.MaxInflightBytes)
 	ch, hello, err := c.spawn(0)
 	if err != nil {
 		return nil, err
@@ -312,16 +360,14 @@ func (c *Client) Do(ctx context.Context, req map[string]any) Response {
 	for k, v := range req {
 		msg[k] = v
 	}
-	c.mu.Lock()
-	c.nextID++
-	id := c.nextID
-	c.mu.Unlock()
+	id := c.newID()
 	msg["id"] = id
 	line, err := json.Marshal(msg)
 	if err != nil {
 		return Response{ID: id, Crash: "request cannot be encoded as JSON: " + err.Error(), CrashKind: CrashBadRequest}
 	}
-	return c.do(ctx, id, append(line, '\n'))
+	line = append(line, '\n')
+	return c.do(ctx, id, len(line), func() ([]byte, error) { return line, nil })
 }
 
 // DoJSON is Do for a request already encoded as one JSON object without
@@ -329,36 +375,94 @@ func (c *Client) Do(ctx context.Context, req map[string]any) Response {
 // inserts the id at the front of the object. obj must be compact JSON
 // with no newline; it is not modified.
 func (c *Client) DoJSON(ctx context.Context, obj []byte) Response {
-	c.mu.Lock()
-	c.nextID++
-	id := c.nextID
-	c.mu.Unlock()
+	id := c.newID()
 	body := bytes.TrimSpace(obj)
 	if len(body) < 2 || body[0] != '{' || body[len(body)-1] != '}' || bytes.IndexByte(body, '\n') >= 0 {
 		return Response{ID: id, Crash: "request is not one JSON object on one line", CrashKind: CrashBadRequest}
 	}
-	rest := body[1:]
-	line := make([]byte, 0, len(body)+24)
-	line = append(line, `{"id":`...)
-	line = strconv.AppendInt(line, id, 10)
-	if t := bytes.TrimSpace(rest); t[0] != '}' {
-		line = append(line, ',')
-	}
-	line = append(line, rest...)
-	return c.do(ctx, id, append(line, '\n'))
+	line := withID(make([]byte, 0, len(body)+24), id, func(dst []byte) ([]byte, error) {
+		return append(dst, body...), nil
+	})
+	return c.do(ctx, id, len(line), func() ([]byte, error) { return line, nil })
 }
 
-// do sends the request line of call id and waits for the response.
-func (c *Client) do(ctx context.Context, id int64, line []byte) Response {
-	cl := &call{id: id, line: line, done: make(chan Response, 1)}
+// DoAppend is DoJSON for a request that appendObj appends to its argument
+// (as casefile.Memory.AppendRequest does), and encodes only once it is
+// let through (see Options.MaxInflightBytes): a request waiting for room
+// holds no copy of itself. size is what the request is expected to take,
+// to wait for room by; the bytes charged are then the real ones.
+func (c *Client) DoAppend(ctx context.Context, size int, appendObj func(dst []byte) ([]byte, error)) Response {
+	id := c.newID()
+	return c.do(ctx, id, size, func() ([]byte, error) {
+		var bad error
+		line := withID(make([]byte, 0, size+24), id, func(dst []byte) ([]byte, error) {
+			mark := len(dst)
+			dst, err := appendObj(dst)
+			if err != nil {
+				bad = err
+				return dst, nil
+			}
+			body := dst[mark:]
+			if len(body) < 2 || body[0] != '{' || body[len(body)-1] != '}' || bytes.IndexByte(body, '\n') >= 0 {
+				bad = errors.New("request is not one JSON object on one line")
+			}
+			return dst, nil
+		})
+		return line, bad
+	})
+}
+
+// newID gives out the next request id.
+func (c *Client) newID() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.nextID++
+	return c.nextID
+}
+
+// withID appends the request line {"id":id,...} to dst, the object
+// appendObj appends (compact JSON, one line) with the id inserted at its
+// front, and a newline.
+func withID(dst []byte, id int64, appendObj func(dst []byte) ([]byte, error)) []byte {
+	dst = append(dst, `{"id":`...)
+	dst = strconv.AppendInt(dst, id, 10)
+	mark := len(dst)
+	dst, _ = appendObj(dst)
+	// dst[mark:] is the object "{...}": its '{' becomes the comma after
+	// the id, or goes if the object is empty.
+	if len(dst) > mark+1 && dst[mark] == '{' {
+		if rest := bytes.TrimSpace(dst[mark+1:]); len(rest) > 0 && rest[0] == '}' {
+			dst = append(dst[:mark], '}')
+		} else {
+			dst[mark] = ','
+		}
+	}
+	return append(dst, '\n')
+}
+
+// do waits for room for a request of about cost bytes, builds its line
+// and sends it as call id, and waits for the response.
+func (c *Client) do(ctx context.Context, id int64, cost int, build func() ([]byte, error)) Response {
+	if err := c.room.Acquire(ctx, int64(cost)); err != nil {
+		return Response{ID: id, Crash: "canceled: " + err.Error(), CrashKind: CrashCanceled}
+	}
+	line, err := build()
+	if err != nil {
+		c.room.Release(int64(cost))
+		return Response{ID: id, Crash: "request cannot be encoded: " + err.Error(), CrashKind: CrashBadRequest}
+	}
+	cl := &call{id: id, line: line, done: make(chan Response, 1), cost: int64(len(line))}
+	c.room.Adjust(cl.cost - int64(cost)) // what the line really takes
 
 	c.mu.Lock()
 	switch {
 	case c.closed:
 		c.mu.Unlock()
+		c.room.Release(cl.cost)
 		return Response{ID: id, Crash: "client is closed", CrashKind: CrashUnavailable}
 	case c.broken != nil:
 		c.mu.Unlock()
+		c.room.Release(cl.cost)
 		return Response{ID: id, Crash: c.broken.Error(), CrashKind: CrashUnavailable}
 	}
 	c.waiting = append(c.waiting, cl)
@@ -379,11 +483,23 @@ func (c *Client) do(ctx context.Context, id int64, line []byte) Response {
 	}
 	cl.abandoned = true
 	if cl.child == nil {
-		cl.finished = true
+		c.endLocked(cl)
 		c.waiting = removeCall(c.waiting, cl)
 		c.suspects = removeCall(c.suspects, cl)
 	}
 	return Response{ID: id, Crash: "canceled: " + ctx.Err().Error(), CrashKind: CrashCanceled}
+}
+
+// endLocked marks cl finished without a Response and gives back its
+// room.
+func (c *Client) endLocked(cl *call) {
+	if cl.finished {
+		return
+	}
+	cl.finished = true
+	cl.line = nil // never sent again
+	delete(c.sent, cl.id)
+	c.room.Release(cl.cost)
 }
 
 func removeCall(list []*call, cl *call) []*call {
@@ -471,9 +587,7 @@ func (c *Client) finishLocked(cl *call, r Response) {
 	if cl.finished {
 		return
 	}
-	cl.finished = true
-	cl.line = nil // never sent again
-	delete(c.sent, cl.id)
+	c.endLocked(cl)
 	r.ID = cl.id
 	cl.done <- r
 }
@@ -652,9 +766,7 @@ func (c *Client) onLine(ch *child, line []byte) {
 		ch.outOfOrder = true
 	}
 	if cl.abandoned {
-		cl.finished = true
-		cl.line = nil
-		delete(c.sent, cl.id)
+		c.endLocked(cl)
 	} else {
 		c.finishLocked(cl, resp)
 	}
@@ -733,7 +845,8 @@ func plainOutput(line []byte) (id int64, output []byte, ok bool) {
 }
 
 // parseResponse checks that exactly one of output, error, skip and crash
-// is present and well-formed. bad says what is wrong, if anything.
+// is present and well-formed. bad says what is wrong, if anything. The
+// texts are cut to MaxMessageBytes, the reason code to MaxNameBytes.
 func parseResponse(fields map[string]json.RawMessage) (r Response, bad string) {
 	output, hasOutput := fields["output"]
 	errRaw, hasError := fields["error"]
@@ -743,6 +856,7 @@ func parseResponse(fields map[string]json.RawMessage) (r Response, bad string) {
 		if json.Unmarshal(raw, &r.ReasonCode) != nil {
 			return r, "code is not a string"
 		}
+		r.ReasonCode = Truncate(r.ReasonCode, MaxNameBytes)
 	}
 	n := 0
 	for _, present := range []bool{hasOutput, hasError, hasSkip, hasCrash} {
@@ -762,7 +876,7 @@ func parseResponse(fields map[string]json.RawMessage) (r Response, bad string) {
 		if reason == "" {
 			reason = "(no reason given)"
 		}
-		r.Crash = "the child reported a crash: " + reason
+		r.Crash = "the child reported a crash: " + Truncate(reason, MaxMessageBytes)
 		r.CrashKind = CrashReported
 	case hasOutput:
 		var s string
@@ -781,6 +895,7 @@ func parseResponse(fields map[string]json.RawMessage) (r Response, bad string) {
 		if r.Skip == "" {
 			r.Skip = "(no reason given)"
 		}
+		r.Skip = Truncate(r.Skip, MaxMessageBytes)
 	default:
 		var e struct {
 			Kind    *string `json:"kind"`
@@ -794,7 +909,7 @@ func parseResponse(fields map[string]json.RawMessage) (r Response, bad string) {
 			return r, fmt.Sprintf("unknown error kind %q", *e.Kind)
 		}
 		if e.Message != nil {
-			r.ErrMessage = *e.Message
+			r.ErrMessage = Truncate(*e.Message, MaxMessageBytes)
 		}
 	}
 	return r, ""
@@ -852,7 +967,7 @@ func (c *Client) failLocked(ch *child, kind CrashKind, reason string, culprit *c
 		cl.child = nil
 		delete(c.sent, cl.id)
 		if cl.abandoned {
-			cl.finished = true
+			c.endLocked(cl)
 			continue
 		}
 		live = append(live, cl)
@@ -1097,7 +1212,8 @@ func exitStatus(ps *os.ProcessState) string {
 	return fmt.Sprintf("exited with status %d", ps.ExitCode())
 }
 
-// parseHello parses the first line of a child.
+// parseHello parses the first line of a child. The name, version and op
+// names are cut to MaxNameBytes.
 func parseHello(line []byte) (Hello, error) {
 	var msg struct {
 		Hello *struct {
@@ -1114,7 +1230,11 @@ func parseHello(line []byte) (Hello, error) {
 	if h.Name == nil || h.Version == nil || h.Ops == nil {
 		return Hello{}, fmt.Errorf("hello line lacks name, version or ops: %s", quote(line))
 	}
-	return Hello{Name: *h.Name, Version: *h.Version, Ops: *h.Ops}, nil
+	ops := make([]string, len(*h.Ops))
+	for i, op := range *h.Ops {
+		ops[i] = Truncate(op, MaxNameBytes)
+	}
+	return Hello{Name: Truncate(*h.Name, MaxNameBytes), Version: Truncate(*h.Version, MaxNameBytes), Ops: ops}, nil
 }
 
 // readLine reads one line without its newline. A line longer than

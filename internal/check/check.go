@@ -18,6 +18,7 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/budget"
 	"github.com/conformsuite/conform/internal/confine"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/impl"
@@ -135,7 +136,17 @@ type Options struct {
 	// AllowKnownCrashes lets a signature entry of KnownFailures absorb
 	// crashes and timeouts (see ApplyKnownFailures).
 	AllowKnownCrashes bool
+	// MaxBytes bounds the bytes of the cases in flight when Workers is
+	// larger than 1, default DefaultMaxBytes. A case counts the size of
+	// its request (its input files as base64) plus its expected output
+	// file, as the files' sizes say before they are read; a case that
+	// would go past the bound waits, in order, until others are done. A
+	// case larger than the bound runs alone.
+	MaxBytes int64
 }
+
+// DefaultMaxBytes is the default Options.MaxBytes: 256 MiB.
+const DefaultMaxBytes = 256 << 20
 
 // Run checks every case under fsys (see corpus.Entries) against im,
 // after verifying the checksum manifests the corpus carries.
@@ -151,6 +162,11 @@ func Run(ctx context.Context, fsys fs.FS, im impl.Impl, opts Options) (*Summary,
 	fsys = corpus.Open(fsys)
 	results := make([]Result, len(entries))
 	workers := max(opts.Workers, 1)
+	maxBytes := opts.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	room := budget.New(maxBytes)
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -158,7 +174,15 @@ func Run(ctx context.Context, fsys fs.FS, im impl.Impl, opts Options) (*Summary,
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				results[i] = One(ctx, fsys, entries[i], im)
+				if workers == 1 {
+					results[i] = One(ctx, fsys, entries[i], im)
+					continue
+				}
+				fields, err := parseCase(entries[i])
+				n := caseBytes(fsys, entries[i], fields)
+				room.Acquire(context.Background(), n) // a canceled run still ends every case
+				results[i] = one(ctx, fsys, entries[i], fields, err, im)
+				room.Release(n)
 			}
 		}()
 	}
@@ -262,18 +286,65 @@ func (s *Summary) CountKnownCrash(r Result) {
 
 // One checks one case of a corpus against im.
 func One(ctx context.Context, fsys fs.FS, e corpus.Entry, im impl.Impl) Result {
+	fields, err := parseCase(e)
+	return one(ctx, fsys, e, fields, err, im)
+}
+
+// parseCase splits the JSON object of a corpus entry into its fields.
+func parseCase(e corpus.Entry) (map[string]json.RawMessage, error) {
+	if e.Err != nil {
+		return nil, fmt.Errorf("bad corpus entry: %v", e.Err)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(e.JSON, &fields); err != nil || fields == nil {
+		return nil, fmt.Errorf("malformed case: %v", err)
+	}
+	return fields, nil
+}
+
+// caseBytes returns what the case of fields takes in flight, for
+// Options.MaxBytes: the size of its input files as base64 plus that of
+// its expected output file, from the sizes the files have before they
+// are read (a file that cannot be read counts 0: the case fails before
+// it takes any room).
+func caseBytes(fsys fs.FS, e corpus.Entry, fields map[string]json.RawMessage) int64 {
+	size := func(p string) int64 {
+		if confine.CheckPath(p) != nil {
+			return 0
+		}
+		fi, err := fs.Stat(fsys, path.Join(e.Dir, p))
+		if err != nil || !fi.Mode().IsRegular() {
+			return 0
+		}
+		return fi.Size()
+	}
+	var inputs map[string]string
+	json.Unmarshal(fields["inputs"], &inputs)
+	var in int64
+	for _, p := range inputs {
+		in += size(p)
+	}
+	n := (in + 2) / 3 * 4
+	var expect struct {
+		Output string `json:"output"`
+	}
+	if json.Unmarshal(fields["expect"], &expect) == nil && expect.Output != "" {
+		n += size(expect.Output)
+	}
+	return n
+}
+
+// one is One on the case's fields, or the error that they cannot be read.
+// It takes fields' metadata away.
+func one(ctx context.Context, fsys fs.FS, e corpus.Entry, fields map[string]json.RawMessage, parseErr error, im impl.Impl) Result {
 	r := Result{ID: e.ID}
 	fail := func(format string, args ...any) Result {
 		r.Status = Fail
 		r.Detail = fmt.Sprintf(format, args...)
 		return r
 	}
-	if e.Err != nil {
-		return fail("bad corpus entry: %v", e.Err)
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(e.JSON, &fields); err != nil || fields == nil {
-		return fail("malformed case: %v", err)
+	if parseErr != nil {
+		return fail("%v", parseErr)
 	}
 	rawExpect, ok := fields["expect"]
 	if !ok || string(rawExpect) == "null" {

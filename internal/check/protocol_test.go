@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/conformsuite/conform/casefile"
+	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/serve"
 )
@@ -18,8 +20,26 @@ import (
 // TestMain re-runs the test binary as a conform/1 child that misbehaves on
 // one case when CONFORM_FAULTY_CHILD is set: it dies on index "x[1:2]",
 // hangs on "x[2:3]" and prints garbage for "x[0:1]"; every other case gets
-// the engine's answer.
+// the engine's answer. If it is "bigname", the child's hello gives a
+// name of bigName bytes and lists only "slice"; if it is "zeros", the
+// child answers every request, unread but for its id, with two float64
+// zeros.
 func TestMain(m *testing.M) {
+	switch os.Getenv("CONFORM_FAULTY_CHILD") {
+	case "bigname":
+		serve.Serve(os.Stdin, os.Stdout, serve.Hello{Name: strings.Repeat("n", bigName), Version: "0", Ops: []string{"slice"}})
+		os.Exit(0)
+	case "zeros":
+		zeros, _ := engine.FromBytes(engine.Float64Type, []int{2}, make([]byte, 16))
+		serve.ServeFunc(os.Stdin, os.Stdout, serve.Hello{Name: "zeros", Version: "0", Ops: casefile.OpNames()}, func(line []byte) map[string]any {
+			dec := json.NewDecoder(bytes.NewReader(line))
+			dec.Token() // {
+			dec.Token() // "id" (the client writes it first)
+			id, _ := dec.Token()
+			return map[string]any{"id": id, "output": serve.Output{T: zeros}}
+		})
+		os.Exit(0)
+	}
 	if os.Getenv("CONFORM_FAULTY_CHILD") != "" {
 		answer := func(line []byte) map[string]any {
 			var req struct {

@@ -6,6 +6,7 @@ package impl
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/conformsuite/conform/casefile"
@@ -110,7 +111,7 @@ func Open(spec string, timeout time.Duration) (Impl, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting %q: %w", spec, err)
 	}
-	return &Protocol{client: c, hello: c.Hello()}, nil
+	return NewProtocol(c), nil
 }
 
 // EngineVersion is the version the reference engine reports.
@@ -166,6 +167,20 @@ func FromError(out *engine.Tensor, err error) Result {
 type Protocol struct {
 	client *oracle.Client
 	hello  oracle.Hello
+	ops    map[string]bool
+
+	mu       sync.Mutex
+	reasons  map[string]string // skip reasons, each held once (see share)
+	unlisted map[string]string // op -> the reason its cases are skipped
+}
+
+// NewProtocol returns the implementation that client runs.
+func NewProtocol(client *oracle.Client) *Protocol {
+	p := &Protocol{client: client, hello: client.Hello(), ops: map[string]bool{}, reasons: map[string]string{}, unlisted: map[string]string{}}
+	for _, op := range p.hello.Ops {
+		p.ops[op] = true
+	}
+	return p
 }
 
 // Name implements Impl.
@@ -175,13 +190,41 @@ func (p *Protocol) Name() string { return p.hello.Name }
 func (p *Protocol) Version() string { return p.hello.Version }
 
 // Supports implements Impl: the ops listed in the child's hello.
-func (p *Protocol) Supports(op string) bool {
-	for _, o := range p.hello.Ops {
-		if o == op {
-			return true
-		}
+func (p *Protocol) Supports(op string) bool { return p.ops[op] }
+
+// maxReasons bounds how many distinct skip reasons a Protocol shares.
+const maxReasons = 1024
+
+// share returns reason as a string already held for an equal reason, so
+// that the cases skipped for one reason (every case of an op the child
+// does not list, say) all refer to one string instead of a copy each.
+// Up to maxReasons distinct reasons are kept; the others are returned
+// as they are.
+func (p *Protocol) share(reason string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if r, ok := p.reasons[reason]; ok {
+		return r
 	}
-	return false
+	if len(p.reasons) < maxReasons {
+		p.reasons[reason] = reason
+	}
+	return reason
+}
+
+// notListed returns the skip reason of the cases of op, which the child
+// does not list in its hello: one string per op, shared by its cases.
+func (p *Protocol) notListed(op string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if r, ok := p.unlisted[op]; ok {
+		return r
+	}
+	r := fmt.Sprintf("%s does not list %s in its hello", p.Name(), op)
+	if len(p.unlisted) < maxReasons {
+		p.unlisted[op] = r
+	}
+	return r
 }
 
 // Close implements Impl.
@@ -191,13 +234,10 @@ func (p *Protocol) Close() error { return p.client.Close() }
 // crash of that case.
 func (p *Protocol) Run(ctx context.Context, m casefile.Memory) Result {
 	if !p.Supports(m.Op()) {
-		return Result{Skip: fmt.Sprintf("%s does not list %s in its hello", p.Name(), m.Op())}
+		return Result{Skip: p.notListed(m.Op())}
 	}
-	req, err := m.AppendRequest(nil)
-	if err != nil {
-		return Result{Crash: "request cannot be encoded: " + err.Error(), CrashCode: string(oracle.CrashBadRequest)}
-	}
-	resp := p.client.DoJSON(ctx, req)
+	// The request is encoded once the client has room for it.
+	resp := p.client.DoAppend(ctx, m.RequestSize(), m.AppendRequest)
 	switch {
 	case resp.Crash != "":
 		code := string(resp.CrashKind)
@@ -206,7 +246,7 @@ func (p *Protocol) Run(ctx context.Context, m casefile.Memory) Result {
 		}
 		return Result{Crash: resp.Crash, CrashCode: code}
 	case resp.Skip != "":
-		return Result{Skip: resp.Skip}
+		return Result{Skip: p.share(resp.Skip)}
 	case resp.ErrKind != "":
 		return Result{Kind: resp.ErrKind, Message: resp.ErrMessage}
 	}
