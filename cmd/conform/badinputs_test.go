@@ -106,7 +106,5 @@ func TestBadInputs(t *testing.T) {
 		t.Errorf("case file /dev/zero: exit %d, stderr %q", code, line)
 	}
 	rows = append(rows, fmt.Sprintf("| case file /dev/zero | `bad_input` | %s |", strings.TrimPrefix(line, "conform eval: bad_input: ")))
-	if os.Getenv("PRINT_BAD_INPUT_TABLE") == "1" {
-		fmt.Println("| input | kind | message |\n|---|---|---|\n" + strings.Join(rows, "\n"))
-	}
+	checkDocTable(t, robustnessDoc, "bad-inputs", "| input | kind | message |\n|---|---|---|\n"+strings.Join(rows, "\n")+"\n")
 }

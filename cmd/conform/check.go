@@ -127,7 +127,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *implSpec != "engine" {
-		opts.Workers = 64 // pipelined over the child
+		opts.Workers = check.PipelinedCases // pipelined over the child
 		printable.Fprintf(stderr, "implementation %s %s\n", im.Name(), im.Version())
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -21,9 +21,9 @@ import (
 	"github.com/go-python/gpython/py"
 )
 
-// maxSourceLen is the longest source, in bytes, that Parse accepts; it
+// MaxSourceBytes is the longest source, in bytes, that Parse accepts; it
 // bounds the time and memory one call can take.
-const maxSourceLen = 64 << 10
+const MaxSourceBytes = 64 << 10
 
 // maxItems is the largest number of items an index tuple may have: NumPy
 // 1.24 rejects more than 2*NPY_MAXDIMS = 64 with "too many indices for
@@ -101,8 +101,8 @@ func parse(src string, plain bool) (items []engine.IndexItem, err error) {
 			err = engine.Errorf(engine.InvalidSpec, "cannot parse index %s: internal parser error: %v", quoteSrc(src), r)
 		}
 	}()
-	if len(src) > maxSourceLen {
-		return nil, engine.Errorf(engine.InvalidSpec, "index source is %d bytes long, more than the limit of %d", len(src), maxSourceLen)
+	if len(src) > MaxSourceBytes {
+		return nil, engine.Errorf(engine.InvalidSpec, "index source is %d bytes long, more than the limit of %d", len(src), MaxSourceBytes)
 	}
 	norm := normalizeNewlines(src)
 	// Like Python's eval, ignore leading white space (and, more leniently,

@@ -363,7 +363,7 @@ func TestParsePathological(t *testing.T) {
 		want []engine.IndexItem // nil: any *engine.Error of kind
 		kind engine.ErrorKind
 	}{
-		{rule: "source over the length limit is rejected", src: "x[" + strings.Repeat("0", maxSourceLen) + "]", kind: engine.InvalidSpec},
+		{rule: "source over the length limit is rejected", src: "x[" + strings.Repeat("0", MaxSourceBytes) + "]", kind: engine.InvalidSpec},
 		{rule: "deeply parenthesised integer", src: "x[" + strings.Repeat("(", n) + "1" + strings.Repeat(")", n) + "]", want: items(idx(1))},
 		{rule: "unbalanced deep parentheses", src: "x[" + strings.Repeat("(", 2*n), kind: engine.InvalidSpec},
 		{rule: "deeply nested lists", src: "x[" + strings.Repeat("[", n) + strings.Repeat("]", n) + "]", kind: engine.InvalidSpec},
@@ -375,7 +375,7 @@ func TestParsePathological(t *testing.T) {
 		{rule: "a long attribute chain", src: "x[" + strings.Repeat("a.", n) + "b]", kind: engine.InvalidSpec},
 		{rule: "a long chain of subscripts", src: "x" + strings.Repeat("[1]", n/2), kind: engine.InvalidSpec},
 		{rule: "deeply nested calls", src: "x[" + strings.Repeat("f(", n/2) + strings.Repeat(")", n/2) + "]", kind: engine.InvalidSpec},
-		{rule: "a huge integer literal", src: "x[" + strings.Repeat("9", maxSourceLen-3) + "]", kind: engine.OutOfRange},
+		{rule: "a huge integer literal", src: "x[" + strings.Repeat("9", MaxSourceBytes-3) + "]", kind: engine.OutOfRange},
 		{rule: "a huge tuple", src: tuple(n/2, "1"), kind: engine.InvalidSpec},
 	}
 	for _, tc := range cases {

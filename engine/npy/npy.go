@@ -28,9 +28,9 @@ import (
 const (
 	// magic starts every .npy file.
 	magic = "\x93NUMPY"
-	// maxHeaderLen is NumPy 1.24's default max_header_size: longer
+	// MaxHeaderBytes is NumPy 1.24's default max_header_size: longer
 	// headers are refused as unsafe to parse.
-	maxHeaderLen = 10000
+	MaxHeaderBytes = 10000
 )
 
 // Decode parses a whole .npy file held in data. The tensor it returns has
@@ -156,7 +156,7 @@ type readerSource struct {
 }
 
 // next returns the next n bytes, or fewer at the end of the input. n is
-// at most maxHeaderLen.
+// at most MaxHeaderBytes.
 func (s *readerSource) next(n int) ([]byte, error) {
 	b := make([]byte, n)
 	k, err := io.ReadFull(s.r, b)
@@ -206,8 +206,8 @@ func readHeader(next func(n int) ([]byte, error)) (header, error) {
 		hlen = uint64(binary.LittleEndian.Uint32(b))
 	}
 	start := 8 + lenSize
-	if hlen > maxHeaderLen {
-		return header{}, errorf("header length %d at byte 8 exceeds the limit of %d bytes", hlen, maxHeaderLen)
+	if hlen > MaxHeaderBytes {
+		return header{}, errorf("header length %d at byte 8 exceeds the limit of %d bytes", hlen, MaxHeaderBytes)
 	}
 	b, err = next(int(hlen))
 	if err != nil {

@@ -148,6 +148,10 @@ type Options struct {
 // DefaultMaxBytes is the default Options.MaxBytes: 256 MiB.
 const DefaultMaxBytes = 256 << 20
 
+// PipelinedCases is the number of cases conform check and report keep in
+// flight to a protocol implementation (Options.Workers).
+const PipelinedCases = 64
+
 // Run checks every case under fsys (see corpus.Entries) against im,
 // after verifying the checksum manifests the corpus carries.
 func Run(ctx context.Context, fsys fs.FS, im impl.Impl, opts Options) (*Summary, error) {
