@@ -102,10 +102,13 @@ func callDirectly(im any, c *casefile.Case) (o outcome, ok bool) {
 	if s, ok := c.Spec.(casefile.GetItemSpec); ok && s.ParseErr != nil {
 		return outcomeOf(nil, s.ParseErr), true
 	}
+	// The loaded cases are shared by parallel tests: call on a copy.
+	direct := *c
+	direct.Inputs = make(map[string]*engine.Tensor, len(c.Inputs))
 	for name, t := range c.Inputs {
-		c.Inputs[name] = t.Contiguous()
+		direct.Inputs[name] = t.Contiguous()
 	}
-	out, err := c.Def.Call(im, c)
+	out, err := c.Def.Call(im, &direct)
 	return outcomeOf(out, err), true
 }
 

@@ -13,13 +13,17 @@ func init() {
 	register(casefile.OpONNXGatherElements, ONNXGatherElementsCase())
 }
 
-// gatherIndexDTypes: tf.gather takes every integer type (as gather_nd
-// does here) and refuses bool.
-var gatherIndexDTypes = allIndexDTypes(300, 250, 60, 50, 25)
+// gatherIndexDTypes: tf.gather takes int32 and int64 (GatherV2's
+// Tindices, engine.TFGatherIndexDType); other dtypes are bad_input.
+var gatherIndexDTypes = int32Or64IndexDTypes
 
 // onnxGatherIndexDTypes: the ONNX gathers take int32 and int64 (Tind of
 // Gather-13 and GatherElements-13); other dtypes are bad_input.
-var onnxGatherIndexDTypes = []weightedDType{
+var onnxGatherIndexDTypes = int32Or64IndexDTypes
+
+// int32Or64IndexDTypes draws mostly int64 and int32 indices, rarely
+// another dtype, for the ops that take only those two.
+var int32Or64IndexDTypes = []weightedDType{
 	{engine.Int64Type, 800},
 	{engine.Int32Type, 160},
 	{engine.Uint64Type, 10},
@@ -155,7 +159,7 @@ func drawGather(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 // it: "" for a result, or the error kind. values are the indices as
 // drawn.
 func gatherOutcome(params, indices *engine.Tensor, values []int64, axis, b int64, policy engine.BadIndexPolicy) engine.ErrorKind {
-	if !indices.DType.IsInteger() {
+	if !engine.TFGatherIndexDType(indices.DType) {
 		return engine.BadInput
 	}
 	r, q := int64(params.Rank()), int64(indices.Rank())
@@ -177,8 +181,8 @@ func gatherOutcome(params, indices *engine.Tensor, values []int64, axis, b int64
 	out := append(append(append([]int{}, params.Shape[:axis]...), indices.Shape[b:]...), params.Shape[axis+1:]...)
 	switch {
 	case engine.NumElements(out) == 0 || len(values) == 0:
-	case params.Len() == 0:
-		return engine.OutOfRange // TF: params is empty (with either policy)
+	// No "params is empty" rule (GatherV2 has none): on an empty gathered
+	// axis every index is outside [0, 0).
 	case policy == engine.BadIndexError && anyOutside(indices.DType, values, 0, int64(params.Shape[axis])):
 		return engine.OutOfRange
 	}

@@ -115,6 +115,9 @@ func TestGatherCoverage(t *testing.T) {
 		{"empty params with indices (out_of_range)", func(p planned) bool {
 			return params(p).Len() == 0 && idx(p).Len() > 0 && p.want == engine.OutOfRange
 		}},
+		{"an empty gathered axis under bad_indices zero (zeros: no 'params is empty' rule)", func(p planned) bool {
+			return params(p).Len() == 0 && idx(p).Len() > 0 && policy(p) == "zero" && p.want == ""
+		}},
 		{"a negative index (out_of_range: no wrap)", func(p planned) bool { return anyNegative(idx(p)) && p.want == engine.OutOfRange }},
 		{"out-of-range indices under bad_indices zero (zeros, no error)", func(p planned) bool {
 			return policy(p) == "zero" && p.want == "" && anyNegative(idx(p))
@@ -123,7 +126,7 @@ func TestGatherCoverage(t *testing.T) {
 		{"bad_indices error", func(p planned) bool { return policy(p) == "error" }},
 		{"rank-0 params (invalid_spec)", func(p planned) bool { return params(p).Rank() == 0 && p.want == engine.InvalidSpec }},
 	}
-	rows = append(rows, dtypeRows(gatherIndexDTypes, func(dt engine.DType) bool { return dt.Kind != engine.Bool })...)
+	rows = append(rows, dtypeRows(gatherIndexDTypes, engine.TFGatherIndexDType)...)
 	requirePlanned(t, drawPlanned(drawGather, draws), rows)
 }
 

@@ -23,6 +23,12 @@ class Rejected(Exception):
         self.kind = kind
 
 
+class Refused(Rejected):
+    """An item of the subscript that NumPy refuses whatever the input (a float, a string, a
+    list that makes no integer or boolean array, an integer beyond int64): unlike a subscript
+    that does not parse, the rest of the subscript, its names above all, is still read."""
+
+
 # ---- getitem: x[index] -------------------------------------------------------------------------
 
 NEWAXIS_NAMES = {"np", "numpy", "tf"}  # np.newaxis, numpy.newaxis, tf.newaxis
@@ -44,7 +50,15 @@ def subscript_value(node):
         if isinstance(operand, int):
             return {ast.USub: lambda v: -v, ast.UAdd: lambda v: +v,
                     ast.Invert: lambda v: ~v, ast.Not: lambda v: not v}[type(node.op)](operand)
+        if isinstance(operand, (float, complex)) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            return operand  # -1.5 is still a float
+    if isinstance(node, ast.Constant) and isinstance(node.value, REFUSED_LITERALS):
+        return node.value
     raise Rejected("invalid_spec", f"unsupported index expression {ast.unparse(node)!r}")
+
+
+# Literals a subscript may hold that NumPy refuses as indices (IndexError).
+REFUSED_LITERALS = (float, complex, str, bytes)
 
 
 class InputName(str):
@@ -58,17 +72,17 @@ def list_index(node):
         if isinstance(n, (ast.List, ast.Tuple)):
             return [values(e) for e in n.elts]
         v = subscript_value(n)
-        if not isinstance(v, int):  # None, Ellipsis
-            raise Rejected("invalid_spec", f"an index list holds {ast.unparse(n)!r}, not an integer")
+        if not isinstance(v, int):  # None, Ellipsis, a float, ...
+            raise Refused("invalid_spec", f"an index list holds {ast.unparse(n)!r}, not an integer")
         return v
     try:
         array = np.array(values(node))
     except ValueError as e:  # a ragged list, or one nested more than 32 deep
-        raise Rejected("invalid_spec", f"the index list is not an array: {e}")
+        raise Refused("invalid_spec", f"the index list is not an array: {e}")
     if array.size == 0:
         return array.astype(np.intp)  # NumPy reads an empty list as an integer index
     if array.dtype.kind not in "biu":  # float64 (int64 and uint64 values mixed) or object (too big)
-        raise Rejected("invalid_spec", f"the index list makes a {array.dtype} array, not an integer one")
+        raise Refused("invalid_spec", f"the index list makes a {array.dtype} array, not an integer one")
     return array
 
 
@@ -85,27 +99,36 @@ def parse_index(text):
     items = tree.slice.elts if isinstance(tree.slice, ast.Tuple) else [tree.slice]
     key = []
     for item in items:
-        if isinstance(item, ast.Slice):
-            parts = [None if p is None else subscript_value(p) for p in (item.lower, item.upper, item.step)]
-            key.append(slice(*parts))  # bounds beyond int64 are clamped by NumPy, as CPython does
-            continue
-        if isinstance(item, ast.Name) and item.id != "Ellipsis":
-            key.append(InputName(item.id))
-            continue
-        if isinstance(item, (ast.List, ast.Tuple)):
-            key.append(list_index(item))
-            continue
-        value = subscript_value(item)
-        # NumPy reads the items in order and stops at the first integer it cannot convert or
-        # the second ellipsis, before it counts indices: x[2**63, 0, 0] on a vector is
-        # out_of_range, x[..., ..., 2**63] invalid_spec. Both are IndexErrors there, so they
-        # are told apart here.
-        if isinstance(value, int) and not isinstance(value, bool) and not INT64_MIN <= value <= INT64_MAX:
-            raise Rejected("out_of_range", f"index {value} does not fit in int64")
-        if value is Ellipsis and any(k is Ellipsis for k in key):
-            raise Rejected("invalid_spec", "an index can only have a single ellipsis")
-        key.append(value)
+        try:
+            key.append(parse_item(item, key))
+        except Refused as e:
+            key.append(e)  # the item's error; the items after it are still read
     return tuple(key)
+
+
+def parse_item(item, key):
+    """One item of the subscript as a NumPy key item; key holds the items before it."""
+    if isinstance(item, ast.Slice):
+        parts = [None if p is None else subscript_value(p) for p in (item.lower, item.upper, item.step)]
+        if any(isinstance(p, REFUSED_LITERALS) for p in parts):
+            raise Refused("invalid_spec", "slice indices must be integers or None")
+        return slice(*parts)  # bounds beyond int64 are clamped by NumPy, as CPython does
+    if isinstance(item, ast.Name) and item.id != "Ellipsis":
+        return InputName(item.id)
+    if isinstance(item, (ast.List, ast.Tuple)):
+        return list_index(item)
+    value = subscript_value(item)
+    if isinstance(value, REFUSED_LITERALS):
+        raise Refused("invalid_spec", f"an index of type {type(value).__name__}")
+    # NumPy reads the items in order and stops at the first integer it cannot convert or
+    # the second ellipsis, before it counts indices: x[2**63, 0, 0] on a vector is
+    # out_of_range, x[..., ..., 2**63] invalid_spec. Both are IndexErrors there, so they
+    # are told apart here.
+    if isinstance(value, int) and not isinstance(value, bool) and not INT64_MIN <= value <= INT64_MAX:
+        raise Refused("out_of_range", f"index {value} does not fit in int64")
+    if value is Ellipsis and any(k is Ellipsis for k in key):
+        raise Refused("invalid_spec", "an index can only have a single ellipsis")
+    return value
 
 
 def is_bool_index(k):
@@ -188,6 +211,15 @@ def getitem(inputs, request):
         raise Rejected("bad_input", f"the index names {sorted(missing)}, which are not inputs")
     if error:
         raise error
+    for k in key:
+        # NumPy converts the items in order: a named 0-d unsigned index beyond int64 before a
+        # refused item is reported first.
+        if isinstance(k, Refused):
+            raise k
+        if isinstance(k, InputName):
+            a = inputs[k]
+            if a.ndim == 0 and a.dtype.kind == "u" and int(a) > INT64_MAX:
+                raise Rejected("out_of_range", f"index {int(a)} does not fit in int64")
     key = tuple(inputs[k] if isinstance(k, InputName) else k for k in key)
     for k in key:
         if isinstance(k, np.ndarray):
