@@ -8,7 +8,7 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/internal/serve"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // Serve runs implementation as a conform/1 protocol child on the
@@ -46,8 +46,8 @@ func serveIO(r io.Reader, w io.Writer, implementation any, opts []Option) error 
 		}
 	}
 	sort.Strings(ops)
-	hello := serve.Hello{Name: a.Name(), Version: "conformtest", Ops: ops}
-	return serve.ServeFunc(r, w, hello, func(line []byte) map[string]any {
+	hello := protocol.Hello{Name: a.Name(), Version: "conformtest", Ops: ops}
+	return protocol.ServeFunc(r, w, hello, func(line []byte) map[string]any {
 		var head struct {
 			ID json.RawMessage `json:"id"`
 		}
@@ -73,7 +73,7 @@ func serveIO(r io.Reader, w io.Writer, implementation any, opts []Option) error 
 		case res.Kind != "":
 			resp["error"] = map[string]string{"kind": string(res.Kind), "message": res.Message}
 		default:
-			resp["output"] = serve.Output{T: res.Output}
+			resp["output"] = protocol.Output{T: res.Output}
 		}
 		return resp
 	})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // What the oracle tests share: starting an oracle, running requests
@@ -16,13 +17,13 @@ import (
 
 // startOracle starts the oracle impl (see Command) with its stderr in the
 // test's log; it is closed when the test ends.
-func startOracle(t *testing.T, impl string) *Client {
+func startOracle(t *testing.T, impl string) *protocol.Client {
 	t.Helper()
 	argv, err := Command(impl)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Start(argv, Options{Stderr: testWriter{t}})
+	c, err := protocol.Start(argv, protocol.Options{Stderr: testWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +32,7 @@ func startOracle(t *testing.T, impl string) *Client {
 }
 
 // checkHelloOps reports each of ops that the hello h does not list.
-func checkHelloOps(t *testing.T, h Hello, ops []string) {
+func checkHelloOps(t *testing.T, h protocol.Hello, ops []string) {
 	t.Helper()
 	listed := map[string]bool{}
 	for _, op := range h.Ops {
@@ -46,8 +47,8 @@ func checkHelloOps(t *testing.T, h Hello, ops []string) {
 
 // doAll sends the requests req(0), ..., req(n-1) to c from workers
 // goroutines and returns the responses, in that order.
-func doAll(c *Client, n, workers int, req func(i int) map[string]any) []Response {
-	results := make([]Response, n)
+func doAll(c *protocol.Client, n, workers int, req func(i int) map[string]any) []protocol.Response {
+	results := make([]protocol.Response, n)
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for w := 0; w < workers; w++ {
@@ -69,14 +70,14 @@ func doAll(c *Client, n, workers int, req func(i int) map[string]any) []Response
 
 // doCases runs cases through c, 64 at a time, and returns the responses
 // in order.
-func doCases(c *Client, cases []casefile.Memory) []Response {
+func doCases(c *protocol.Client, cases []casefile.Memory) []protocol.Response {
 	return doAll(c, len(cases), 64, func(i int) map[string]any { return cases[i].Request(0) })
 }
 
 // benchRequests sends b.N requests req(i) to c, 256 in flight, reports
 // the throughput in cases/s, and fails the benchmark if failed holds for
 // some responses ("%d of %d cases <what>").
-func benchRequests(b *testing.B, c *Client, req func(i int) map[string]any, failed func(Response) bool, what string) {
+func benchRequests(b *testing.B, c *protocol.Client, req func(i int) map[string]any, failed func(protocol.Response) bool, what string) {
 	b.ResetTimer()
 	var wg sync.WaitGroup
 	next := make(chan int, 256)
@@ -141,7 +142,7 @@ func engineAnswer(req map[string]any) (doc []byte, want outcome) {
 // checkMalformed sends reqs to c and requires for each no crash, an output
 // where the engine gives one, and the engine's error kind or a skip where
 // it does not; and that c was never restarted.
-func checkMalformed(t *testing.T, c *Client, reqs []map[string]any) {
+func checkMalformed(t *testing.T, c *protocol.Client, reqs []map[string]any) {
 	t.Helper()
 	for _, req := range reqs {
 		data, w := engineAnswer(req)
@@ -160,7 +161,7 @@ func checkMalformed(t *testing.T, c *Client, reqs []map[string]any) {
 }
 
 // checkNoRestarts requires that c was never restarted.
-func checkNoRestarts(t *testing.T, c *Client) {
+func checkNoRestarts(t *testing.T, c *protocol.Client) {
 	t.Helper()
 	if n := c.Restarts(); n != 0 {
 		t.Errorf("%d restarts", n)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // TestNumPyOracleGatherOps checks the NumPy oracle's answers on the
@@ -226,7 +227,7 @@ func (g gatherGot) String() string {
 	return g.gatherWant.String()
 }
 
-func describeGatherAnswer(r Response) gatherGot {
+func describeGatherAnswer(r protocol.Response) gatherGot {
 	switch {
 	case r.Crash != "":
 		return gatherGot{other: "crash: " + r.Crash}

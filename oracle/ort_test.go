@@ -15,6 +15,7 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
 	cgen "github.com/conformsuite/conform/gen"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 func haveORT() bool {
@@ -26,7 +27,7 @@ const ortVersion = "1.30.0"
 
 // startORT starts the ORT oracle, or skips the test visibly when
 // onnxruntime-node is not installed (CONFORM_REQUIRE_ORT=1: fails).
-func startORT(t *testing.T) *Client {
+func startORT(t *testing.T) *protocol.Client {
 	t.Helper()
 	requireOracle(t, "CONFORM_REQUIRE_ORT", haveORT(), "the node packages lack onnxruntime-node (run `conform setup`) or node is not installed")
 	c := startOracle(t, "ort")
@@ -64,7 +65,7 @@ type ortResult struct {
 // runORT runs cases through c and compares each with the engine. Crashes
 // and invalid outputs are protocol failures (test errors), as are internal
 // errors of the oracle and error messages the oracle does not recognise.
-func runORT(t *testing.T, c *Client, cases []casefile.Memory) []ortResult {
+func runORT(t *testing.T, c *protocol.Client, cases []casefile.Memory) []ortResult {
 	t.Helper()
 	results := doCases(c, cases)
 	out := make([]ortResult, len(cases))

@@ -18,7 +18,7 @@ import (
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/output"
 	"github.com/conformsuite/conform/internal/printable"
-	"github.com/conformsuite/conform/oracle"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 const checkUsage = `Usage: conform check [--cases DIR] [--impl IMPL] [--known-failures FILE]
@@ -139,7 +139,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	// Closing the implementation reports the protocol errors it made
 	// after their case's answer had been returned (a second answer).
 	if err := im.Close(); err != nil {
-		var faults *oracle.FaultError
+		var faults *protocol.FaultError
 		if errors.As(err, &faults) {
 			summary.Protocol = append(summary.Protocol, faults.Error())
 		} else {

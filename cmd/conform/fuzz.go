@@ -15,8 +15,8 @@ import (
 	"github.com/conformsuite/conform/internal/fuzz"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/printable"
+	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/internal/signature"
-	"github.com/conformsuite/conform/oracle"
 )
 
 const fuzzUsage = `Usage: conform fuzz --impl IMPL [--oracle numpy[,tfjs,tflite]] [--duration D] [--seed S]
@@ -138,14 +138,14 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	}
 	// closeAll closes every implementation and reports whether one broke
 	// the protocol in a way no case's result could show (see
-	// oracle.FaultError).
+	// protocol.FaultError).
 	closeAll := func() (faulted bool) {
 		for _, x := range append([]impl.Impl{im}, refs...) {
 			err := x.Close()
 			if err == nil {
 				continue
 			}
-			var fe *oracle.FaultError
+			var fe *protocol.FaultError
 			if errors.As(err, &fe) {
 				faulted = true
 			}

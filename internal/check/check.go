@@ -22,8 +22,8 @@ import (
 	"github.com/conformsuite/conform/internal/confine"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/internal/signature"
-	"github.com/conformsuite/conform/oracle"
 )
 
 // Status is the outcome of one case.
@@ -73,7 +73,7 @@ type Summary struct {
 	IntegrityTotal int
 	// Protocol lists protocol errors of the implementation that belong to
 	// no case: answers it gave after the case's answer had been returned
-	// (see oracle.FaultError). Any fails the run.
+	// (see protocol.FaultError). Any fails the run.
 	Protocol []string
 	// UnknownIDs lists known-failure entries that are neither a case of
 	// the corpus nor the signature of a failure of this run.
@@ -281,7 +281,7 @@ func ApplyKnownFailures(r Result, known map[string]string, crashes bool) Result 
 func (s *Summary) CountKnownCrash(r Result) {
 	switch {
 	case r.KnownCrash == "":
-	case r.Signature.Detail == string(oracle.CrashTimeout):
+	case r.Signature.Detail == string(protocol.CrashTimeout):
 		s.KnownTimeouts++
 	default:
 		s.KnownCrashes++

@@ -12,7 +12,7 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/heaptest"
 	"github.com/conformsuite/conform/internal/impl"
-	"github.com/conformsuite/conform/oracle"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // startProtocolChild starts the test binary as the conform/1 child of TestMain
@@ -78,7 +78,7 @@ func TestSharedBigInputStaysInBudget(t *testing.T) {
 const bigName = 200 << 10
 
 // TestBigNameIsBoundedAndShared checks that a child's hello name is cut
-// to oracle.MaxNameBytes and that the skip reason of the cases of an op
+// to protocol.MaxNameBytes and that the skip reason of the cases of an op
 // it does not list is one string shared by them all: 2000 skipped cases
 // cost little, where a copy of a 200 KiB name in each costs 400 MiB.
 func TestBigNameIsBoundedAndShared(t *testing.T) {
@@ -92,8 +92,8 @@ func TestBigNameIsBoundedAndShared(t *testing.T) {
 		"c/cases.jsonl": {Data: []byte(strings.Join(lines, "\n"))},
 	}
 	im := startProtocolChild(t, "bigname")
-	if len(im.Name()) > oracle.MaxNameBytes+64 {
-		t.Errorf("the name is %d bytes long, want it cut to %d", len(im.Name()), oracle.MaxNameBytes)
+	if len(im.Name()) > protocol.MaxNameBytes+64 {
+		t.Errorf("the name is %d bytes long, want it cut to %d", len(im.Name()), protocol.MaxNameBytes)
 	}
 	var s *Summary
 	var err error

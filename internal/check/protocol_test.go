@@ -14,7 +14,7 @@ import (
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/impl"
-	"github.com/conformsuite/conform/internal/serve"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // TestMain re-runs the test binary as a conform/1 child that misbehaves on
@@ -27,16 +27,16 @@ import (
 func TestMain(m *testing.M) {
 	switch os.Getenv("CONFORM_FAULTY_CHILD") {
 	case "bigname":
-		serve.Serve(os.Stdin, os.Stdout, serve.Hello{Name: strings.Repeat("n", bigName), Version: "0", Ops: []string{"slice"}})
+		protocol.Serve(os.Stdin, os.Stdout, protocol.Hello{Name: strings.Repeat("n", bigName), Version: "0", Ops: []string{"slice"}})
 		os.Exit(0)
 	case "zeros":
 		zeros, _ := engine.FromBytes(engine.Float64Type, []int{2}, make([]byte, 16))
-		serve.ServeFunc(os.Stdin, os.Stdout, serve.Hello{Name: "zeros", Version: "0", Ops: casefile.OpNames()}, func(line []byte) map[string]any {
+		protocol.ServeFunc(os.Stdin, os.Stdout, protocol.Hello{Name: "zeros", Version: "0", Ops: casefile.OpNames()}, func(line []byte) map[string]any {
 			dec := json.NewDecoder(bytes.NewReader(line))
 			dec.Token() // {
 			dec.Token() // "id" (the client writes it first)
 			id, _ := dec.Token()
-			return map[string]any{"id": id, "output": serve.Output{T: zeros}}
+			return map[string]any{"id": id, "output": protocol.Output{T: zeros}}
 		})
 		os.Exit(0)
 	}
@@ -55,9 +55,9 @@ func TestMain(m *testing.M) {
 			case "x[0:1]":
 				return map[string]any{"id": req.ID, "output": "%%% not base64 %%%"}
 			}
-			return serve.Answer(line)
+			return protocol.EngineAnswer(line)
 		}
-		serve.ServeFunc(os.Stdin, os.Stdout, serve.Hello{Name: "faulty", Version: "0", Ops: casefile.OpNames()}, answer)
+		protocol.ServeFunc(os.Stdin, os.Stdout, protocol.Hello{Name: "faulty", Version: "0", Ops: casefile.OpNames()}, answer)
 		os.Exit(0)
 	}
 	os.Exit(m.Run())

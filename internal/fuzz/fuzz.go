@@ -22,8 +22,8 @@ import (
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/output"
 	"github.com/conformsuite/conform/internal/progress"
+	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/internal/signature"
-	"github.com/conformsuite/conform/oracle"
 )
 
 // Options configures Run.
@@ -376,7 +376,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 						groups[groupKey(sig)] = g
 					}
 					g.Count++
-					if g.crash && sig.Detail == string(oracle.CrashTimeout) {
+					if g.crash && sig.Detail == string(protocol.CrashTimeout) {
 						s.KnownTimeouts++
 					} else if g.crash {
 						s.KnownCrashes++

@@ -12,7 +12,7 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/impl"
-	"github.com/conformsuite/conform/internal/serve"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // The test binary re-runs itself as a deliberately broken conform/1 child
@@ -109,7 +109,7 @@ const hangingEnv = "CONFORM_HANGING"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(hangingEnv) != "" {
-		serve.ServeFunc(os.Stdin, os.Stdout, serve.Hello{Name: "hanging", Version: "0", Ops: casefile.OpNames()}, func([]byte) map[string]any {
+		protocol.ServeFunc(os.Stdin, os.Stdout, protocol.Hello{Name: "hanging", Version: "0", Ops: casefile.OpNames()}, func([]byte) map[string]any {
 			select {}
 		})
 		os.Exit(0)
@@ -133,9 +133,9 @@ func TestMain(m *testing.M) {
 					return resp
 				}
 			}
-			return serve.Answer(line)
+			return protocol.EngineAnswer(line)
 		}
-		serve.ServeFunc(os.Stdin, os.Stdout, serve.Hello{Name: "broken-" + name, Version: "0", Ops: casefile.OpNames()}, answer)
+		protocol.ServeFunc(os.Stdin, os.Stdout, protocol.Hello{Name: "broken-" + name, Version: "0", Ops: casefile.OpNames()}, answer)
 		os.Exit(0)
 	}
 	os.Exit(m.Run())

@@ -17,6 +17,7 @@ import (
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/progress"
+	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/oracle"
 )
 
@@ -39,8 +40,8 @@ type Options struct {
 // Oracle is a running oracle and what it said in its hello.
 type Oracle struct {
 	Name   string
-	Client *oracle.Client
-	Hello  oracle.Hello
+	Client *protocol.Client
+	Hello  protocol.Hello
 }
 
 // goldenOps restricts the ops an oracle runs for the golden corpus. ONNX
@@ -78,7 +79,7 @@ func StartOracles(names []string) ([]*Oracle, error) {
 			CloseOracles(started)
 			return nil, err
 		}
-		c, err := oracle.Start(argv, oracle.Options{})
+		c, err := protocol.Start(argv, protocol.Options{})
 		if err != nil {
 			CloseOracles(started)
 			return nil, fmt.Errorf("starting oracle %s: %w", name, err)

@@ -7,7 +7,7 @@ import (
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/compare"
 	"github.com/conformsuite/conform/internal/impl"
-	"github.com/conformsuite/conform/oracle"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // Outcome is what one implementation did with one case: an output (.npy
@@ -19,12 +19,12 @@ type Outcome struct {
 	Skip    string
 	Crash   string
 	// Code is the oracle's reason for a skip or a crash as a code
-	// (oracle.Response.ReasonCode; oracle/README.md lists them), or empty.
+	// (protocol.Response.ReasonCode; oracle/README.md lists them), or empty.
 	Code string
 }
 
 // fromResponse converts a protocol response.
-func fromResponse(r oracle.Response) Outcome {
+func fromResponse(r protocol.Response) Outcome {
 	return Outcome{Output: r.Output, Kind: r.ErrKind, Message: r.ErrMessage, Skip: r.Skip, Crash: r.Crash, Code: r.ReasonCode}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/compare"
+	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/oracle"
 )
 
@@ -25,7 +26,7 @@ type Result struct {
 	Skip    string
 	Crash   string
 	// CrashCode says what kind of crash Crash is, as a code: one of the
-	// oracle.CrashKind values, the code a child gave a crash it reported
+	// protocol.CrashKind values, the code a child gave a crash it reported
 	// (its "code"), or the codes of this package (CrashEnginePanic,
 	// CrashBadOutput). Nothing reads Crash's text to tell crashes apart.
 	CrashCode string
@@ -107,7 +108,7 @@ func Open(spec string, timeout time.Duration) (Impl, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := oracle.Start(argv, oracle.Options{Timeout: timeout})
+	c, err := protocol.Start(argv, protocol.Options{Timeout: timeout})
 	if err != nil {
 		return nil, fmt.Errorf("starting %q: %w", spec, err)
 	}
@@ -165,8 +166,8 @@ func FromError(out *engine.Tensor, err error) Result {
 
 // Protocol is an implementation running as a conform/1 child process.
 type Protocol struct {
-	client *oracle.Client
-	hello  oracle.Hello
+	client *protocol.Client
+	hello  protocol.Hello
 	ops    map[string]bool
 
 	mu       sync.Mutex
@@ -175,7 +176,7 @@ type Protocol struct {
 }
 
 // NewProtocol returns the implementation that client runs.
-func NewProtocol(client *oracle.Client) *Protocol {
+func NewProtocol(client *protocol.Client) *Protocol {
 	p := &Protocol{client: client, hello: client.Hello(), ops: map[string]bool{}, reasons: map[string]string{}, unlisted: map[string]string{}}
 	for _, op := range p.hello.Ops {
 		p.ops[op] = true
@@ -241,7 +242,7 @@ func (p *Protocol) Run(ctx context.Context, m casefile.Memory) Result {
 	switch {
 	case resp.Crash != "":
 		code := string(resp.CrashKind)
-		if resp.CrashKind == oracle.CrashReported && resp.ReasonCode != "" {
+		if resp.CrashKind == protocol.CrashReported && resp.ReasonCode != "" {
 			code = resp.ReasonCode // the child's own code for its crash
 		}
 		return Result{Crash: resp.Crash, CrashCode: code}

@@ -1,7 +1,4 @@
-// Package serve runs the reference engine as a conform/1 protocol child:
-// newline-delimited JSON requests on one stream, one response per request
-// on the other, after a hello line.
-package serve
+package protocol
 
 import (
 	"bufio"
@@ -20,8 +17,8 @@ import (
 	"github.com/conformsuite/conform/internal/budget"
 )
 
-// MaxLine bounds one request line.
-const MaxLine = 1 << 30
+// MaxRequestLine bounds one request line.
+const MaxRequestLine = 1 << 30
 
 // MaxPending bounds the bytes of the request lines read and not yet
 // answered: the reader waits for answers before it reads further. A line
@@ -52,18 +49,11 @@ func (o Output) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Hello is the first line a protocol child writes.
-type Hello struct {
-	Name    string   `json:"name"`
-	Version string   `json:"version"`
-	Ops     []string `json:"ops"`
-}
-
 // Serve answers the requests read from r on w with the engine until r
 // ends. Requests are evaluated concurrently and answered as they finish
 // (the protocol allows any order). A line without an id is skipped.
 func Serve(r io.Reader, w io.Writer, hello Hello) error {
-	return ServeFunc(r, w, hello, Answer)
+	return ServeFunc(r, w, hello, EngineAnswer)
 }
 
 // ServeFunc is Serve with another answer function: answer returns the
@@ -104,7 +94,7 @@ func ServeFunc(r io.Reader, w io.Writer, hello Hello, answer func(line []byte) m
 	var err error
 	for {
 		var line []byte
-		line, err = readLine(in)
+		line, err = readRequestLine(in)
 		if len(bytes.TrimSpace(line)) > 0 {
 			room.Acquire(context.Background(), int64(len(line)))
 			jobs <- line
@@ -170,14 +160,14 @@ func (l *lazyPrefix) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// readLine reads one line of at most MaxLine bytes.
-func readLine(r *bufio.Reader) ([]byte, error) {
+// readRequestLine reads one line of at most MaxRequestLine bytes.
+func readRequestLine(r *bufio.Reader) ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
 		line = append(line, chunk...)
-		if len(line) > MaxLine {
-			return nil, fmt.Errorf("request line longer than %d bytes", MaxLine)
+		if len(line) > MaxRequestLine {
+			return nil, fmt.Errorf("request line longer than %d bytes", MaxRequestLine)
 		}
 		if err != bufio.ErrBufferFull {
 			return line, err
@@ -185,9 +175,9 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// Answer evaluates one request line on the engine and returns the
+// EngineAnswer evaluates one request line on the engine and returns the
 // response object, or nil if the line carries no usable id.
-func Answer(line []byte) map[string]any {
+func EngineAnswer(line []byte) map[string]any {
 	var head struct {
 		ID json.RawMessage `json:"id"`
 	}

@@ -1,4 +1,4 @@
-package serve
+package protocol
 
 import (
 	"bytes"
@@ -51,7 +51,7 @@ func FuzzAnswer(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		resp := Answer(line)
+		resp := EngineAnswer(line)
 		if resp == nil {
 			return
 		}

@@ -1,6 +1,9 @@
-// Package oracle runs implementations that speak the conform/1 protocol
-// (the NumPy and TF.js oracles in this directory, or any implementation
-// under test) as long-lived child processes.
+// Package protocol is conform/1, the protocol between conform and an
+// implementation running as a child process, declared once: the hello a
+// child writes first, the request lines conform sends, and the Answer a
+// child gives a case. It holds both ends: the client (Client), which runs
+// a child, and the server (Serve, ServeFunc), which answers requests on
+// a pair of streams. docs/protocol.md describes the lines themselves.
 //
 // A Client starts the child, reads its hello line and then pipelines
 // requests: any number of goroutines may call Do at once, each request
@@ -9,7 +12,7 @@
 // child: a case that hangs times out, a case that kills the child or makes
 // it write garbage is recorded as a crash of that case, and every other
 // case still gets the child's real answer.
-package oracle
+package protocol
 
 import (
 	"bufio"
