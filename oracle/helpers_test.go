@@ -3,6 +3,7 @@ package oracle
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -47,8 +48,8 @@ func checkHelloOps(t *testing.T, h protocol.Hello, ops []string) {
 
 // doAll sends the requests req(0), ..., req(n-1) to c from workers
 // goroutines and returns the responses, in that order.
-func doAll(c *protocol.Client, n, workers int, req func(i int) map[string]any) []protocol.Response {
-	results := make([]protocol.Response, n)
+func doAll(c *protocol.Client, n, workers int, req func(i int) map[string]any) []response {
+	results := make([]response, n)
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for w := 0; w < workers; w++ {
@@ -56,7 +57,7 @@ func doAll(c *protocol.Client, n, workers int, req func(i int) map[string]any) [
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = c.Do(context.Background(), req(i))
+				results[i] = do(c, req(i))
 			}
 		}()
 	}
@@ -70,14 +71,14 @@ func doAll(c *protocol.Client, n, workers int, req func(i int) map[string]any) [
 
 // doCases runs cases through c, 64 at a time, and returns the responses
 // in order.
-func doCases(c *protocol.Client, cases []casefile.Memory) []protocol.Response {
+func doCases(c *protocol.Client, cases []casefile.Memory) []response {
 	return doAll(c, len(cases), 64, func(i int) map[string]any { return cases[i].Request(0) })
 }
 
 // benchRequests sends b.N requests req(i) to c, 256 in flight, reports
 // the throughput in cases/s, and fails the benchmark if failed holds for
 // some responses ("%d of %d cases <what>").
-func benchRequests(b *testing.B, c *protocol.Client, req func(i int) map[string]any, failed func(protocol.Response) bool, what string) {
+func benchRequests(b *testing.B, c *protocol.Client, req func(i int) map[string]any, failed func(response) bool, what string) {
 	b.ResetTimer()
 	var wg sync.WaitGroup
 	next := make(chan int, 256)
@@ -88,7 +89,7 @@ func benchRequests(b *testing.B, c *protocol.Client, req func(i int) map[string]
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				if failed(c.Do(context.Background(), req(i))) {
+				if failed(do(c, req(i))) {
 					mu.Lock()
 					n++
 					mu.Unlock()
@@ -147,7 +148,7 @@ func checkMalformed(t *testing.T, c *protocol.Client, reqs []map[string]any) {
 	for _, req := range reqs {
 		data, w := engineAnswer(req)
 		want := w.kind
-		r := c.Do(context.Background(), req)
+		r := do(c, req)
 		switch {
 		case r.Crash != "":
 			t.Errorf("%s: crash %s", data, r.Crash)
@@ -180,4 +181,42 @@ func opSpec(op string, fields ...any) map[string]any {
 		s[fields[i].(string)] = fields[i+1]
 	}
 	return s
+}
+
+// response is a protocol.Answer as these tests read it: CrashKind is the
+// client's kind of a crash (CrashReported for a crash the child reported)
+// and ReasonCode the child's code for a skip or a reported crash.
+type response struct {
+	Output     []byte
+	ErrKind    engine.ErrorKind
+	ErrMessage string
+	Skip       string
+	Crash      string
+	CrashKind  protocol.CrashKind
+	ReasonCode string
+}
+
+// clientKinds are the crash codes the client gives crashes it detects.
+var clientKinds = []protocol.CrashKind{protocol.CrashReported, protocol.CrashDied, protocol.CrashTimeout, protocol.CrashGarbage, protocol.CrashProtocol, protocol.CrashCanceled, protocol.CrashUnavailable, protocol.CrashBadRequest}
+
+// respOf returns the response a is.
+func respOf(a protocol.Answer) response {
+	switch {
+	case a.IsCrash():
+		r := response{Crash: a.Reason(), CrashKind: protocol.CrashKind(a.Code())}
+		if !slices.Contains(clientKinds, r.CrashKind) {
+			r.CrashKind, r.ReasonCode = protocol.CrashReported, a.Code()
+		}
+		return r
+	case a.IsSkip():
+		return response{Skip: a.Reason(), ReasonCode: a.Code()}
+	case a.IsError():
+		return response{ErrKind: a.Kind(), ErrMessage: a.Message()}
+	}
+	return response{Output: a.NPY()}
+}
+
+// do is c.Do, read as a response.
+func do(c *protocol.Client, req map[string]any) response {
+	return respOf(c.Do(context.Background(), req))
 }

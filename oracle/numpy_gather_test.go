@@ -1,7 +1,6 @@
 package oracle
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
-	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // TestNumPyOracleGatherOps checks the NumPy oracle's answers on the
@@ -176,7 +174,7 @@ func TestNumPyOracleGatherOps(t *testing.T) {
 		}
 		req["inputs"] = inputs
 		req["id"] = int64(i)
-		r := c.Do(context.Background(), req)
+		r := do(c, req)
 		if got := describeGatherAnswer(r); !tc.want.matches(got) {
 			t.Errorf("%s (%s %v): got %s, want %s", tc.why, tc.op, tc.fields, got, tc.want)
 		}
@@ -227,7 +225,7 @@ func (g gatherGot) String() string {
 	return g.gatherWant.String()
 }
 
-func describeGatherAnswer(r protocol.Response) gatherGot {
+func describeGatherAnswer(r response) gatherGot {
 	switch {
 	case r.Crash != "":
 		return gatherGot{other: "crash: " + r.Crash}

@@ -1,7 +1,6 @@
 package oracle
 
 import (
-	"context"
 	"encoding/base64"
 	"math"
 	"math/rand"
@@ -215,7 +214,7 @@ func TestNumPyOracleONNXMalformed(t *testing.T) {
 	)...)
 	for _, req := range reqs {
 		doc, want := engineAnswer(req)
-		got, err := oracleOutcome(c.Do(context.Background(), req))
+		got, err := oracleOutcome(do(c, req))
 		if err != nil {
 			t.Errorf("%s: %v", doc, err)
 			continue

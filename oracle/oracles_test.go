@@ -1,7 +1,6 @@
 package oracle
 
 import (
-	"context"
 	"encoding/base64"
 	"fmt"
 	"math/rand"
@@ -102,7 +101,7 @@ func engineOutcome(m casefile.Memory) outcome {
 // oracleOutcome converts a response. A crash, or an output that is not a
 // valid .npy file, is a protocol failure; an output whose only fault is a
 // rank above engine.MaxRank is a result (a disagreement with the engine).
-func oracleOutcome(r protocol.Response) (outcome, error) {
+func oracleOutcome(r response) (outcome, error) {
 	switch {
 	case r.Crash != "":
 		return outcome{}, fmt.Errorf("crash: %s", r.Crash)
@@ -164,7 +163,7 @@ var npyHeaderRE = regexp.MustCompile(`^\{'descr': '[<>|]([a-zA-Z])(\d+)', 'fortr
 // oracle's outcome and how the two differ ("" if they agree). An answer
 // that is not a valid outcome is a protocol failure: the outcome is a
 // skip naming it, the difference "protocol failure", and err the failure.
-func judge(want outcome, r protocol.Response) (got outcome, why string, err error) {
+func judge(want outcome, r response) (got outcome, why string, err error) {
 	got, err = oracleOutcome(r)
 	if err != nil {
 		return outcome{skip: "protocol failure: " + err.Error()}, "protocol failure", err
@@ -490,7 +489,7 @@ func benchOracle(b *testing.B, impl string, op string) {
 		reqs = append(reqs, m.Request(0))
 	}
 	benchRequests(b, c, func(i int) map[string]any { return reqs[i%len(reqs)] },
-		func(r protocol.Response) bool { return r.Crash != "" || r.Skip != "" }, "crashed or were skipped")
+		func(r response) bool { return r.Crash != "" || r.Skip != "" }, "crashed or were skipped")
 }
 
 func BenchmarkNumPyStridedSlice(b *testing.B) { benchOracle(b, "numpy", "strided_slice") }
@@ -550,7 +549,7 @@ func TestMalformedRequests(t *testing.T) {
 			}
 			c := startOracle(t, impl)
 			for _, req := range malformedRequests() {
-				r := c.Do(context.Background(), req)
+				r := do(c, req)
 				data, w := engineAnswer(req)
 				want := w.kind
 				switch {

@@ -2,7 +2,6 @@ package oracle
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -632,7 +631,7 @@ func TestORTDivergences(t *testing.T) {
 		return ""
 	}
 	for _, tt := range tests {
-		r := c.Do(context.Background(), tt.m.Request(0))
+		r := do(c, tt.m.Request(0))
 		got, err := oracleOutcome(r)
 		if err != nil {
 			t.Errorf("%s: %v", tt.class, err)

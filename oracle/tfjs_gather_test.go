@@ -1,7 +1,6 @@
 package oracle
 
 import (
-	"context"
 	"encoding/binary"
 	"fmt"
 	"strings"
@@ -96,7 +95,7 @@ func runLibCases(t *testing.T, c *protocol.Client, tests []libCase) {
 	t.Helper()
 	for _, tt := range tests {
 		m := casefile.Memory{Spec: tt.spec, Inputs: tt.inputs}
-		r := c.Do(context.Background(), m.Request(0))
+		r := do(c, m.Request(0))
 		if why := checkLibAnswer(tt.want, r); why != "" {
 			t.Errorf("%s (%s %v): %s", tt.rule, tt.spec["op"], tt.spec, why)
 		}
@@ -104,7 +103,7 @@ func runLibCases(t *testing.T, c *protocol.Client, tests []libCase) {
 	checkNoRestarts(t, c)
 }
 
-func checkLibAnswer(want libAnswer, r protocol.Response) string {
+func checkLibAnswer(want libAnswer, r response) string {
 	got := fmt.Sprintf("%+v", r)
 	switch {
 	case r.Crash != "":

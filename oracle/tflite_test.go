@@ -1,7 +1,6 @@
 package oracle
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
@@ -647,7 +646,7 @@ func TestTFLiteCases(t *testing.T) {
 			casefile.Memory{Spec: map[string]any{"op": "gather_nd", "batch_dims": 1}, Inputs: map[string]*engine.Tensor{"params": arange32(2, 2), "indices": int64Tensor([]int{2, 1}, 0, 1)}}, skip("unsupported-spec")},
 	}
 	for _, tt := range tests {
-		resp := c.Do(context.Background(), tt.m.Request(0))
+		resp := do(c, tt.m.Request(0))
 		if tt.want.crash != "" {
 			if resp.CrashKind != protocol.CrashReported || resp.ReasonCode != tt.want.crash {
 				t.Errorf("%s: got %+v, want a crash the oracle reports with code %q", tt.why, resp, tt.want.crash)
@@ -705,7 +704,7 @@ func TestTFLiteTrap(t *testing.T) {
 	normal := casefile.Memory{Spec: map[string]any{"op": "slice", "begin": []int64{1}, "size": []int64{2}},
 		Inputs: map[string]*engine.Tensor{"x": arange32(3)}}
 	for round := 0; round < 2; round++ {
-		r := c.Do(context.Background(), trap.Request(0))
+		r := do(c, trap.Request(0))
 		if r.CrashKind != protocol.CrashReported || r.ReasonCode != "trap" {
 			t.Fatalf("round %d: trap case: got %+v, want a crash the oracle reports with code trap", round, r)
 		}
@@ -713,7 +712,7 @@ func TestTFLiteTrap(t *testing.T) {
 			t.Errorf("round %d: trap reason %q does not name the WebAssembly error", round, r.Crash)
 		}
 		t.Logf("trap reported as: %s", r.Crash)
-		got, err := oracleOutcome(c.Do(context.Background(), normal.Request(0)))
+		got, err := oracleOutcome(do(c, normal.Request(0)))
 		if err != nil || got.tensor == nil || strings.Join(intValues(got.tensor), " ") != "1 2" {
 			t.Fatalf("round %d: the case after the trap: got %v, %v; want [1 2]", round, got, err)
 		}
@@ -772,7 +771,7 @@ func BenchmarkTFLiteOracle(b *testing.B) {
 				Inputs: map[string]*engine.Tensor{"x": x}}
 			return m.Request(0)
 		}
-		benchRequests(b, c, req, func(r protocol.Response) bool { return r.Crash != "" || r.Skip != "" || r.ErrKind != "" },
+		benchRequests(b, c, req, func(r response) bool { return r.Crash != "" || r.Skip != "" || r.ErrKind != "" },
 			"failed or were skipped")
 	})
 }

@@ -15,10 +15,10 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/confine"
-	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/output"
 	"github.com/conformsuite/conform/internal/printable"
 	"github.com/conformsuite/conform/internal/protocol"
+	"github.com/conformsuite/conform/oracle"
 )
 
 const checkUsage = `Usage: conform check [--cases DIR] [--impl IMPL] [--known-failures FILE]
@@ -121,7 +121,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	im, err := impl.Open(*implSpec, *timeout)
+	im, err := oracle.Open(*implSpec, *timeout)
 	if err != nil {
 		printable.Fprintf(stderr, "conform check: %v\n", err)
 		return exitUsage

@@ -17,6 +17,7 @@ import (
 	"github.com/conformsuite/conform/internal/printable"
 	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/internal/signature"
+	"github.com/conformsuite/conform/oracle"
 )
 
 const fuzzUsage = `Usage: conform fuzz --impl IMPL [--oracle numpy[,tfjs,tflite]] [--duration D] [--seed S]
@@ -120,7 +121,7 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	if *seed == 0 {
 		*seed = uint64(time.Now().UnixNano())&(1<<53-1) | 1
 	}
-	im, err := impl.Open(*implSpec, *timeout)
+	im, err := oracle.Open(*implSpec, *timeout)
 	if err != nil {
 		printable.Fprintf(stderr, "conform fuzz: %v\n", err)
 		return exitUsage
@@ -128,7 +129,7 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	defer im.Close() // a no-op after closeAll
 	var refs []impl.Impl
 	for _, name := range strings.Split(*oracles, ",") {
-		o, err := impl.Open(strings.TrimSpace(name), *timeout)
+		o, err := oracle.Open(strings.TrimSpace(name), *timeout)
 		if err != nil {
 			printable.Fprintf(stderr, "conform fuzz: %v\n", err)
 			return exitUsage

@@ -13,6 +13,7 @@ import (
 	"github.com/conformsuite/conform/internal/heaptest"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/protocol"
+	"github.com/conformsuite/conform/oracle"
 )
 
 // startProtocolChild starts the test binary as the conform/1 child of TestMain
@@ -24,7 +25,7 @@ func startProtocolChild(t *testing.T, mode string) impl.Impl {
 		t.Fatal(err)
 	}
 	t.Setenv("CONFORM_FAULTY_CHILD", mode)
-	im, err := impl.Open(exe+" -test.run=^$", 30*time.Second)
+	im, err := oracle.Open(exe+" -test.run=^$", 30*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/protocol"
+	"github.com/conformsuite/conform/oracle"
 )
 
 // The test binary re-runs itself as a deliberately broken conform/1 child
@@ -119,23 +120,16 @@ func TestMain(m *testing.M) {
 		if !ok {
 			os.Exit(2)
 		}
-		answer := func(line []byte) map[string]any {
+		answer := func(line []byte) protocol.Answer {
 			c, err := casefile.Parse(line, casefile.Base64Inputs)
 			if err == nil {
 				if out, err, ok := bug.answer(c); ok {
-					resp := map[string]any{"id": idOf(line)}
-					r := impl.FromError(out, err)
-					if r.Kind != "" {
-						resp["error"] = map[string]string{"kind": string(r.Kind), "message": r.Message}
-					} else {
-						resp["output"] = encodeOutput(r.Output)
-					}
-					return resp
+					return impl.Of(out, err)
 				}
 			}
 			return protocol.EngineAnswer(line)
 		}
-		protocol.ServeFunc(os.Stdin, os.Stdout, protocol.Hello{Name: "broken-" + name, Version: "0", Ops: casefile.OpNames()}, answer)
+		protocol.ServeAnswers(os.Stdin, os.Stdout, protocol.Hello{Name: "broken-" + name, Version: "0", Ops: casefile.OpNames()}, answer)
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -149,7 +143,7 @@ func brokenImpl(t *testing.T, bug string) impl.Impl {
 		t.Fatal(err)
 	}
 	t.Setenv("CONFORM_BROKEN", bug) // restarted children inherit it too
-	im, err := impl.Open(fmt.Sprintf("%s -test.run=^$", exe), 5*time.Second)
+	im, err := oracle.Open(fmt.Sprintf("%s -test.run=^$", exe), 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
