@@ -482,7 +482,7 @@ func readNPY(fsys fs.FS, dir, p string) (*engine.Tensor, error) {
 		return nil, err
 	}
 	t, err := confine.ReadNPY(fsys, path.Join(dir, p))
-	if e, ok := err.(*engine.Error); ok {
+	if e := (*engine.Error)(nil); errors.As(err, &e) {
 		return nil, errors.New(e.Message)
 	}
 	return t, err
