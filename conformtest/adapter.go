@@ -10,7 +10,7 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // The crash codes of an implementation's failures that are not answers
@@ -79,42 +79,42 @@ func (a *adapter) skipReason(op string) string {
 // Run implements impl.Impl: it turns the case into the arguments of the
 // op's method and calls it. A spec that conform itself rejects gives
 // conform's error, as for the reference engine.
-func (a *adapter) Run(ctx context.Context, m casefile.Memory) impl.Result {
+func (a *adapter) Run(ctx context.Context, m casefile.Memory) protocol.Answer {
 	if reason := a.skipReason(m.Op()); reason != "" {
-		return impl.Result{Skip: reason}
+		return protocol.Skip(reason, "")
 	}
 	c, err := m.Case()
 	if err != nil {
-		return impl.FromError(nil, err)
+		return protocol.ErrorAnswer(err)
 	}
 	return a.runCase(c)
 }
 
 // runCase calls the implementation on a parsed case, whose op it
 // supports.
-func (a *adapter) runCase(c *casefile.Case) impl.Result {
+func (a *adapter) runCase(c *casefile.Case) protocol.Answer {
 	for name, t := range c.Inputs {
 		c.Inputs[name] = t.Contiguous()
 	}
 	out, err, crash := a.call(c)
 	switch {
 	case crash != "":
-		return impl.Result{Crash: crash, CrashCode: CrashPanic}
+		return protocol.Crash(CrashPanic, crash)
 	case err != nil:
 		if errors.Is(err, errors.ErrUnsupported) {
-			return impl.Result{Skip: err.Error()}
+			return protocol.Skip(err.Error(), "")
 		}
 		if engine.KindOf(err) == "" {
-			return impl.Result{Crash: fmt.Sprintf("error without a kind: %v (return an *engine.Error, e.g. from engine.Errorf, or an error wrapping one)", err), CrashCode: CrashNoKind}
+			return protocol.Crash(CrashNoKind, fmt.Sprintf("error without a kind: %v (return an *engine.Error, e.g. from engine.Errorf, or an error wrapping one)", err))
 		}
-		return impl.FromError(nil, err)
+		return protocol.ErrorAnswer(err)
 	case out == nil:
-		return impl.Result{Crash: "the implementation returned neither a tensor nor an error", CrashCode: CrashNoResult}
+		return protocol.Crash(CrashNoResult, "the implementation returned neither a tensor nor an error")
 	}
 	if err := validTensor(out); err != nil {
-		return impl.Result{Crash: "invalid result tensor: " + err.Error(), CrashCode: CrashInvalidResult}
+		return protocol.Crash(CrashInvalidResult, "invalid result tensor: "+err.Error())
 	}
-	return impl.Result{Output: out}
+	return protocol.Output(out)
 }
 
 // call calls the method of c's op, turning a panic into a crash report.

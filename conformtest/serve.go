@@ -1,14 +1,13 @@
 package conformtest
 
 import (
-	"encoding/json"
 	"io"
 	"os"
 	"sort"
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/internal/serve"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // Serve runs implementation as a conform/1 protocol child on the
@@ -46,47 +45,24 @@ func serveIO(r io.Reader, w io.Writer, implementation any, opts []Option) error 
 		}
 	}
 	sort.Strings(ops)
-	hello := serve.Hello{Name: a.Name(), Version: "conformtest", Ops: ops}
-	return serve.ServeFunc(r, w, hello, func(line []byte) map[string]any {
-		var head struct {
-			ID json.RawMessage `json:"id"`
-		}
-		if json.Unmarshal(line, &head) != nil || len(head.ID) == 0 {
-			return nil
-		}
-		resp := map[string]any{"id": head.ID}
+	hello := protocol.Hello{Name: a.Name(), Version: "conformtest", Ops: ops}
+	return protocol.ServeAnswers(r, w, hello, func(line []byte) protocol.Answer {
 		c, err := casefile.Parse(line, casefile.Base64Inputs)
 		if err != nil {
-			resp["error"] = errorObject(err)
-			return resp
+			return wireError(err)
 		}
 		if reason := a.skipReason(c.Op); reason != "" {
-			resp["skip"] = reason
-			return resp
+			return protocol.Skip(reason, "")
 		}
-		res := a.runCase(c)
-		switch {
-		case res.Crash != "":
-			resp["crash"], resp["code"] = res.Crash, res.CrashCode
-		case res.Skip != "":
-			resp["skip"] = res.Skip
-		case res.Kind != "":
-			resp["error"] = map[string]string{"kind": string(res.Kind), "message": res.Message}
-		default:
-			resp["output"] = serve.Output{T: res.Output}
-		}
-		return resp
+		return a.runCase(c)
 	})
 }
 
-// errorObject is the protocol's error object for err.
-func errorObject(err error) map[string]string {
-	kind, msg := engine.KindOf(err), err.Error()
-	if e, ok := err.(*engine.Error); ok {
-		msg = e.Message
+// wireError is the answer to a request conform cannot read: an error of
+// err's kind, bad_input if it has none.
+func wireError(err error) protocol.Answer {
+	if a := protocol.ErrorAnswer(err); a.IsError() {
+		return a
 	}
-	if kind == "" {
-		kind = engine.BadInput
-	}
-	return map[string]string{"kind": string(kind), "message": msg}
+	return protocol.Error(engine.BadInput, err.Error())
 }

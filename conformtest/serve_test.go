@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/conformsuite/conform/internal/check"
-	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/oracle"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -35,7 +35,7 @@ func TestServe(t *testing.T) {
 	}
 	for _, name := range []string{"shortSlicer", "panickySlicer"} {
 		os.Setenv("CONFORMTEST_SERVE", name)
-		child, err := impl.Open(exe+" -test.run=^TestHelperServe$", 10*time.Second)
+		child, err := oracle.Open(exe+" -test.run=^TestHelperServe$", 10*time.Second)
 		os.Unsetenv("CONFORMTEST_SERVE")
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)

@@ -1,3 +1,8 @@
+// Package oracle holds the oracle programs (NumPy, TF.js, ONNX Runtime,
+// TFLite), embedded in the binary, and installs them: Command returns the
+// command line that starts one, Names lists them, Setup installs their
+// dependencies. The programs speak conform/1; package
+// internal/protocol runs them.
 package oracle
 
 import (

@@ -3,12 +3,14 @@ package oracle
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // What the oracle tests share: starting an oracle, running requests
@@ -16,13 +18,13 @@ import (
 
 // startOracle starts the oracle impl (see Command) with its stderr in the
 // test's log; it is closed when the test ends.
-func startOracle(t *testing.T, impl string) *Client {
+func startOracle(t *testing.T, impl string) *protocol.Client {
 	t.Helper()
 	argv, err := Command(impl)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Start(argv, Options{Stderr: testWriter{t}})
+	c, err := protocol.Start(argv, protocol.Options{Stderr: testWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +33,7 @@ func startOracle(t *testing.T, impl string) *Client {
 }
 
 // checkHelloOps reports each of ops that the hello h does not list.
-func checkHelloOps(t *testing.T, h Hello, ops []string) {
+func checkHelloOps(t *testing.T, h protocol.Hello, ops []string) {
 	t.Helper()
 	listed := map[string]bool{}
 	for _, op := range h.Ops {
@@ -46,8 +48,8 @@ func checkHelloOps(t *testing.T, h Hello, ops []string) {
 
 // doAll sends the requests req(0), ..., req(n-1) to c from workers
 // goroutines and returns the responses, in that order.
-func doAll(c *Client, n, workers int, req func(i int) map[string]any) []Response {
-	results := make([]Response, n)
+func doAll(c *protocol.Client, n, workers int, req func(i int) map[string]any) []response {
+	results := make([]response, n)
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for w := 0; w < workers; w++ {
@@ -55,7 +57,7 @@ func doAll(c *Client, n, workers int, req func(i int) map[string]any) []Response
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = c.Do(context.Background(), req(i))
+				results[i] = do(c, req(i))
 			}
 		}()
 	}
@@ -69,14 +71,14 @@ func doAll(c *Client, n, workers int, req func(i int) map[string]any) []Response
 
 // doCases runs cases through c, 64 at a time, and returns the responses
 // in order.
-func doCases(c *Client, cases []casefile.Memory) []Response {
+func doCases(c *protocol.Client, cases []casefile.Memory) []response {
 	return doAll(c, len(cases), 64, func(i int) map[string]any { return cases[i].Request(0) })
 }
 
 // benchRequests sends b.N requests req(i) to c, 256 in flight, reports
 // the throughput in cases/s, and fails the benchmark if failed holds for
 // some responses ("%d of %d cases <what>").
-func benchRequests(b *testing.B, c *Client, req func(i int) map[string]any, failed func(Response) bool, what string) {
+func benchRequests(b *testing.B, c *protocol.Client, req func(i int) map[string]any, failed func(response) bool, what string) {
 	b.ResetTimer()
 	var wg sync.WaitGroup
 	next := make(chan int, 256)
@@ -87,7 +89,7 @@ func benchRequests(b *testing.B, c *Client, req func(i int) map[string]any, fail
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				if failed(c.Do(context.Background(), req(i))) {
+				if failed(do(c, req(i))) {
 					mu.Lock()
 					n++
 					mu.Unlock()
@@ -141,12 +143,12 @@ func engineAnswer(req map[string]any) (doc []byte, want outcome) {
 // checkMalformed sends reqs to c and requires for each no crash, an output
 // where the engine gives one, and the engine's error kind or a skip where
 // it does not; and that c was never restarted.
-func checkMalformed(t *testing.T, c *Client, reqs []map[string]any) {
+func checkMalformed(t *testing.T, c *protocol.Client, reqs []map[string]any) {
 	t.Helper()
 	for _, req := range reqs {
 		data, w := engineAnswer(req)
 		want := w.kind
-		r := c.Do(context.Background(), req)
+		r := do(c, req)
 		switch {
 		case r.Crash != "":
 			t.Errorf("%s: crash %s", data, r.Crash)
@@ -160,7 +162,7 @@ func checkMalformed(t *testing.T, c *Client, reqs []map[string]any) {
 }
 
 // checkNoRestarts requires that c was never restarted.
-func checkNoRestarts(t *testing.T, c *Client) {
+func checkNoRestarts(t *testing.T, c *protocol.Client) {
 	t.Helper()
 	if n := c.Restarts(); n != 0 {
 		t.Errorf("%d restarts", n)
@@ -179,4 +181,42 @@ func opSpec(op string, fields ...any) map[string]any {
 		s[fields[i].(string)] = fields[i+1]
 	}
 	return s
+}
+
+// response is a protocol.Answer as these tests read it: CrashKind is the
+// client's kind of a crash (CrashReported for a crash the child reported)
+// and ReasonCode the child's code for a skip or a reported crash.
+type response struct {
+	Output     []byte
+	ErrKind    engine.ErrorKind
+	ErrMessage string
+	Skip       string
+	Crash      string
+	CrashKind  protocol.CrashKind
+	ReasonCode string
+}
+
+// clientKinds are the crash codes the client gives crashes it detects.
+var clientKinds = []protocol.CrashKind{protocol.CrashReported, protocol.CrashDied, protocol.CrashTimeout, protocol.CrashGarbage, protocol.CrashProtocol, protocol.CrashCanceled, protocol.CrashUnavailable, protocol.CrashBadRequest}
+
+// respOf returns the response a is.
+func respOf(a protocol.Answer) response {
+	switch {
+	case a.IsCrash():
+		r := response{Crash: a.Reason(), CrashKind: protocol.CrashKind(a.Code())}
+		if !slices.Contains(clientKinds, r.CrashKind) {
+			r.CrashKind, r.ReasonCode = protocol.CrashReported, a.Code()
+		}
+		return r
+	case a.IsSkip():
+		return response{Skip: a.Reason(), ReasonCode: a.Code()}
+	case a.IsError():
+		return response{ErrKind: a.Kind(), ErrMessage: a.Message()}
+	}
+	return response{Output: a.NPY()}
+}
+
+// do is c.Do, read as a response.
+func do(c *protocol.Client, req map[string]any) response {
+	return respOf(c.Do(context.Background(), req))
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/conformsuite/conform/internal/printable"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // SetupOptions configures Setup.
@@ -114,7 +115,7 @@ func Setup(ctx context.Context, opts SetupOptions) error {
 		if err != nil {
 			return err
 		}
-		c, err := Start(argv, Options{})
+		c, err := protocol.Start(argv, protocol.Options{})
 		if err != nil {
 			printable.Fprintf(out, "  oracle %s: does not start: %v\n", n, err)
 			failed = append(failed, n)

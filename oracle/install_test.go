@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 func TestLocateOrder(t *testing.T) {
@@ -115,7 +117,7 @@ func TestLocateIgnoresTheWorkingDirectory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := Start(argv, Options{Stderr: testWriter{t}})
+		c, err := protocol.Start(argv, protocol.Options{Stderr: testWriter{t}})
 		if err != nil {
 			t.Errorf("%q: %v", argv, err)
 			continue

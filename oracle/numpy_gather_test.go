@@ -1,7 +1,6 @@
 package oracle
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
@@ -175,7 +174,7 @@ func TestNumPyOracleGatherOps(t *testing.T) {
 		}
 		req["inputs"] = inputs
 		req["id"] = int64(i)
-		r := c.Do(context.Background(), req)
+		r := do(c, req)
 		if got := describeGatherAnswer(r); !tc.want.matches(got) {
 			t.Errorf("%s (%s %v): got %s, want %s", tc.why, tc.op, tc.fields, got, tc.want)
 		}
@@ -226,7 +225,7 @@ func (g gatherGot) String() string {
 	return g.gatherWant.String()
 }
 
-func describeGatherAnswer(r Response) gatherGot {
+func describeGatherAnswer(r response) gatherGot {
 	switch {
 	case r.Crash != "":
 		return gatherGot{other: "crash: " + r.Crash}

@@ -1,7 +1,6 @@
 package oracle
 
 import (
-	"context"
 	"encoding/base64"
 	"math"
 	"math/rand"
@@ -11,12 +10,13 @@ import (
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // startNumPy starts the NumPy oracle, or skips the test visibly when
 // /usr/bin/python3 has no NumPy (CONFORM_REQUIRE_NUMPY=1: fails). It
 // checks that the hello lists the ONNX ops.
-func startNumPy(t *testing.T) *Client {
+func startNumPy(t *testing.T) *protocol.Client {
 	t.Helper()
 	requireOracle(t, "CONFORM_REQUIRE_NUMPY", haveNumPy(), "/usr/bin/python3 has no NumPy (apt-get install python3-numpy)")
 	c := startOracle(t, "numpy")
@@ -214,7 +214,7 @@ func TestNumPyOracleONNXMalformed(t *testing.T) {
 	)...)
 	for _, req := range reqs {
 		doc, want := engineAnswer(req)
-		got, err := oracleOutcome(c.Do(context.Background(), req))
+		got, err := oracleOutcome(do(c, req))
 		if err != nil {
 			t.Errorf("%s: %v", doc, err)
 			continue

@@ -1,7 +1,6 @@
 package oracle
 
 import (
-	"context"
 	"encoding/base64"
 	"fmt"
 	"math/rand"
@@ -20,6 +19,7 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/compare"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // oracleCases returns how many random cases the integration tests run:
@@ -101,7 +101,7 @@ func engineOutcome(m casefile.Memory) outcome {
 // oracleOutcome converts a response. A crash, or an output that is not a
 // valid .npy file, is a protocol failure; an output whose only fault is a
 // rank above engine.MaxRank is a result (a disagreement with the engine).
-func oracleOutcome(r Response) (outcome, error) {
+func oracleOutcome(r response) (outcome, error) {
 	switch {
 	case r.Crash != "":
 		return outcome{}, fmt.Errorf("crash: %s", r.Crash)
@@ -163,7 +163,7 @@ var npyHeaderRE = regexp.MustCompile(`^\{'descr': '[<>|]([a-zA-Z])(\d+)', 'fortr
 // oracle's outcome and how the two differ ("" if they agree). An answer
 // that is not a valid outcome is a protocol failure: the outcome is a
 // skip naming it, the difference "protocol failure", and err the failure.
-func judge(want outcome, r Response) (got outcome, why string, err error) {
+func judge(want outcome, r response) (got outcome, why string, err error) {
 	got, err = oracleOutcome(r)
 	if err != nil {
 		return outcome{skip: "protocol failure: " + err.Error()}, "protocol failure", err
@@ -237,7 +237,7 @@ func (s skipReason) String() string {
 
 // runOracle sends cases to c from several goroutines, compares with the
 // engine, and returns the disagreements, protocol failures and skips.
-func runOracle(t *testing.T, c *Client, cases []casefile.Memory) (disagree []disagreement, failures []disagreement, skips map[skipReason]int, elapsed time.Duration) {
+func runOracle(t *testing.T, c *protocol.Client, cases []casefile.Memory) (disagree []disagreement, failures []disagreement, skips map[skipReason]int, elapsed time.Duration) {
 	t.Helper()
 	start := time.Now()
 	results := doCases(c, cases)
@@ -291,7 +291,7 @@ func TestNumPyOracle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Start(argv, Options{Stderr: testWriter{t}})
+	c, err := protocol.Start(argv, protocol.Options{Stderr: testWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -462,7 +462,7 @@ func benchOracle(b *testing.B, impl string, op string) {
 	if err != nil {
 		b.Skip(err)
 	}
-	c, err := Start(argv, Options{})
+	c, err := protocol.Start(argv, protocol.Options{})
 	if err != nil {
 		b.Skip(err)
 	}
@@ -489,7 +489,7 @@ func benchOracle(b *testing.B, impl string, op string) {
 		reqs = append(reqs, m.Request(0))
 	}
 	benchRequests(b, c, func(i int) map[string]any { return reqs[i%len(reqs)] },
-		func(r Response) bool { return r.Crash != "" || r.Skip != "" }, "crashed or were skipped")
+		func(r response) bool { return r.Crash != "" || r.Skip != "" }, "crashed or were skipped")
 }
 
 func BenchmarkNumPyStridedSlice(b *testing.B) { benchOracle(b, "numpy", "strided_slice") }
@@ -549,7 +549,7 @@ func TestMalformedRequests(t *testing.T) {
 			}
 			c := startOracle(t, impl)
 			for _, req := range malformedRequests() {
-				r := c.Do(context.Background(), req)
+				r := do(c, req)
 				data, w := engineAnswer(req)
 				want := w.kind
 				switch {

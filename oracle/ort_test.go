@@ -2,7 +2,6 @@ package oracle
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
 	cgen "github.com/conformsuite/conform/gen"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 func haveORT() bool {
@@ -26,7 +26,7 @@ const ortVersion = "1.30.0"
 
 // startORT starts the ORT oracle, or skips the test visibly when
 // onnxruntime-node is not installed (CONFORM_REQUIRE_ORT=1: fails).
-func startORT(t *testing.T) *Client {
+func startORT(t *testing.T) *protocol.Client {
 	t.Helper()
 	requireOracle(t, "CONFORM_REQUIRE_ORT", haveORT(), "the node packages lack onnxruntime-node (run `conform setup`) or node is not installed")
 	c := startOracle(t, "ort")
@@ -64,7 +64,7 @@ type ortResult struct {
 // runORT runs cases through c and compares each with the engine. Crashes
 // and invalid outputs are protocol failures (test errors), as are internal
 // errors of the oracle and error messages the oracle does not recognise.
-func runORT(t *testing.T, c *Client, cases []casefile.Memory) []ortResult {
+func runORT(t *testing.T, c *protocol.Client, cases []casefile.Memory) []ortResult {
 	t.Helper()
 	results := doCases(c, cases)
 	out := make([]ortResult, len(cases))
@@ -631,7 +631,7 @@ func TestORTDivergences(t *testing.T) {
 		return ""
 	}
 	for _, tt := range tests {
-		r := c.Do(context.Background(), tt.m.Request(0))
+		r := do(c, tt.m.Request(0))
 		got, err := oracleOutcome(r)
 		if err != nil {
 			t.Errorf("%s: %v", tt.class, err)

@@ -1,7 +1,6 @@
 package oracle
 
 import (
-	"context"
 	"encoding/binary"
 	"fmt"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // What the gather tables of the node oracles share (tfjs_gather_test.go,
@@ -91,11 +91,11 @@ func arangeOf(dt string, shape ...int) *engine.Tensor {
 // runLibCases runs every case on c and checks the answer: the error kind,
 // the skip's reason code, or the output's dtype, shape and values. A crash
 // fails the case.
-func runLibCases(t *testing.T, c *Client, tests []libCase) {
+func runLibCases(t *testing.T, c *protocol.Client, tests []libCase) {
 	t.Helper()
 	for _, tt := range tests {
 		m := casefile.Memory{Spec: tt.spec, Inputs: tt.inputs}
-		r := c.Do(context.Background(), m.Request(0))
+		r := do(c, m.Request(0))
 		if why := checkLibAnswer(tt.want, r); why != "" {
 			t.Errorf("%s (%s %v): %s", tt.rule, tt.spec["op"], tt.spec, why)
 		}
@@ -103,7 +103,7 @@ func runLibCases(t *testing.T, c *Client, tests []libCase) {
 	checkNoRestarts(t, c)
 }
 
-func checkLibAnswer(want libAnswer, r Response) string {
+func checkLibAnswer(want libAnswer, r response) string {
 	got := fmt.Sprintf("%+v", r)
 	switch {
 	case r.Crash != "":

@@ -1,7 +1,6 @@
 package oracle
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/expr"
 	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/internal/tfspec"
 )
 
@@ -33,7 +33,7 @@ const tfliteMissing = "the node packages lack @tensorflow/tfjs-tflite (run `conf
 // startTFLite starts the TFLite oracle and checks its hello, or skips the
 // test visibly when tfjs-tflite is not installed (CONFORM_REQUIRE_TFLITE=1:
 // fails).
-func startTFLite(t *testing.T) *Client {
+func startTFLite(t *testing.T) *protocol.Client {
 	t.Helper()
 	requireOracle(t, "CONFORM_REQUIRE_TFLITE", haveTFLite(), tfliteMissing)
 	c := startOracle(t, "tflite")
@@ -51,7 +51,7 @@ type tfliteResult struct {
 	want, got outcome
 	message   string // TFLite's error message
 	crash     string
-	crashKind CrashKind
+	crashKind protocol.CrashKind
 	// code is the oracle's reason code for a skip or a crash it reported
 	// (Response.ReasonCode); classes are told apart by it.
 	code string
@@ -60,7 +60,7 @@ type tfliteResult struct {
 
 // runTFLite runs cases through c (64 at a time) and compares each with
 // the engine. A crash is kept in crash and crashKind (got is then a skip).
-func runTFLite(c *Client, cases []casefile.Memory) []tfliteResult {
+func runTFLite(c *protocol.Client, cases []casefile.Memory) []tfliteResult {
 	results := doCases(c, cases)
 	out := make([]tfliteResult, len(cases))
 	for i, m := range cases {
@@ -125,7 +125,7 @@ func TestTFLiteOracle(t *testing.T) {
 	examples := map[string]tfliteResult{}
 	for _, r := range results {
 		switch {
-		case r.crash != "" && r.crashKind != CrashReported:
+		case r.crash != "" && r.crashKind != protocol.CrashReported:
 			t.Errorf("crash: %v", disagreement{r.m, r.crash})
 			continue
 		case r.crash != "":
@@ -646,9 +646,9 @@ func TestTFLiteCases(t *testing.T) {
 			casefile.Memory{Spec: map[string]any{"op": "gather_nd", "batch_dims": 1}, Inputs: map[string]*engine.Tensor{"params": arange32(2, 2), "indices": int64Tensor([]int{2, 1}, 0, 1)}}, skip("unsupported-spec")},
 	}
 	for _, tt := range tests {
-		resp := c.Do(context.Background(), tt.m.Request(0))
+		resp := do(c, tt.m.Request(0))
 		if tt.want.crash != "" {
-			if resp.CrashKind != CrashReported || resp.ReasonCode != tt.want.crash {
+			if resp.CrashKind != protocol.CrashReported || resp.ReasonCode != tt.want.crash {
 				t.Errorf("%s: got %+v, want a crash the oracle reports with code %q", tt.why, resp, tt.want.crash)
 			}
 			continue
@@ -704,15 +704,15 @@ func TestTFLiteTrap(t *testing.T) {
 	normal := casefile.Memory{Spec: map[string]any{"op": "slice", "begin": []int64{1}, "size": []int64{2}},
 		Inputs: map[string]*engine.Tensor{"x": arange32(3)}}
 	for round := 0; round < 2; round++ {
-		r := c.Do(context.Background(), trap.Request(0))
-		if r.CrashKind != CrashReported || r.ReasonCode != "trap" {
+		r := do(c, trap.Request(0))
+		if r.CrashKind != protocol.CrashReported || r.ReasonCode != "trap" {
 			t.Fatalf("round %d: trap case: got %+v, want a crash the oracle reports with code trap", round, r)
 		}
 		if !strings.Contains(r.Crash, "RuntimeError") {
 			t.Errorf("round %d: trap reason %q does not name the WebAssembly error", round, r.Crash)
 		}
 		t.Logf("trap reported as: %s", r.Crash)
-		got, err := oracleOutcome(c.Do(context.Background(), normal.Request(0)))
+		got, err := oracleOutcome(do(c, normal.Request(0)))
 		if err != nil || got.tensor == nil || strings.Join(intValues(got.tensor), " ") != "1 2" {
 			t.Fatalf("round %d: the case after the trap: got %v, %v; want [1 2]", round, got, err)
 		}
@@ -754,7 +754,7 @@ func BenchmarkTFLiteOracle(b *testing.B) {
 		if err != nil {
 			b.Skip(err)
 		}
-		c, err := Start(argv, Options{})
+		c, err := protocol.Start(argv, protocol.Options{})
 		if err != nil {
 			b.Skip(err)
 		}
@@ -771,7 +771,7 @@ func BenchmarkTFLiteOracle(b *testing.B) {
 				Inputs: map[string]*engine.Tensor{"x": x}}
 			return m.Request(0)
 		}
-		benchRequests(b, c, req, func(r Response) bool { return r.Crash != "" || r.Skip != "" || r.ErrKind != "" },
+		benchRequests(b, c, req, func(r response) bool { return r.Crash != "" || r.Skip != "" || r.ErrKind != "" },
 			"failed or were skipped")
 	})
 }

@@ -15,9 +15,9 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/confine"
-	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/output"
 	"github.com/conformsuite/conform/internal/printable"
+	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/oracle"
 )
 
@@ -121,7 +121,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	im, err := impl.Open(*implSpec, *timeout)
+	im, err := oracle.Open(*implSpec, *timeout)
 	if err != nil {
 		printable.Fprintf(stderr, "conform check: %v\n", err)
 		return exitUsage
@@ -139,7 +139,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	// Closing the implementation reports the protocol errors it made
 	// after their case's answer had been returned (a second answer).
 	if err := im.Close(); err != nil {
-		var faults *oracle.FaultError
+		var faults *protocol.FaultError
 		if errors.As(err, &faults) {
 			summary.Protocol = append(summary.Protocol, faults.Error())
 		} else {

@@ -15,6 +15,7 @@ import (
 	"github.com/conformsuite/conform/internal/fuzz"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/printable"
+	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/internal/signature"
 	"github.com/conformsuite/conform/oracle"
 )
@@ -120,7 +121,7 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	if *seed == 0 {
 		*seed = uint64(time.Now().UnixNano())&(1<<53-1) | 1
 	}
-	im, err := impl.Open(*implSpec, *timeout)
+	im, err := oracle.Open(*implSpec, *timeout)
 	if err != nil {
 		printable.Fprintf(stderr, "conform fuzz: %v\n", err)
 		return exitUsage
@@ -128,7 +129,7 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	defer im.Close() // a no-op after closeAll
 	var refs []impl.Impl
 	for _, name := range strings.Split(*oracles, ",") {
-		o, err := impl.Open(strings.TrimSpace(name), *timeout)
+		o, err := oracle.Open(strings.TrimSpace(name), *timeout)
 		if err != nil {
 			printable.Fprintf(stderr, "conform fuzz: %v\n", err)
 			return exitUsage
@@ -138,14 +139,14 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	}
 	// closeAll closes every implementation and reports whether one broke
 	// the protocol in a way no case's result could show (see
-	// oracle.FaultError).
+	// protocol.FaultError).
 	closeAll := func() (faulted bool) {
 		for _, x := range append([]impl.Impl{im}, refs...) {
 			err := x.Close()
 			if err == nil {
 				continue
 			}
-			var fe *oracle.FaultError
+			var fe *protocol.FaultError
 			if errors.As(err, &fe) {
 				faulted = true
 			}

@@ -13,8 +13,7 @@ import (
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/confine"
 	"github.com/conformsuite/conform/internal/corpus"
-	"github.com/conformsuite/conform/internal/serve"
-	"github.com/conformsuite/conform/oracle"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // robustnessDoc is the document whose generated tables the tests check.
@@ -37,12 +36,12 @@ func limitsTable() string {
 		{"integrity problems printed", count(corpus.MaxListedProblems) + " lines", "one more line counts the rest; JSON and JUnit carry the total"},
 		{"`--known-failures` file", size(check.MaxKnownFailuresBytes) + " (or `--max-input` if smaller), a regular file", "exit status 2 before the run"},
 		{"cases in flight to a child (`check`, `report`)", fmt.Sprintf("%d cases and %s of inputs", check.PipelinedCases, size(check.DefaultMaxBytes)), "the next case waits; a larger case runs alone"},
-		{"request lines in flight to a child", size(oracle.DefaultMaxInflightBytes), "the next request waits; a larger one runs alone"},
-		{"a child's response line", size(oracle.DefaultMaxLine) + " (the base64 of `--max-output` plus 1 MiB)", "the cases in flight crash; the child is restarted"},
-		{"a child's hello name, version and op names, skip and crash codes", size(oracle.MaxNameBytes), "cut, ending in `... (truncated, N bytes)`"},
-		{"a child's error messages, skip and crash reasons", size(oracle.MaxMessageBytes), "cut, ending in `... (truncated, N bytes)`"},
-		{"`conform serve` request line", size(serve.MaxLine), "serve answers the requests before it and stops with an error"},
-		{"`conform serve` requests read ahead of their answers", size(serve.MaxPending), "reading waits"},
+		{"request lines in flight to a child", size(protocol.DefaultMaxInflightBytes), "the next request waits; a larger one runs alone"},
+		{"a child's response line", size(protocol.DefaultMaxLine) + " (the base64 of `--max-output` plus 1 MiB)", "the cases in flight crash; the child is restarted"},
+		{"a child's hello name, version and op names, skip and crash codes", size(protocol.MaxNameBytes), "cut, ending in `... (truncated, N bytes)`"},
+		{"a child's error messages, skip and crash reasons", size(protocol.MaxMessageBytes), "cut, ending in `... (truncated, N bytes)`"},
+		{"`conform serve` request line", size(protocol.MaxRequestLine), "serve answers the requests before it and stops with an error"},
+		{"`conform serve` requests read ahead of their answers", size(protocol.MaxPending), "reading waits"},
 	}
 	var b strings.Builder
 	b.WriteString("| input | bound | beyond it |\n|---|---|---|\n")

@@ -19,6 +19,7 @@ import (
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/printable"
 	"github.com/conformsuite/conform/internal/report"
+	"github.com/conformsuite/conform/oracle"
 )
 
 const reportUsage = `Usage: conform report --impl A [--impl B ...] [--cases DIR | --fuzz D]
@@ -121,7 +122,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	}
 	var running []impl.Impl
 	for _, spec := range impls {
-		im, err := impl.Open(spec, *timeout)
+		im, err := oracle.Open(spec, *timeout)
 		if err != nil {
 			printable.Fprintf(stderr, "conform report: %v\n", err)
 			return exitUsage

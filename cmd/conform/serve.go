@@ -6,7 +6,7 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/internal/printable"
-	"github.com/conformsuite/conform/internal/serve"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // engineVersion is the version the engine reports in its protocol hello.
@@ -28,8 +28,8 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, serveUsage)
 		return exitUsage
 	}
-	hello := serve.Hello{Name: "engine", Version: engineVersion, Ops: casefile.OpNames()}
-	if err := serve.Serve(stdin, stdout, hello); err != nil {
+	hello := protocol.Hello{Name: "engine", Version: engineVersion, Ops: casefile.OpNames()}
+	if err := protocol.Serve(stdin, stdout, hello); err != nil {
 		printable.Fprintf(stderr, "conform serve: %v\n", err)
 		return exitRejected
 	}

@@ -22,8 +22,8 @@ import (
 	"github.com/conformsuite/conform/internal/confine"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/internal/signature"
-	"github.com/conformsuite/conform/oracle"
 )
 
 // Status is the outcome of one case.
@@ -73,7 +73,7 @@ type Summary struct {
 	IntegrityTotal int
 	// Protocol lists protocol errors of the implementation that belong to
 	// no case: answers it gave after the case's answer had been returned
-	// (see oracle.FaultError). Any fails the run.
+	// (see protocol.FaultError). Any fails the run.
 	Protocol []string
 	// UnknownIDs lists known-failure entries that are neither a case of
 	// the corpus nor the signature of a failure of this run.
@@ -281,7 +281,7 @@ func ApplyKnownFailures(r Result, known map[string]string, crashes bool) Result 
 func (s *Summary) CountKnownCrash(r Result) {
 	switch {
 	case r.KnownCrash == "":
-	case r.Signature.Detail == string(oracle.CrashTimeout):
+	case r.Signature.Detail == string(protocol.CrashTimeout):
 		s.KnownTimeouts++
 	default:
 		s.KnownCrashes++
@@ -364,45 +364,44 @@ func one(ctx context.Context, fsys fs.FS, e corpus.Entry, fields map[string]json
 	if (want.Output == "") == (want.Error == "") {
 		return fail(`expect must hold exactly one of "output" and "error"`)
 	}
-	expected := impl.Result{Kind: engine.ErrorKind(want.Error)}
+	expected := protocol.Error(engine.ErrorKind(want.Error), "")
 	if want.Output != "" {
 		t, err := readNPY(fsys, e.Dir, want.Output)
 		if err != nil {
 			return fail("cannot read the expected output: %v", err)
 		}
-		expected = impl.Result{Output: t}
+		expected = protocol.Output(t)
 	}
 
 	m, err := memoryOf(fsys, e, fields)
-	var got impl.Result
+	var got protocol.Answer
 	switch {
 	case err == nil:
 		got = im.Run(ctx, m)
 	case im.Name() == "engine":
 		// A case whose spec or inputs the loader rejects is a rejection
 		// like any other for the engine: its kind is compared.
-		got = impl.FromError(nil, err)
+		got = impl.Of(nil, err)
 	default:
 		// Another implementation cannot be sent a case whose inputs are
 		// unreadable.
-		got = impl.Result{Skip: "the case's inputs cannot be read: " + err.Error()}
+		got = protocol.Skip("the case's inputs cannot be read: "+err.Error(), "")
 	}
-	switch {
-	case got.Skip != "":
+	if got.IsSkip() {
 		r.Status = Skip
-		r.Detail = got.Skip
+		r.Detail = got.Reason()
 		return r
 	}
 	op, _ := m.Spec["op"].(string)
 	if op == "" {
 		op = e.Op()
 	}
+	agreement := protocol.Compare(expected, got)
+	r.Signature = signature.FromAgreement(op, agreement)
 	if err == nil {
-		r.Signature = signature.Classify(m, expected, got)
-	} else {
-		r.Signature = signature.Of(op, expected, got)
+		r.Signature = signature.Attribute(m, r.Signature, got)
 	}
-	if got.Crash == "" && r.Signature.IsZero() {
+	if !got.IsCrash() && r.Signature.IsZero() {
 		r.Status = Pass
 		return r
 	}
@@ -410,14 +409,16 @@ func one(ctx context.Context, fsys fs.FS, e corpus.Entry, fields map[string]json
 		r.Case = m.Describe()
 	}
 	switch {
-	case got.Crash != "":
-		return fail("crash: %s", got.Crash)
-	case want.Error != "" && got.Kind == "":
-		return fail("got an output of shape %v, want error %s", got.Output.Shape, want.Error)
-	case want.Output != "" && got.Kind != "":
-		return fail("got error %s (%s), want an output of shape %v", got.Kind, got.Message, expected.Output.Shape)
+	case got.IsCrash():
+		return fail("crash: %s", got.Reason())
+	case want.Error != "" && !got.IsError():
+		t, _ := got.Tensor()
+		return fail("got an output of shape %v, want error %s", t.Shape, want.Error)
+	case want.Output != "" && got.IsError():
+		t, _ := expected.Tensor()
+		return fail("got error %s (%s), want an output of shape %v", got.Kind(), got.Message(), t.Shape)
 	}
-	return fail("%s", impl.Diff(expected, got))
+	return fail("%s", agreement.Text)
 }
 
 // metadataFields are the fields of a stored case that are not part of
@@ -481,7 +482,7 @@ func readNPY(fsys fs.FS, dir, p string) (*engine.Tensor, error) {
 		return nil, err
 	}
 	t, err := confine.ReadNPY(fsys, path.Join(dir, p))
-	if e, ok := err.(*engine.Error); ok {
+	if e := (*engine.Error)(nil); errors.As(err, &e) {
 		return nil, errors.New(e.Message)
 	}
 	return t, err

@@ -12,6 +12,7 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/heaptest"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/oracle"
 )
 
@@ -24,7 +25,7 @@ func startProtocolChild(t *testing.T, mode string) impl.Impl {
 		t.Fatal(err)
 	}
 	t.Setenv("CONFORM_FAULTY_CHILD", mode)
-	im, err := impl.Open(exe+" -test.run=^$", 30*time.Second)
+	im, err := oracle.Open(exe+" -test.run=^$", 30*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestSharedBigInputStaysInBudget(t *testing.T) {
 const bigName = 200 << 10
 
 // TestBigNameIsBoundedAndShared checks that a child's hello name is cut
-// to oracle.MaxNameBytes and that the skip reason of the cases of an op
+// to protocol.MaxNameBytes and that the skip reason of the cases of an op
 // it does not list is one string shared by them all: 2000 skipped cases
 // cost little, where a copy of a 200 KiB name in each costs 400 MiB.
 func TestBigNameIsBoundedAndShared(t *testing.T) {
@@ -92,8 +93,8 @@ func TestBigNameIsBoundedAndShared(t *testing.T) {
 		"c/cases.jsonl": {Data: []byte(strings.Join(lines, "\n"))},
 	}
 	im := startProtocolChild(t, "bigname")
-	if len(im.Name()) > oracle.MaxNameBytes+64 {
-		t.Errorf("the name is %d bytes long, want it cut to %d", len(im.Name()), oracle.MaxNameBytes)
+	if len(im.Name()) > protocol.MaxNameBytes+64 {
+		t.Errorf("the name is %d bytes long, want it cut to %d", len(im.Name()), protocol.MaxNameBytes)
 	}
 	var s *Summary
 	var err error

@@ -3,6 +3,7 @@ package check
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,8 +14,10 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/impl"
-	"github.com/conformsuite/conform/internal/serve"
+	"github.com/conformsuite/conform/internal/protocol"
+	"github.com/conformsuite/conform/oracle"
 )
 
 // TestMain re-runs the test binary as a conform/1 child that misbehaves on
@@ -27,16 +30,17 @@ import (
 func TestMain(m *testing.M) {
 	switch os.Getenv("CONFORM_FAULTY_CHILD") {
 	case "bigname":
-		serve.Serve(os.Stdin, os.Stdout, serve.Hello{Name: strings.Repeat("n", bigName), Version: "0", Ops: []string{"slice"}})
+		protocol.Serve(os.Stdin, os.Stdout, protocol.Hello{Name: strings.Repeat("n", bigName), Version: "0", Ops: []string{"slice"}})
 		os.Exit(0)
 	case "zeros":
 		zeros, _ := engine.FromBytes(engine.Float64Type, []int{2}, make([]byte, 16))
-		serve.ServeFunc(os.Stdin, os.Stdout, serve.Hello{Name: "zeros", Version: "0", Ops: casefile.OpNames()}, func(line []byte) map[string]any {
+		output := base64.StdEncoding.EncodeToString(npy.Encode(zeros))
+		protocol.ServeFunc(os.Stdin, os.Stdout, protocol.Hello{Name: "zeros", Version: "0", Ops: casefile.OpNames()}, func(line []byte) map[string]any {
 			dec := json.NewDecoder(bytes.NewReader(line))
 			dec.Token() // {
 			dec.Token() // "id" (the client writes it first)
 			id, _ := dec.Token()
-			return map[string]any{"id": id, "output": serve.Output{T: zeros}}
+			return map[string]any{"id": id, "output": output}
 		})
 		os.Exit(0)
 	}
@@ -55,9 +59,9 @@ func TestMain(m *testing.M) {
 			case "x[0:1]":
 				return map[string]any{"id": req.ID, "output": "%%% not base64 %%%"}
 			}
-			return serve.Answer(line)
+			return protocol.ResponseObject(line, protocol.EngineAnswer(line))
 		}
-		serve.ServeFunc(os.Stdin, os.Stdout, serve.Hello{Name: "faulty", Version: "0", Ops: casefile.OpNames()}, answer)
+		protocol.ServeFunc(os.Stdin, os.Stdout, protocol.Hello{Name: "faulty", Version: "0", Ops: casefile.OpNames()}, answer)
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -89,7 +93,8 @@ func TestFaultyChildCostsOneCaseEach(t *testing.T) {
 		}
 		r := impl.Engine{}.Run(context.Background(), m)
 		name := fmt.Sprintf("exp%d.npy", i)
-		fsys["c/"+name] = &fstest.MapFile{Data: encode(r.Output)}
+		out, _ := r.Tensor()
+		fsys["c/"+name] = &fstest.MapFile{Data: encode(out)}
 		lines[i] = strings.TrimSuffix(line, "}") + fmt.Sprintf(`,"expect":{"output":%q,"source":"engine"}}`, name)
 	}
 	fsys["c/cases.jsonl"] = &fstest.MapFile{Data: []byte(strings.Join(lines, "\n"))}
@@ -99,7 +104,7 @@ func TestFaultyChildCostsOneCaseEach(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("CONFORM_FAULTY_CHILD", "1")
-	im, err := impl.Open(exe+" -test.run=^$", 2*time.Second)
+	im, err := oracle.Open(exe+" -test.run=^$", 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/gen"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/oracle"
 )
 
 func sampleCases(n int) []casefile.Memory {
@@ -44,7 +45,7 @@ func BenchmarkRequest(b *testing.B) {
 // BenchmarkFuzzEngineVsNumPy measures `conform fuzz --impl engine --oracle
 // numpy`: one iteration is one case, generated, run on both and compared.
 func BenchmarkFuzzEngineVsNumPy(b *testing.B) {
-	numpy, err := impl.Open("numpy", 0)
+	numpy, err := oracle.Open("numpy", 0)
 	if err != nil {
 		b.Skipf("NumPy oracle not available: %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/oracle"
 )
 
 // hangingImpl starts the test binary as a child that never answers, with
@@ -20,7 +21,7 @@ func hangingImpl(t *testing.T, timeout time.Duration) impl.Impl {
 		t.Fatal(err)
 	}
 	t.Setenv(hangingEnv, "1") // restarted children inherit it too
-	im, err := impl.Open(fmt.Sprintf("%s -test.run=^$", exe), timeout)
+	im, err := oracle.Open(fmt.Sprintf("%s -test.run=^$", exe), timeout)
 	if err != nil {
 		t.Fatal(err)
 	}

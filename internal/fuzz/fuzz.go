@@ -22,8 +22,8 @@ import (
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/output"
 	"github.com/conformsuite/conform/internal/progress"
+	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/internal/signature"
-	"github.com/conformsuite/conform/oracle"
 )
 
 // Options configures Run.
@@ -82,8 +82,8 @@ type Finding struct {
 	Signature signature.Signature
 	Case      casefile.Memory // the minimal case
 	Oracle    string          // the reference that disagreed
-	Want      impl.Result     // the reference's result on the minimal case
-	Got       impl.Result     // the implementation's
+	Want      protocol.Answer // the reference's answer on the minimal case
+	Got       protocol.Answer // the implementation's
 	Detail    string
 	Seed      int // the rapid seed of the original case
 	Original  int // number of input elements before shrinking
@@ -174,16 +174,17 @@ func knownSignatures(list map[string]string) map[signature.Signature]string {
 type outcome struct {
 	skipped bool
 	oracle  string
-	want    impl.Result
-	got     impl.Result
-	diff    string
+	want    protocol.Answer
+	got     protocol.Answer
+	agree   protocol.Agreement // of got with want
+	diff    string             // agree.Text
 }
 
 // compareCase runs m on the implementation and the oracles and compares
 // the implementation with the first oracle that ran the case.
 func compareCase(ctx context.Context, im impl.Impl, oracles []impl.Impl, m casefile.Memory) outcome {
 	got := im.Run(ctx, m)
-	if got.Skip != "" {
+	if got.IsSkip() {
 		return outcome{skipped: true, got: got}
 	}
 	for _, o := range oracles {
@@ -191,7 +192,8 @@ func compareCase(ctx context.Context, im impl.Impl, oracles []impl.Impl, m casef
 		if !want.Ran() {
 			continue
 		}
-		return outcome{oracle: o.Name(), want: want, got: got, diff: impl.Diff(want, got)}
+		agree := protocol.Compare(want, got)
+		return outcome{oracle: o.Name(), want: want, got: got, agree: agree, diff: agree.Text}
 	}
 	return outcome{skipped: true, got: got}
 }
@@ -376,7 +378,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 						groups[groupKey(sig)] = g
 					}
 					g.Count++
-					if g.crash && sig.Detail == string(oracle.CrashTimeout) {
+					if g.crash && sig.Detail == string(protocol.CrashTimeout) {
 						s.KnownTimeouts++
 					} else if g.crash {
 						s.KnownCrashes++

@@ -12,7 +12,8 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/impl"
-	"github.com/conformsuite/conform/internal/serve"
+	"github.com/conformsuite/conform/internal/protocol"
+	"github.com/conformsuite/conform/oracle"
 )
 
 // The test binary re-runs itself as a deliberately broken conform/1 child
@@ -109,7 +110,7 @@ const hangingEnv = "CONFORM_HANGING"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(hangingEnv) != "" {
-		serve.ServeFunc(os.Stdin, os.Stdout, serve.Hello{Name: "hanging", Version: "0", Ops: casefile.OpNames()}, func([]byte) map[string]any {
+		protocol.ServeFunc(os.Stdin, os.Stdout, protocol.Hello{Name: "hanging", Version: "0", Ops: casefile.OpNames()}, func([]byte) map[string]any {
 			select {}
 		})
 		os.Exit(0)
@@ -119,23 +120,16 @@ func TestMain(m *testing.M) {
 		if !ok {
 			os.Exit(2)
 		}
-		answer := func(line []byte) map[string]any {
+		answer := func(line []byte) protocol.Answer {
 			c, err := casefile.Parse(line, casefile.Base64Inputs)
 			if err == nil {
 				if out, err, ok := bug.answer(c); ok {
-					resp := map[string]any{"id": idOf(line)}
-					r := impl.FromError(out, err)
-					if r.Kind != "" {
-						resp["error"] = map[string]string{"kind": string(r.Kind), "message": r.Message}
-					} else {
-						resp["output"] = encodeOutput(r.Output)
-					}
-					return resp
+					return impl.Of(out, err)
 				}
 			}
-			return serve.Answer(line)
+			return protocol.EngineAnswer(line)
 		}
-		serve.ServeFunc(os.Stdin, os.Stdout, serve.Hello{Name: "broken-" + name, Version: "0", Ops: casefile.OpNames()}, answer)
+		protocol.ServeAnswers(os.Stdin, os.Stdout, protocol.Hello{Name: "broken-" + name, Version: "0", Ops: casefile.OpNames()}, answer)
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -149,7 +143,7 @@ func brokenImpl(t *testing.T, bug string) impl.Impl {
 		t.Fatal(err)
 	}
 	t.Setenv("CONFORM_BROKEN", bug) // restarted children inherit it too
-	im, err := impl.Open(fmt.Sprintf("%s -test.run=^$", exe), 5*time.Second)
+	im, err := oracle.Open(fmt.Sprintf("%s -test.run=^$", exe), 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

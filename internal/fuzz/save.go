@@ -109,11 +109,12 @@ func Save(dir string, f Finding, opts Options) (path string, err error) {
 	}
 	source := f.Oracle + " " + oracleVersion
 	switch {
-	case f.Want.Kind != "":
-		doc["expect"] = map[string]any{"error": string(f.Want.Kind), "source": source}
+	case f.Want.IsError():
+		doc["expect"] = map[string]any{"error": string(f.Want.Kind()), "source": source}
 	default:
 		file := f.ID + ".out.npy"
-		if err := writeAtomic(filepath.Join(dir, file), npy.Encode(f.Want.Output)); err != nil {
+		want, _ := f.Want.Tensor()
+		if err := writeAtomic(filepath.Join(dir, file), npy.Encode(want)); err != nil {
 			return "", err
 		}
 		doc["expect"] = map[string]any{"output": file, "source": source}

@@ -11,6 +11,7 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/output"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // refuser answers every case with an out_of_range error: it disagrees
@@ -21,8 +22,8 @@ func (refuser) Name() string            { return "refuser" }
 func (refuser) Version() string         { return "0" }
 func (refuser) Supports(op string) bool { return op == casefile.OpSlice }
 func (refuser) Close() error            { return nil }
-func (refuser) Run(ctx context.Context, m casefile.Memory) impl.Result {
-	return impl.Result{Kind: engine.OutOfRange, Message: "no"}
+func (refuser) Run(ctx context.Context, m casefile.Memory) protocol.Answer {
+	return protocol.Error(engine.OutOfRange, "no")
 }
 
 // TestSaveFailuresReported checks that a finding that cannot be saved

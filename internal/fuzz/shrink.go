@@ -137,7 +137,7 @@ func groupKey(sig signature.Signature) signature.Signature {
 // the divergence class the golden corpus defines for the implementation
 // called name when it is one of the oracles.
 func classify(name string, m casefile.Memory, out outcome) signature.Signature {
-	sig := signature.Classify(m, out.want, out.got)
+	sig := signature.Attribute(m, signature.FromAgreement(m.Op(), out.agree), out.got)
 	sig.Class = golden.ClassOf(name, m, out.want, out.got)
 	return sig
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/internal/signature"
 )
 
@@ -20,58 +21,58 @@ import (
 type plantedBug struct {
 	name  string
 	sig   string // the signature of its disagreements
-	apply func(op string, r *impl.Result) bool
+	apply func(op string, r *protocol.Answer) bool
 }
 
 var plantedBugs = []plantedBug{
 	// The first two bugs are rules of the engine's variants: their
 	// signatures name them.
-	{"empty-invalid", "slice/error-for-output/invalid_spec@empty-range-refused", func(op string, r *impl.Result) bool {
+	{"empty-invalid", "slice/error-for-output/invalid_spec@empty-range-refused", func(op string, r *protocol.Answer) bool {
 		// rejects every slice whose result is empty
-		if op != casefile.OpSlice || r.Output == nil || r.Output.Len() != 0 {
+		if op != casefile.OpSlice || !r.IsOutput() || out(r).Len() != 0 {
 			return false
 		}
-		*r = impl.Result{Kind: engine.InvalidSpec, Message: "empty result"}
+		*r = protocol.Error(engine.InvalidSpec, "empty result")
 		return true
 	}},
-	{"drop-ones", "slice/shape/rank@drop-size-1-dims", func(op string, r *impl.Result) bool {
+	{"drop-ones", "slice/shape/rank@drop-size-1-dims", func(op string, r *protocol.Answer) bool {
 		// drops the size-1 dimensions of a non-empty slice result
-		if op != casefile.OpSlice || r.Output == nil || r.Output.Len() == 0 {
+		if op != casefile.OpSlice || !r.IsOutput() || out(r).Len() == 0 {
 			return false
 		}
 		var shape []int
-		for _, d := range r.Output.Shape {
+		for _, d := range out(r).Shape {
 			if d != 1 {
 				shape = append(shape, d)
 			}
 		}
-		if len(shape) == r.Output.Rank() {
+		if len(shape) == out(r).Rank() {
 			return false
 		}
-		out := r.Output.Contiguous()
-		t, err := engine.FromBytes(out.DType, shape, out.Bytes())
+		o := out(r).Contiguous()
+		t, err := engine.FromBytes(o.DType, shape, o.Bytes())
 		if err != nil {
 			return false
 		}
-		r.Output = t
+		*r = protocol.Output(t)
 		return true
 	}},
-	{"flip-first", "getitem/values", func(op string, r *impl.Result) bool {
+	{"flip-first", "getitem/values", func(op string, r *protocol.Answer) bool {
 		// flips bits of the first byte of a non-empty getitem result (a
 		// common difference: most getitem cases have it; not the lowest
 		// bit alone, which would turn a value into its neighbour, another
 		// element an engine variant may read)
-		if op != casefile.OpGetItem || r.Output == nil || r.Output.Len() == 0 {
+		if op != casefile.OpGetItem || !r.IsOutput() || out(r).Len() == 0 {
 			return false
 		}
-		out := r.Output.Contiguous()
-		b := append([]byte(nil), out.Bytes()...)
+		o := out(r).Contiguous()
+		b := append([]byte(nil), o.Bytes()...)
 		b[0] ^= 0xa5
-		t, err := engine.FromBytes(out.DType, out.Shape, b)
+		t, err := engine.FromBytes(o.DType, o.Shape, b)
 		if err != nil {
 			return false
 		}
-		r.Output = t
+		*r = protocol.Output(t)
 		return true
 	}},
 }
@@ -84,7 +85,7 @@ type buggyImpl struct {
 
 func (b buggyImpl) Name() string { return "buggy" }
 
-func (b buggyImpl) Run(ctx context.Context, m casefile.Memory) impl.Result {
+func (b buggyImpl) Run(ctx context.Context, m casefile.Memory) protocol.Answer {
 	r := b.Engine.Run(ctx, m)
 	for _, bug := range b.bugs {
 		if bug.apply(m.Op(), &r) {
@@ -271,4 +272,10 @@ func TestKnownSignatures(t *testing.T) {
 			t.Errorf("%q: known %v, want %v", tt.entry, got, tt.known)
 		}
 	}
+}
+
+// out returns the tensor of an answer that is an output.
+func out(r *protocol.Answer) *engine.Tensor {
+	t, _ := r.Tensor()
+	return t
 }

@@ -9,8 +9,7 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
-	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/internal/signature"
 )
 
@@ -28,32 +27,20 @@ type Divergence struct {
 	Match func(d *Disagreement) bool
 }
 
-// Answer is what a divergence class sees of one oracle's answer: an
-// output, an error kind, or a skip or crash with its code; never a
-// message.
-type Answer struct {
-	Output           []byte
-	Kind             engine.ErrorKind
-	Skipped, Crashed bool
-	// Code is the reason code of a skip or a crash.
-	Code string
-}
-
-// ran reports whether the answer is an output or an error.
-func (a Answer) ran() bool { return !a.Skipped && !a.Crashed }
-
 // noError reports whether the oracle raised no error: it returned an
 // output, or failed without an error (a crash the oracle detected).
-func (a Answer) noError() bool { return a.Kind == "" && (a.Output != nil || a.Crashed) }
+func noError(a protocol.Answer) bool { return a.IsOutput() || a.IsCrash() }
 
 // crashed reports whether the oracle reported a crash with the code.
-func (a Answer) crashed(code string) bool { return a.Crashed && a.Code == code }
+func crashed(a protocol.Answer, code string) bool { return a.IsCrash() && a.Code() == code }
 
 // Disagreement is one case on which an oracle disagrees with the
 // reference, as the divergence classes see it.
 type Disagreement struct {
-	Case     casefile.Memory
-	Ref, Got Answer
+	Case casefile.Memory
+	// Ref and Got are the reference's and the oracle's answers, without
+	// their messages (protocol.Answer.WithoutText): a class sees none.
+	Ref, Got protocol.Answer
 	// Signature is signature.Classify's name for the disagreement.
 	Signature signature.Signature
 
@@ -62,10 +49,10 @@ type Disagreement struct {
 }
 
 // newDisagreement classifies the disagreement of got with ref on m.
-func newDisagreement(m casefile.Memory, ref, got Outcome) *Disagreement {
+func newDisagreement(m casefile.Memory, ref, got protocol.Answer) *Disagreement {
 	return &Disagreement{
-		Case: m, Ref: ref.answer(), Got: got.answer(),
-		Signature: signature.Classify(m, ref.result(), got.result()),
+		Case: m, Ref: ref.WithoutText(), Got: got.WithoutText(),
+		Signature: signature.Classify(m, ref, got),
 	}
 }
 
@@ -116,14 +103,14 @@ var Divergences = []Divergence{
 		ID: "tfjs-strings-not-byte-safe", Oracle: "tfjs",
 		Explanation: "TF.js keeps strings as JavaScript strings on some kernel paths and replaces bytes that are not valid UTF-8 with U+FFFD, so |S values change (and widen).",
 		Match: func(d *Disagreement) bool {
-			return inputKind(d.Case) == engine.Bytes && d.Got.Output != nil && bytes.Contains(d.Got.Output, []byte("\xef\xbf\xbd"))
+			return inputKind(d.Case) == engine.Bytes && d.Got.IsOutput() && bytes.Contains(d.Got.NPY(), []byte("\xef\xbf\xbd"))
 		},
 	},
 	{
 		ID: "tfjs-invalid-tensor", Oracle: "tfjs",
 		Explanation: "TF.js returned a tensor no .npy can hold (a negative or NaN dimension, or fewer values than its shape) where TF raises an error or returns a valid result.",
 		Match: func(d *Disagreement) bool {
-			return d.Got.Skipped && d.Got.Code == CodeInvalidTensor
+			return d.Got.IsSkip() && d.Got.Code() == CodeInvalidTensor
 		},
 	},
 	{
@@ -142,7 +129,7 @@ var Divergences = []Divergence{
 		ID: "tfjs-strided-slice-shrink-misaligned", Oracle: "tfjs",
 		Explanation: "On its general path TF.js walks the output shape with shrink axes removed but indexes begin/strides densely, so a shrink axis (an integer index in getitem) shifts every later axis: wrong elements or an out-of-range read.",
 		Match: func(d *Disagreement) bool {
-			return isStridedSlice(d.Case) && d.Ref.Output != nil && d.Got.ran() && hasShrunkAxis(d.Case)
+			return isStridedSlice(d.Case) && d.Ref.IsOutput() && d.Got.Ran() && hasShrunkAxis(d.Case)
 		},
 	},
 	{
@@ -163,7 +150,7 @@ var Divergences = []Divergence{
 		ID: "tfjs-slice-begin-unchecked", Oracle: "tfjs",
 		Explanation: "TF.js tf.slice does not check begin against the dimension (negative, or beyond it): it returns a wrong slice or fails later on a negative shape, where TF reports out of range.",
 		Match: func(d *Disagreement) bool {
-			return d.Op() == casefile.OpSlice && d.Ref.Kind == engine.OutOfRange && d.Got.ran() && beginOutside(d.Case)
+			return d.Op() == casefile.OpSlice && d.Ref.Kind() == engine.OutOfRange && d.Got.Ran() && beginOutside(d.Case)
 		},
 	},
 	{
@@ -172,7 +159,7 @@ var Divergences = []Divergence{
 		Match: func(d *Disagreement) bool {
 			// The oracle's .npy writer has no cap; the reader refuses
 			// more than engine.MaxRank dimensions.
-			return d.Ref.Kind == engine.InvalidSpec && d.Is(signature.Crash, impl.CrashBadOutput) && d.Got.Output != nil
+			return d.Ref.Kind() == engine.InvalidSpec && d.Is(signature.Crash, protocol.CrashBadOutput) && d.Got.IsOutput()
 		},
 	},
 	{
@@ -201,14 +188,14 @@ var Divergences = []Divergence{
 		ID: "tfjs-gather-indices-first", Oracle: "tfjs",
 		Explanation: "TF.js tf.gather checks the index values before axis and batch_dims, so a case with a bad batch_dims or axis and an out-of-range index is out of range where TF reports the invalid spec.",
 		Match: func(d *Disagreement) bool {
-			return d.Op() == casefile.OpGather && d.Ref.Kind == engine.InvalidSpec && d.Got.Kind == engine.OutOfRange
+			return d.Op() == casefile.OpGather && d.Ref.Kind() == engine.InvalidSpec && d.Got.Kind() == engine.OutOfRange
 		},
 	},
 	{
 		ID: "tfjs-gather-any-integer-indices", Oracle: "tfjs",
 		Explanation: "TF.js tf.gather takes indices of every integer dtype (its tensors hold them as int32); TF's GatherV2 registers Tindices as int32 and int64 only and refuses the others before its kernel runs.",
 		Match: func(d *Disagreement) bool {
-			if d.Op() != casefile.OpGather || d.Ref.Kind != engine.BadInput {
+			if d.Op() != casefile.OpGather || d.Ref.Kind() != engine.BadInput {
 				return false
 			}
 			dt := d.Case.Inputs["indices"].DType
@@ -219,7 +206,7 @@ var Divergences = []Divergence{
 		ID: "tfjs-gather-empty-output-checked", Oracle: "tfjs",
 		Explanation: "TF.js tf.gather bounds-checks the indices even when the result has no elements (params with an empty dimension before the axis); TF returns the empty result.",
 		Match: func(d *Disagreement) bool {
-			return d.Op() == casefile.OpGather && d.Is(signature.ErrorForOutput, string(engine.OutOfRange)) && emptyOutput(d.Ref.Output)
+			return d.Op() == casefile.OpGather && d.Is(signature.ErrorForOutput, string(engine.OutOfRange)) && emptyOutput(d.Ref)
 		},
 	},
 }
@@ -290,7 +277,7 @@ func init() {
 			ID: "ort-gather-nd-empty-output", Oracle: "ort",
 			Explanation: "ONNX Runtime's GatherND skips the index bounds check when the output has no elements; the ONNX spec requires every index in range.",
 			Match: func(d *Disagreement) bool {
-				return d.Op() == casefile.OpONNXGatherND && d.Is(signature.OutputForError, string(engine.OutOfRange)) && emptyOutput(d.Got.Output)
+				return d.Op() == casefile.OpONNXGatherND && d.Is(signature.OutputForError, string(engine.OutOfRange)) && emptyOutput(d.Got)
 			},
 		},
 	)
@@ -332,9 +319,9 @@ func beginOutside(m casefile.Memory) bool {
 }
 
 // emptyOutput reports whether an output (.npy bytes) has no elements.
-func emptyOutput(output []byte) bool {
-	t, err := npy.Decode(output)
-	return err == nil && t.Len() == 0
+func emptyOutput(a protocol.Answer) bool {
+	t, err := a.Tensor()
+	return a.IsOutput() && err == nil && t.Len() == 0
 }
 
 // isStridedSlice reports whether TF.js ran the case through its
@@ -408,7 +395,7 @@ func boolInt(b bool) int {
 
 // Classify returns the known divergence that explains a disagreement, or
 // Unexplained.
-func Classify(oracleName string, m casefile.Memory, ref, got Outcome) Divergence {
+func Classify(oracleName string, m casefile.Memory, ref, got protocol.Answer) Divergence {
 	d := newDisagreement(m, ref, got)
 	for _, div := range Divergences {
 		if div.Oracle == oracleName && div.Match(d) {
@@ -431,13 +418,12 @@ func HasClasses(name string) bool {
 
 // ClassOf returns the divergence class that explains the answer got of
 // the implementation called name to case m, whose expected answer is ref,
-// or "" if none does (or name has no classes). It is Classify for the
-// results of package impl, which check and fuzz hold.
-func ClassOf(name string, m casefile.Memory, ref, got impl.Result) string {
+// or "" if none does (or name has no classes).
+func ClassOf(name string, m casefile.Memory, ref, got protocol.Answer) string {
 	if !HasClasses(name) {
 		return ""
 	}
-	if d := Classify(name, m, outcomeOf(ref), outcomeOf(got)); d.ID != Unexplained.ID {
+	if d := Classify(name, m, ref, got); d.ID != Unexplained.ID {
 		return d.ID
 	}
 	return ""

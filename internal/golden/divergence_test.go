@@ -14,6 +14,7 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/corpus"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 func tensor(t *testing.T, dt engine.DType, shape ...int) *engine.Tensor {
@@ -41,15 +42,14 @@ func ints(t *testing.T, shape []int, v ...int32) *engine.Tensor {
 
 // withoutMessages returns o with every message replaced, its codes kept:
 // a class must not depend on message text.
-func withoutMessages(o Outcome) Outcome {
-	if o.Message != "" {
-		o.Message = "?"
-	}
-	if o.Skip != "" {
-		o.Skip = "?"
-	}
-	if o.Crash != "" {
-		o.Crash = "?"
+func withoutMessages(o protocol.Answer) protocol.Answer {
+	switch {
+	case o.IsError() && o.Message() != "":
+		return protocol.Error(o.Kind(), "?")
+	case o.IsSkip():
+		return protocol.Skip("?", o.Code())
+	case o.IsCrash():
+		return protocol.Crash(o.Code(), "?")
 	}
 	return o
 }
@@ -60,13 +60,13 @@ func TestClassify(t *testing.T) {
 	s1, _ := engine.ParseDType("|S1")
 	s3, _ := engine.ParseDType("|S3")
 	i32 := engine.Int32Type
-	out := func(x *engine.Tensor) Outcome { return Outcome{Output: npy.Encode(x)} }
+	out := func(x *engine.Tensor) protocol.Answer { return protocol.EncodedOutput(npy.Encode(x)) }
 	replaced, _ := engine.FromBytes(s3, []int{1}, []byte("\xef\xbf\xbd"))
-	fail := func(kind engine.ErrorKind, msg string) Outcome { return Outcome{Kind: kind, Message: msg} }
+	fail := func(kind engine.ErrorKind, msg string) protocol.Answer { return protocol.Error(kind, msg) }
 	tests := []struct {
 		rule     string
 		m        casefile.Memory
-		ref, got Outcome
+		ref, got protocol.Answer
 		want     string
 	}{
 		{"bytes replaced by U+FFFD in a string result",
@@ -74,7 +74,7 @@ func TestClassify(t *testing.T) {
 			out(tensor(t, s1, 1)), out(replaced), "tfjs-strings-not-byte-safe"},
 		{"a tensor no .npy can hold",
 			casefile.Memory{Spec: map[string]any{"op": "slice", "begin": []int64{-1}, "size": []int64{-1}}, Inputs: map[string]*engine.Tensor{"x": tensor(t, i32, 2)}},
-			fail(engine.OutOfRange, "begin"), Outcome{Skip: "TF.js returned an invalid tensor: shape [-2]", Code: CodeInvalidTensor}, "tfjs-invalid-tensor"},
+			fail(engine.OutOfRange, "begin"), protocol.Skip("TF.js returned an invalid tensor: shape [-2]", CodeInvalidTensor), "tfjs-invalid-tensor"},
 		{"an empty strided range that TF.js turns into a negative size",
 			casefile.Memory{Spec: map[string]any{"op": "strided_slice", "begin": []int64{3}, "end": []int64{1}}, Inputs: map[string]*engine.Tensor{"x": tensor(t, i32, 4)}},
 			out(tensor(t, i32, 0)), fail(engine.OutOfRange, "Negative size values should be exactly -1 but got -2"), "tfjs-strided-slice-empty-range-throws"},
@@ -95,7 +95,7 @@ func TestClassify(t *testing.T) {
 			fail(engine.OutOfRange, "begin"), out(tensor(t, i32, 1)), "tfjs-slice-begin-unchecked"},
 		{"a result of more than 32 dims",
 			casefile.Memory{Spec: map[string]any{"op": "strided_slice", "begin": []int64{}, "end": []int64{}}, Inputs: map[string]*engine.Tensor{"x": tensor(t, i32)}},
-			fail(engine.InvalidSpec, "number of dimensions must be within [0, 32], the result would have 33"), Outcome{Output: []byte("x")}, "tfjs-result-over-32-dims"},
+			fail(engine.InvalidSpec, "number of dimensions must be within [0, 32], the result would have 33"), protocol.EncodedOutput([]byte("x")), "tfjs-result-over-32-dims"},
 		{"a gather row out of range per component but not flattened ([0, 4] on [2, 3] is element 4)",
 			casefile.Memory{Spec: map[string]any{"op": "gather_nd"}, Inputs: map[string]*engine.Tensor{"params": tensor(t, i32, 2, 3), "indices": ints(t, []int{1, 2}, 0, 4)}},
 			fail(engine.OutOfRange, "row"), out(tensor(t, i32, 1)), "tfjs-gather-nd-flat-bounds"},
@@ -113,7 +113,7 @@ func TestClassify(t *testing.T) {
 			out(tensor(t, i32, 0, 1)), fail(engine.OutOfRange, "GatherV2: the index value 3 is not in [0, 0]"), "tfjs-gather-empty-output-checked"},
 		{"a refused invalid tensor of ONNX Runtime's is not a TF.js class (wrong oracle) but a TF.js skip without the code is not one either",
 			casefile.Memory{Spec: map[string]any{"op": "slice", "begin": []int64{-1}, "size": []int64{-1}}, Inputs: map[string]*engine.Tensor{"x": tensor(t, i32, 2)}},
-			fail(engine.OutOfRange, "begin"), Outcome{Skip: "TF.js returned an invalid tensor: shape [-2]"}, "unexplained"},
+			fail(engine.OutOfRange, "begin"), protocol.Skip("TF.js returned an invalid tensor: shape [-2]", ""), "unexplained"},
 		{"an error on an empty range with no strided op is not the strided fast path",
 			casefile.Memory{Spec: map[string]any{"op": "slice", "begin": []int64{1}, "size": []int64{0}}, Inputs: map[string]*engine.Tensor{"x": tensor(t, i32, 4)}},
 			out(tensor(t, i32, 0)), fail(engine.OutOfRange, "Negative size values should be exactly -1 but got -2"), "unexplained"},
@@ -138,14 +138,14 @@ func TestClassify(t *testing.T) {
 // case only when both oracles ran it, outputs agree by bytes and errors
 // by kind.
 func TestCountPairs(t *testing.T) {
-	a := Outcome{Output: npy.Encode(tensor(t, engine.Int32Type, 2))}
-	b := Outcome{Output: npy.Encode(tensor(t, engine.Int32Type, 3))}
+	a := protocol.EncodedOutput(npy.Encode(tensor(t, engine.Int32Type, 2)))
+	b := protocol.EncodedOutput(npy.Encode(tensor(t, engine.Int32Type, 3)))
 	oracles := []*Oracle{{Name: "numpy"}, {Name: "tfjs"}, {Name: "tflite"}}
 	s := &Summary{Pairs: map[string]map[string]int{}}
-	for _, res := range []map[string]Outcome{
+	for _, res := range []map[string]protocol.Answer{
 		{"numpy": a, "tfjs": a, "tflite": b}, // tflite differs from both
-		{"numpy": {Kind: engine.OutOfRange, Message: "x"}, "tfjs": {Kind: engine.OutOfRange, Message: "y"}, "tflite": {Skip: "rank 6"}}, // same kind; a skip is not counted
-		{"numpy": a, "tfjs": {Crash: "died"}, "tflite": a}, // a crash is not counted
+		{"numpy": protocol.Error(engine.OutOfRange, "x"), "tfjs": protocol.Error(engine.OutOfRange, "y"), "tflite": protocol.Skip("rank 6", "")}, // same kind; a skip is not counted
+		{"numpy": a, "tfjs": protocol.Crash("died", "died"), "tflite": a},                                                                        // a crash is not counted
 	} {
 		countPairs(s, res, oracles)
 	}
@@ -180,16 +180,18 @@ func TestClassifyTFLite(t *testing.T) {
 		return casefile.Memory{Spec: map[string]any{"op": "gather_nd"}, Inputs: map[string]*engine.Tensor{"params": params, "indices": indices}}
 	}
 	i := func(v ...int64) []int64 { return append([]int64{}, v...) }
-	out := func(shape ...int) Outcome { return Outcome{Output: npy.Encode(tensor(t, i32, shape...))} }
-	fail := func(kind engine.ErrorKind) Outcome { return Outcome{Kind: kind, Message: "TF's message"} }
-	crash := func(code string) Outcome {
-		return Outcome{Crash: "the child reported a crash: ...", Code: code}
+	out := func(shape ...int) protocol.Answer {
+		return protocol.EncodedOutput(npy.Encode(tensor(t, i32, shape...)))
+	}
+	fail := func(kind engine.ErrorKind) protocol.Answer { return protocol.Error(kind, "TF's message") }
+	crash := func(code string) protocol.Answer {
+		return protocol.Crash(code, "the child reported a crash: ...")
 	}
 	readOutside := crash(tfliteReadOutside)
 	tests := []struct {
 		rule     string
 		m        casefile.Memory
-		ref, got Outcome
+		ref, got protocol.Answer
 		want     string
 	}{
 		{"a stride whose product with the input size overflows int32 (not run)",
@@ -248,10 +250,10 @@ func TestClassifyTFLite(t *testing.T) {
 			ss(map[string]any{"begin": i(0), "end": i(3), "strides": i(2147483647)}, 3), out(1), readOutside, "unexplained"},
 		{"GATHER with batch_dims reads an index beyond its axis where its offset lands (another batch entry)",
 			casefile.Memory{Spec: map[string]any{"op": "gather", "batch_dims": int64(1)}, Inputs: map[string]*engine.Tensor{"params": ints(t, []int{2, 1}, 0, 1), "indices": ints(t, []int{2, 1}, 1, 0)}},
-			fail(engine.OutOfRange), Outcome{Output: npy.Encode(ints(t, []int{2, 1}, 1, 1))}, "tflite-gather-flat-bounds"},
+			fail(engine.OutOfRange), protocol.EncodedOutput(npy.Encode(ints(t, []int{2, 1}, 1, 1))), "tflite-gather-flat-bounds"},
 		{"GATHER refuses a negative index when the result is empty",
 			casefile.Memory{Spec: map[string]any{"op": "gather"}, Inputs: map[string]*engine.Tensor{"params": tensor(t, i32, 0, 0), "indices": ints(t, []int{}, -1)}},
-			Outcome{Output: npy.Encode(tensor(t, i32, 0))}, fail(engine.OutOfRange), "tflite-gather-negative-index-on-empty"},
+			protocol.EncodedOutput(npy.Encode(tensor(t, i32, 0))), fail(engine.OutOfRange), "tflite-gather-negative-index-on-empty"},
 		{"GATHER refuses int16 indices in Prepare",
 			casefile.Memory{Spec: map[string]any{"op": "gather"}, Inputs: map[string]*engine.Tensor{"params": tensor(t, i32, 2), "indices": tensor(t, engine.Int16Type, 1)}},
 			out(1), fail(engine.BadInput), "tflite-gather-index-dtype"},
@@ -308,8 +310,8 @@ func TestCorpusReasonCodes(t *testing.T) {
 				t.Fatalf("%s: %v", e.ID, err)
 			}
 			switch {
-			case o.ran():
-			case o.Code == "":
+			case o.Ran():
+			case o.Code() == "" || o.Code() == protocol.CrashNoAnswer:
 				t.Errorf("%s: %s: %v without a code", e.ID, name, o)
 			default:
 				coded++

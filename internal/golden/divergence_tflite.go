@@ -47,28 +47,28 @@ func init() {
 			ID: "tflite-stride-overflow", Oracle: "tflite",
 			Explanation: "TFLite's STRIDED_SLICE computes indices in int32, so a stride whose product with the input size reaches 2^31 wraps: out-of-bounds reads (traps) or loops of about 2^32 steps, where TF computes in int64. The oracle reports such specs as crashes without running them.",
 			Match: func(d *Disagreement) bool {
-				return d.Got.crashed(tfliteStrideOverflow)
+				return crashed(d.Got, tfliteStrideOverflow)
 			},
 		},
 		Divergence{
 			ID: "tflite-spec-expansion-reads-past", Oracle: "tflite",
 			Explanation: "TFLite's STRIDED_SLICE expands a spec whose entries (with an ellipsis or new axes) reach past the input's dimensions or past the spec itself by reading beyond its operands, so its answer depends on uninitialised memory, where TF answers from the spec alone. The oracle reports such specs as crashes without running them.",
 			Match: func(d *Disagreement) bool {
-				return d.Got.crashed(tfliteReadsOperands)
+				return crashed(d.Got, tfliteReadsOperands)
 			},
 		},
 		Divergence{
 			ID: "tflite-slice-short-spec", Oracle: "tflite",
 			Explanation: "TFLite's SLICE does not check that begin and size have one entry per dimension and reads past them when they are shorter, where TF refuses the spec. The oracle reports such specs as crashes without running them.",
 			Match: func(d *Disagreement) bool {
-				return d.Op() == casefile.OpSlice && d.Got.crashed(tfliteSliceShortSpec)
+				return d.Op() == casefile.OpSlice && crashed(d.Got, tfliteSliceShortSpec)
 			},
 		},
 		Divergence{
 			ID: "tflite-several-ellipses", Oracle: "tflite",
 			Explanation: "TFLite's STRIDED_SLICE does not refuse several ellipses as TF does (TF counts every bit of ellipsis_mask, past the spec's entries too): it expands the ones in the spec and returns a result.",
 			Match: func(d *Disagreement) bool {
-				return d.Ref.Kind == engine.InvalidSpec && d.Got.noError() && tfspec.SeveralEllipses(d.Case)
+				return d.Ref.Kind() == engine.InvalidSpec && noError(d.Got) && tfspec.SeveralEllipses(d.Case)
 			},
 		},
 		Divergence{
@@ -78,7 +78,7 @@ func init() {
 				// The engine cannot ignore the extra entries of a spec it
 				// refuses for another fault too (a zero stride): the spec
 				// feature decides then.
-				return isStridedSlice(d.Case) && d.Ref.Kind == engine.InvalidSpec && d.Got.noError() &&
+				return isStridedSlice(d.Case) && d.Ref.Kind() == engine.InvalidSpec && noError(d.Got) &&
 					(d.Applies(engine.ExtraEntriesIgnored) || strided(d.Case, tfspec.Strided.ExtraIndices))
 			},
 		},
@@ -86,7 +86,7 @@ func init() {
 			ID: "tflite-shrink-negative-stride", Oracle: "tflite",
 			Explanation: "TFLite's STRIDED_SLICE does not refuse a shrink axis with a negative stride as TF does: it returns a result, or (stride -1) one whose element it never wrote.",
 			Match: func(d *Disagreement) bool {
-				return d.Ref.Kind == engine.InvalidSpec && (d.Got.Output != nil || d.Got.crashed(tfliteReadOutside)) &&
+				return d.Ref.Kind() == engine.InvalidSpec && (d.Got.IsOutput() || crashed(d.Got, tfliteReadOutside)) &&
 					strided(d.Case, tfspec.Strided.ShrinkNegativeStride)
 			},
 		},
@@ -102,7 +102,7 @@ func init() {
 			ID: "tflite-begin-mask-on-shrink-axis", Oracle: "tflite",
 			Explanation: "TFLite's STRIDED_SLICE applies begin_mask to a shrink axis, taking its first element, where TF ignores begin_mask there and takes (or refuses) the index.",
 			Match: func(d *Disagreement) bool {
-				return d.Ref.Kind != engine.InvalidSpec && d.Got.Output != nil && strided(d.Case, tfspec.Strided.ShrinkBeginMasked)
+				return d.Ref.Kind() != engine.InvalidSpec && d.Got.IsOutput() && strided(d.Case, tfspec.Strided.ShrinkBeginMasked)
 			},
 		},
 		Divergence{
@@ -112,7 +112,7 @@ func init() {
 				// The engine cannot clamp an index into an empty dimension,
 				// as TFLite does (to 0, reading one past the end): the spec
 				// feature decides.
-				return d.Ref.Kind == engine.OutOfRange && d.Got.crashed(tfliteReadOutside) && strided(d.Case, tfspec.Strided.ShrinkOutOfRange)
+				return d.Ref.Kind() == engine.OutOfRange && crashed(d.Got, tfliteReadOutside) && strided(d.Case, tfspec.Strided.ShrinkOutOfRange)
 			},
 		},
 		Divergence{
@@ -126,35 +126,35 @@ func init() {
 			ID: "tflite-ellipsis-covers-one-dim", Oracle: "tflite",
 			Explanation: "TFLite's STRIDED_SLICE expands an ellipsis over at least one dimension, so where the other entries consume every dimension (TF: the ellipsis covers none) the entries after it shift by one dimension (an index can land past the end of its new one) and the last falls off.",
 			Match: func(d *Disagreement) bool {
-				return d.Got.noError() && d.Applies(engine.EllipsisCoversOneDim)
+				return noError(d.Got) && d.Applies(engine.EllipsisCoversOneDim)
 			},
 		},
 		Divergence{
 			ID: "tflite-mask-bits-past-spec", Oracle: "tflite",
 			Explanation: "TFLite's STRIDED_SLICE applies mask bits at positions past the spec's entries (a new axis, a shrink, an ellipsis) where TF ignores them.",
 			Match: func(d *Disagreement) bool {
-				return d.Got.noError() && d.Applies(engine.MaskBitsPastSpecApplied)
+				return noError(d.Got) && d.Applies(engine.MaskBitsPastSpecApplied)
 			},
 		},
 		Divergence{
 			ID: "tflite-slice-extra-entries-ignored", Oracle: "tflite",
 			Explanation: "TFLite's SLICE reads one begin/size entry per dimension and ignores the rest where TF refuses begin/size longer than the rank.",
 			Match: func(d *Disagreement) bool {
-				return d.Op() == casefile.OpSlice && d.Ref.Kind == engine.InvalidSpec && d.Got.Kind != engine.InvalidSpec && d.Applies(engine.ExtraEntriesIgnored)
+				return d.Op() == casefile.OpSlice && d.Ref.Kind() == engine.InvalidSpec && d.Got.Kind() != engine.InvalidSpec && d.Applies(engine.ExtraEntriesIgnored)
 			},
 		},
 		Divergence{
 			ID: "tflite-slice-int64-truncated", Oracle: "tflite",
 			Explanation: "TFLite's SLICE checks int64 begin/size in int64 arithmetic that overflows and then truncates them to 32 bits, so a value beyond int32 gives a wrong slice or a tensor with a negative dimension where TF reports out of range.",
 			Match: func(d *Disagreement) bool {
-				return d.Op() == casefile.OpSlice && d.Ref.Kind == engine.OutOfRange && d.Got.noError() && d.Applies(engine.Int32Arithmetic)
+				return d.Op() == casefile.OpSlice && d.Ref.Kind() == engine.OutOfRange && noError(d.Got) && d.Applies(engine.Int32Arithmetic)
 			},
 		},
 		Divergence{
 			ID: "tflite-slice-negative-begin", Oracle: "tflite",
 			Explanation: "TFLite's SLICE does not check for a negative begin (TF: out of range) and reads before its input: elements from outside it, a trap far below it, or an empty result.",
 			Match: func(d *Disagreement) bool {
-				return d.Ref.Kind == engine.OutOfRange && (d.Got.Output != nil || d.Got.crashed(tfliteReadOutside) || d.Got.crashed(tfliteTrapped)) &&
+				return d.Ref.Kind() == engine.OutOfRange && (d.Got.IsOutput() || crashed(d.Got, tfliteReadOutside) || crashed(d.Got, tfliteTrapped)) &&
 					slice(d.Case, tfspec.Slice.NegativeBegin)
 			},
 		},
@@ -162,14 +162,14 @@ func init() {
 			ID: "tflite-slice-begin-size-overflow", Oracle: "tflite",
 			Explanation: "TFLite's SLICE checks begin + size <= dim in int32 arithmetic, so a sum that overflows passes the check where TF reports out of range.",
 			Match: func(d *Disagreement) bool {
-				return d.Ref.Kind == engine.OutOfRange && d.Got.noError() && slice(d.Case, tfspec.Slice.BeginSizeOverflow)
+				return d.Ref.Kind() == engine.OutOfRange && noError(d.Got) && slice(d.Case, tfspec.Slice.BeginSizeOverflow)
 			},
 		},
 		Divergence{
 			ID: "tflite-slice-negative-dim", Oracle: "tflite",
 			Explanation: "TFLite's SLICE turns size -1 with a begin past the dimension into a negative dimension and, when the output still has no bytes to allocate, returns a tensor of that shape with no error where TF reports out of range.",
 			Match: func(d *Disagreement) bool {
-				return d.Ref.Kind == engine.OutOfRange && d.Got.crashed(tfliteInvalidTensor) && slice(d.Case, tfspec.Slice.NegativeDim)
+				return d.Ref.Kind() == engine.OutOfRange && crashed(d.Got, tfliteInvalidTensor) && slice(d.Case, tfspec.Slice.NegativeDim)
 			},
 		},
 		Divergence{
@@ -185,7 +185,7 @@ func init() {
 			Explanation: "TFLite's GATHER takes int32 and int64 indices only and refuses the other integer dtypes in Prepare, where TF's gather reads any integer index.",
 			Match: func(d *Disagreement) bool {
 				idx := d.Case.Inputs["indices"]
-				return d.Op() == casefile.OpGather && d.Got.Kind == engine.BadInput && idx.DType.IsInteger() &&
+				return d.Op() == casefile.OpGather && d.Got.Kind() == engine.BadInput && idx.DType.IsInteger() &&
 					idx.DType != engine.Int32Type && idx.DType != engine.Int64Type
 			},
 		},
@@ -201,7 +201,7 @@ func init() {
 			Explanation: "TFLite's GATHER refuses a negative index before anything else, also when the result has no elements, where TF returns the empty result without reading an index.",
 			Match: func(d *Disagreement) bool {
 				return d.Op() == casefile.OpGather && d.Is(signature.ErrorForOutput, string(engine.OutOfRange)) &&
-					emptyOutput(d.Ref.Output) && anyNegative(d.Case.Inputs["indices"])
+					emptyOutput(d.Ref) && anyNegative(d.Case.Inputs["indices"])
 			},
 		},
 		Divergence{

@@ -17,6 +17,7 @@ import (
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/progress"
+	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/oracle"
 )
 
@@ -39,8 +40,8 @@ type Options struct {
 // Oracle is a running oracle and what it said in its hello.
 type Oracle struct {
 	Name   string
-	Client *oracle.Client
-	Hello  oracle.Hello
+	Client *protocol.Client
+	Hello  protocol.Hello
 }
 
 // goldenOps restricts the ops an oracle runs for the golden corpus. ONNX
@@ -78,7 +79,7 @@ func StartOracles(names []string) ([]*Oracle, error) {
 			CloseOracles(started)
 			return nil, err
 		}
-		c, err := oracle.Start(argv, oracle.Options{})
+		c, err := protocol.Start(argv, protocol.Options{})
 		if err != nil {
 			CloseOracles(started)
 			return nil, fmt.Errorf("starting oracle %s: %w", name, err)
@@ -97,8 +98,8 @@ func CloseOracles(oracles []*Oracle) {
 
 // runAll runs every case through every oracle that supports its op, with
 // workers cases in flight, and returns outcomes[case][oracle].
-func runAll(ctx context.Context, cases []casefile.Memory, oracles []*Oracle, workers int, bar *progress.Bar) []map[string]Outcome {
-	out := make([]map[string]Outcome, len(cases))
+func runAll(ctx context.Context, cases []casefile.Memory, oracles []*Oracle, workers int, bar *progress.Bar) []map[string]protocol.Answer {
+	out := make([]map[string]protocol.Answer, len(cases))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	if workers < 1 {
@@ -109,13 +110,13 @@ func runAll(ctx context.Context, cases []casefile.Memory, oracles []*Oracle, wor
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				res := map[string]Outcome{}
+				res := map[string]protocol.Answer{}
 				for _, o := range oracles {
 					if !o.Supports(cases[i].Op()) {
-						res[o.Name] = Outcome{Skip: fmt.Sprintf("%s does not implement %s", o.Name, cases[i].Op()), Code: CodeUnsupportedOp}
+						res[o.Name] = protocol.Skip(fmt.Sprintf("%s does not implement %s", o.Name, cases[i].Op()), CodeUnsupportedOp)
 						continue
 					}
-					res[o.Name] = fromResponse(o.Client.Do(ctx, cases[i].Request(0)))
+					res[o.Name] = o.Client.Do(ctx, cases[i].Request(0))
 				}
 				out[i] = res
 				bar.Add(1)
@@ -146,18 +147,18 @@ type Summary struct {
 }
 
 // countPairs adds one case's outcomes to s.Pairs.
-func countPairs(s *Summary, res map[string]Outcome, oracles []*Oracle) {
+func countPairs(s *Summary, res map[string]protocol.Answer, oracles []*Oracle) {
 	for i, a := range oracles {
 		for _, b := range oracles[i+1:] {
 			x, y := res[a.Name], res[b.Name]
-			if !x.ran() || !y.ran() {
+			if !x.Ran() || !y.Ran() {
 				continue
 			}
 			key := a.Name + "/" + b.Name
 			if s.Pairs[key] == nil {
 				s.Pairs[key] = map[string]int{}
 			}
-			if differ(x, y) == "" {
+			if protocol.Compare(x, y).Agree() {
 				s.Pairs[key]["agree"]++
 			} else {
 				s.Pairs[key]["disagree"]++
@@ -250,7 +251,7 @@ func perOpValue(perOp map[string]int) int {
 }
 
 // record stores one case's files and returns its case-list object.
-func record(w *corpus.Writer, id string, m casefile.Memory, res map[string]Outcome, oracles []*Oracle, versions map[string]string, seed uint64, s *Summary) (map[string]any, error) {
+func record(w *corpus.Writer, id string, m casefile.Memory, res map[string]protocol.Answer, oracles []*Oracle, versions map[string]string, seed uint64, s *Summary) (map[string]any, error) {
 	rec := map[string]any{}
 	for k, v := range m.Spec {
 		rec[k] = v
@@ -271,21 +272,21 @@ func record(w *corpus.Writer, id string, m casefile.Memory, res map[string]Outco
 		out := res[o.Name]
 		entry := map[string]any{}
 		switch {
-		case out.Crash != "":
-			entry["crash"] = out.Crash
-		case out.Skip != "":
-			entry["skip"] = out.Skip
-		case out.Kind != "":
-			entry["error"], entry["message"] = string(out.Kind), out.Message
+		case out.IsCrash():
+			entry["crash"] = out.Reason()
+		case out.IsSkip():
+			entry["skip"] = out.Reason()
+		case out.IsError():
+			entry["error"], entry["message"] = string(out.Kind()), out.Message()
 		default:
-			blob, err := w.Blob(out.Output)
+			blob, err := w.Blob(out.NPY())
 			if err != nil {
 				return nil, err
 			}
 			entry["output"] = blob
 		}
-		if !out.ran() && out.Code != "" {
-			entry["code"] = out.Code
+		if !out.Ran() && out.Code() != "" {
+			entry["code"] = out.Code()
 		}
 		stored[o.Name] = entry
 		used[o.Name] = versions[o.Name]
@@ -295,10 +296,10 @@ func record(w *corpus.Writer, id string, m casefile.Memory, res map[string]Outco
 
 	ref := res[Reference]
 	switch {
-	case !ref.ran():
+	case !ref.Ran():
 		s.NoReference++
-	case ref.Kind != "":
-		rec["expect"] = map[string]any{"error": string(ref.Kind), "source": Reference + " " + versions[Reference]}
+	case ref.IsError():
+		rec["expect"] = map[string]any{"error": string(ref.Kind()), "source": Reference + " " + versions[Reference]}
 		s.Errors++
 	default:
 		rec["expect"] = map[string]any{"output": stored[Reference].(map[string]any)["output"], "source": Reference + " " + versions[Reference]}
@@ -313,7 +314,7 @@ func record(w *corpus.Writer, id string, m casefile.Memory, res map[string]Outco
 			s.Agreement[o.Name] = counts
 		}
 		switch {
-		case got.Crash != "" && ref.ran():
+		case got.IsCrash() && ref.Ran():
 			// The oracle failed on a case the reference ran: a crash
 			// is a divergence too, classified and listed.
 			counts["crash"]++
@@ -323,13 +324,13 @@ func record(w *corpus.Writer, id string, m casefile.Memory, res map[string]Outco
 				s.Disagreements[o.Name] = map[string][]string{}
 			}
 			s.Disagreements[o.Name][class.ID] = append(s.Disagreements[o.Name][class.ID], id)
-		case got.Crash != "":
+		case got.IsCrash():
 			counts["crash"]++
-		case got.Skip != "" && got.Code != CodeInvalidTensor:
+		case got.IsSkip() && got.Code() != CodeInvalidTensor:
 			counts["skip"]++
-		case !ref.ran():
+		case !ref.Ran():
 			counts["skip"]++
-		case differ(ref, got) == "":
+		case protocol.Compare(ref, got).Agree():
 			counts["agree"]++
 		default:
 			counts["disagree"]++

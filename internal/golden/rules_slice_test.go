@@ -2,6 +2,8 @@ package golden
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 	"testing"
@@ -11,6 +13,7 @@ import (
 	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/corpus"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // TestSliceVariantsReproduceClasses evaluates every case of the golden
@@ -106,22 +109,36 @@ func inClass(disagreement, oracle, class string) bool {
 }
 
 // evalUnder evaluates a stored case on the engine under rules, as an
-// Outcome. The error is for a case that cannot be loaded.
-func evalUnder(fsys fs.FS, e corpus.Entry, rules engine.Rules) (Outcome, error) {
+// Answer. The error is for a case that cannot be loaded.
+func evalUnder(fsys fs.FS, e corpus.Entry, rules engine.Rules) (protocol.Answer, error) {
 	m, err := check.Memory(fsys, e)
 	if err != nil {
-		return Outcome{}, err
+		return protocol.Answer{}, err
 	}
 	c, err := m.Case()
 	if err != nil {
-		return Outcome{}, err
+		return protocol.Answer{}, err
 	}
 	out, err := c.EvalUnder(rules)
 	if err != nil {
-		if ee, ok := err.(*engine.Error); ok {
-			return Outcome{Kind: ee.Kind, Message: ee.Message}, nil
+		var ee *engine.Error
+		if errors.As(err, &ee) {
+			return protocol.Error(ee.Kind, ee.Message), nil
 		}
-		return Outcome{}, err
+		return protocol.Answer{}, err
 	}
-	return Outcome{Output: npy.Encode(out)}, nil
+	return protocol.EncodedOutput(npy.Encode(out)), nil
+}
+
+// differ returns "" if the answers agree exactly (protocol.Compare) and
+// otherwise says how they differ.
+func differ(want, got protocol.Answer) string {
+	a := protocol.Compare(want, got)
+	switch {
+	case a.Agree():
+		return ""
+	case a.Text != "":
+		return a.Text
+	}
+	return fmt.Sprintf("%v vs %v", want, got)
 }

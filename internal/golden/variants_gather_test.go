@@ -16,6 +16,7 @@ import (
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/compare"
 	"github.com/conformsuite/conform/internal/corpus"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // gatherCase is a case of the embedded golden corpus with the outcomes
@@ -24,7 +25,7 @@ type gatherCase struct {
 	id      string
 	op      string
 	c       *casefile.Case
-	oracles map[string]Outcome
+	oracles map[string]protocol.Answer
 	classes map[string]string // oracle -> class ID
 }
 
@@ -71,14 +72,15 @@ func loadGatherCases(t *testing.T, ops ...string) []gatherCase {
 		if err != nil {
 			t.Fatalf("%s: %v", e.ID, err)
 		}
-		sc := gatherCase{id: e.ID, op: head.Op, c: c, oracles: map[string]Outcome{}, classes: map[string]string{}}
+		sc := gatherCase{id: e.ID, op: head.Op, c: c, oracles: map[string]protocol.Answer{}, classes: map[string]string{}}
 		for name, o := range head.Oracles {
-			got := Outcome{Kind: o.Error, Message: o.Message, Skip: o.Skip, Crash: o.Crash}
+			got := storedAnswer(o.Error, o.Message, o.Skip, o.Crash)
 			if o.Output != "" {
-				got.Output, err = fs.ReadFile(fsys, path.Join(e.Dir, o.Output))
+				data, err := fs.ReadFile(fsys, path.Join(e.Dir, o.Output))
 				if err != nil {
 					t.Fatalf("%s: oracle %s: %v", e.ID, name, err)
 				}
+				got = protocol.EncodedOutput(data)
 			}
 			sc.oracles[name] = got
 		}
@@ -97,13 +99,13 @@ func loadGatherCases(t *testing.T, ops ...string) []gatherCase {
 	return out
 }
 
-// gatherOutcome evaluates c under r as an Outcome.
-func gatherOutcome(c *casefile.Case, r engine.Rules) Outcome {
+// gatherOutcome evaluates c under r as an Answer.
+func gatherOutcome(c *casefile.Case, r engine.Rules) protocol.Answer {
 	t, err := c.EvalUnder(r)
 	if err != nil {
-		return Outcome{Kind: engine.KindOf(err), Message: err.Error()}
+		return protocol.Error(engine.KindOf(err), err.Error())
 	}
-	return Outcome{Output: npy.Encode(t)}
+	return protocol.EncodedOutput(npy.Encode(t))
 }
 
 // hasNegativeIndex reports whether the integer tensor t holds a negative
@@ -196,7 +198,7 @@ func TestGatherBoundsRulesOfOracles(t *testing.T) {
 		excused := map[string]bool{}
 		for _, sc := range all {
 			o := sc.oracles[tt.oracle]
-			if sc.op != tt.op || !o.ran() {
+			if sc.op != tt.op || !o.Ran() {
 				continue
 			}
 			ran++
@@ -237,4 +239,16 @@ func TestGatherBoundsRulesOfOracles(t *testing.T) {
 // model; such a class must be reproduced, never excused.
 func gatherClassModeled(class string, r engine.Rules) bool {
 	return strings.HasSuffix(class, "-gather-nd-flat-bounds") && r.Has(engine.GatherFlatBounds)
+}
+
+// storedAnswer is the answer a case list records as an error, a skip or
+// a crash.
+func storedAnswer(kind engine.ErrorKind, message, skip, crash string) protocol.Answer {
+	switch {
+	case crash != "":
+		return protocol.Crash("", crash)
+	case skip != "":
+		return protocol.Skip(skip, "")
+	}
+	return protocol.Error(kind, message)
 }

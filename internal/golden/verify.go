@@ -17,6 +17,7 @@ import (
 	"github.com/conformsuite/conform/internal/confine"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/progress"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // metadataFields are the case-list fields that are not part of the case
@@ -54,7 +55,7 @@ func Request(fsys fs.FS, e corpus.Entry) (map[string]any, error) {
 }
 
 // stored reads the recorded outcome of one oracle from a case-list entry.
-func stored(fsys fs.FS, e corpus.Entry, raw json.RawMessage) (Outcome, error) {
+func stored(fsys fs.FS, e corpus.Entry, raw json.RawMessage) (protocol.Answer, error) {
 	var r struct {
 		Output  string `json:"output"`
 		Error   string `json:"error"`
@@ -64,20 +65,26 @@ func stored(fsys fs.FS, e corpus.Entry, raw json.RawMessage) (Outcome, error) {
 		Code    string `json:"code"`
 	}
 	if err := json.Unmarshal(raw, &r); err != nil {
-		return Outcome{}, err
+		return protocol.Answer{}, err
 	}
-	o := Outcome{Kind: engine.ErrorKind(r.Error), Message: r.Message, Skip: r.Skip, Crash: r.Crash, Code: r.Code}
-	if r.Output != "" {
-		if err := confine.CheckPath(r.Output); err != nil {
-			return Outcome{}, err
-		}
-		data, err := confine.ReadFile(fsys, path.Join(e.Dir, r.Output))
-		if err != nil {
-			return Outcome{}, err
-		}
-		o.Output = data
+	switch {
+	case r.Crash != "":
+		return protocol.Crash(r.Code, r.Crash), nil
+	case r.Skip != "":
+		return protocol.Skip(r.Skip, r.Code), nil
+	case r.Error != "":
+		return protocol.Error(engine.ErrorKind(r.Error), r.Message), nil
+	case r.Output == "":
+		return protocol.EncodedOutput(nil), nil
 	}
-	return o, nil
+	if err := confine.CheckPath(r.Output); err != nil {
+		return protocol.Answer{}, err
+	}
+	data, err := confine.ReadFile(fsys, path.Join(e.Dir, r.Output))
+	if err != nil {
+		return protocol.Answer{}, err
+	}
+	return protocol.EncodedOutput(data), nil
 }
 
 // Drift is one stored oracle result that a fresh run did not reproduce.
@@ -191,11 +198,11 @@ func verifyOne(ctx context.Context, fsys fs.FS, e corpus.Entry, oracles []*Oracl
 			return nil, false, err
 		}
 		op, _ := req["op"].(string)
-		var got Outcome
+		var got protocol.Answer
 		if !o.Supports(op) {
-			got = Outcome{Skip: fmt.Sprintf("%s does not implement %s", o.Name, op)}
+			got = protocol.Skip(fmt.Sprintf("%s does not implement %s", o.Name, op), "")
 		} else {
-			got = fromResponse(o.Client.Do(ctx, req))
+			got = o.Client.Do(ctx, req)
 		}
 		ran++
 		if d := drift(want, got); d != "" {
@@ -207,19 +214,23 @@ func verifyOne(ctx context.Context, fsys fs.FS, e corpus.Entry, oracles []*Oracl
 
 // drift compares a stored outcome with a fresh one: outputs and error
 // kinds must agree exactly, skips must still be skips.
-func drift(want, got Outcome) string {
+func drift(want, got protocol.Answer) string {
 	switch {
-	case want.Skip != "" && got.Skip != "":
+	case want.IsSkip() && got.IsSkip():
 		return ""
-	case want.Crash != "" && got.Crash != "":
+	case want.IsCrash() && got.IsCrash():
 		return ""
-	case !want.ran() || !got.ran():
+	case !want.Ran() || !got.Ran():
 		return fmt.Sprintf("stored %v, now %v", want, got)
 	}
-	if d := differ(want, got); d != "" {
-		return "stored and fresh results differ: " + d
+	a := protocol.Compare(want, got)
+	switch {
+	case a.Agree():
+		return ""
+	case a.Text == "": // the stored output is unreadable
+		return fmt.Sprintf("stored and fresh results differ: %v vs %v", want, got)
 	}
-	return ""
+	return "stored and fresh results differ: " + a.Text
 }
 
 // versionChanges lists oracles whose running version differs from the

@@ -11,77 +11,12 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
-	"github.com/conformsuite/conform/internal/compare"
-	"github.com/conformsuite/conform/oracle"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
-// Result is what an implementation did with one case: exactly one of an
-// output, an error kind, a skip, or a crash (died, hung, answered garbage).
-type Result struct {
-	Output  *engine.Tensor
-	Kind    engine.ErrorKind
-	Message string
-	Skip    string
-	Crash   string
-	// CrashCode says what kind of crash Crash is, as a code: one of the
-	// oracle.CrashKind values, the code a child gave a crash it reported
-	// (its "code"), or the codes of this package (CrashEnginePanic,
-	// CrashBadOutput). Nothing reads Crash's text to tell crashes apart.
-	CrashCode string
-}
-
-// Crash codes of failures this package detects itself.
-const (
-	// CrashEnginePanic: the engine panicked (a bug in conform).
-	CrashEnginePanic = "engine-panic"
-	// CrashBadOutput: the implementation's output is not a readable .npy
-	// file.
-	CrashBadOutput = "bad-output"
-	// CrashNoKind: the engine returned an error without a kind.
-	CrashNoKind = "no-kind"
-)
-
-// Ran reports whether the result is an output or an error, as opposed to
-// a skip or a crash.
-func (r Result) Ran() bool { return r.Skip == "" && r.Crash == "" }
-
-// String describes the result in a few words.
-func (r Result) String() string {
-	switch {
-	case r.Crash != "":
-		return "crash: " + r.Crash
-	case r.Skip != "":
-		return "skip: " + r.Skip
-	case r.Kind != "" && r.Message == "":
-		return "error " + string(r.Kind)
-	case r.Kind != "":
-		return fmt.Sprintf("error %s (%s)", r.Kind, r.Message)
-	}
-	return fmt.Sprintf("output %v %v", r.Output.DType, r.Output.Shape)
-}
-
-// Diff returns "" if got agrees exactly with want (the same error kind, or
-// the same dtype, shape and element bytes) and otherwise describes the
-// first difference. A crash never agrees; skips are not compared (Diff
-// returns "" if either side skipped).
-func Diff(want, got Result) string {
-	switch {
-	case got.Crash != "":
-		return "crash: " + got.Crash
-	case want.Skip != "" || got.Skip != "" || want.Crash != "":
-		return ""
-	case want.Kind != "" || got.Kind != "":
-		if want.Kind == got.Kind {
-			return ""
-		}
-		return fmt.Sprintf("got %v, want %v", got, want)
-	}
-	if err := compare.Tensors(want.Output, got.Output); err != nil {
-		return err.Error()
-	}
-	return ""
-}
+// CrashEnginePanic is the crash code of a panic of the engine (a bug in
+// conform).
+const CrashEnginePanic = "engine-panic"
 
 // Impl is an implementation under test.
 type Impl interface {
@@ -91,25 +26,17 @@ type Impl interface {
 	// Supports reports whether the implementation runs op.
 	Supports(op string) bool
 	// Run evaluates one case. It is safe for concurrent use.
-	Run(ctx context.Context, m casefile.Memory) Result
+	Run(ctx context.Context, m casefile.Memory) protocol.Answer
 	// Close stops the implementation.
 	Close() error
 }
 
-// Open starts an implementation: "engine" (the in-process reference
-// engine), an oracle name ("numpy", "tfjs", "ort", "tflite"), or a command line that
-// starts a conform/1 child (e.g. "python3 my_adapter.py").
-func Open(spec string, timeout time.Duration) (Impl, error) {
-	if spec == "engine" {
-		return Engine{}, nil
-	}
-	argv, err := oracle.Command(spec)
+// Start starts a conform/1 child with the command line argv, each case
+// given up to timeout (protocol.Options.Timeout; 0 is its default).
+func Start(argv []string, timeout time.Duration) (Impl, error) {
+	c, err := protocol.Start(argv, protocol.Options{Timeout: timeout})
 	if err != nil {
 		return nil, err
-	}
-	c, err := oracle.Start(argv, oracle.Options{Timeout: timeout})
-	if err != nil {
-		return nil, fmt.Errorf("starting %q: %w", spec, err)
 	}
 	return NewProtocol(c), nil
 }
@@ -133,10 +60,10 @@ func (Engine) Supports(op string) bool { return true }
 func (Engine) Close() error { return nil }
 
 // Run implements Impl. A panic (a bug) is reported as a crash.
-func (Engine) Run(ctx context.Context, m casefile.Memory) (r Result) {
+func (Engine) Run(ctx context.Context, m casefile.Memory) (a protocol.Answer) {
 	defer func() {
 		if p := recover(); p != nil {
-			r = Result{Crash: fmt.Sprintf("engine panic: %v", p), CrashCode: CrashEnginePanic}
+			a = protocol.Crash(CrashEnginePanic, fmt.Sprintf("engine panic: %v", p))
 		}
 	}()
 	c, err := m.Case()
@@ -144,29 +71,22 @@ func (Engine) Run(ctx context.Context, m casefile.Memory) (r Result) {
 	if err == nil {
 		out, err = c.Eval()
 	}
-	return FromError(out, err)
+	return Of(out, err)
 }
 
-// FromError makes a Result of an output or an error.
-func FromError(out *engine.Tensor, err error) Result {
+// Of returns the answer of an evaluation that returned out and err: the
+// output, or the error (protocol.ErrorAnswer).
+func Of(out *engine.Tensor, err error) protocol.Answer {
 	if err != nil {
-		kind := engine.KindOf(err)
-		msg := err.Error()
-		if e, ok := err.(*engine.Error); ok {
-			msg = e.Message
-		}
-		if kind == "" {
-			return Result{Crash: msg, CrashCode: CrashNoKind}
-		}
-		return Result{Kind: kind, Message: msg}
+		return protocol.ErrorAnswer(err)
 	}
-	return Result{Output: out}
+	return protocol.Output(out)
 }
 
 // Protocol is an implementation running as a conform/1 child process.
 type Protocol struct {
-	client *oracle.Client
-	hello  oracle.Hello
+	client *protocol.Client
+	hello  protocol.Hello
 	ops    map[string]bool
 
 	mu       sync.Mutex
@@ -175,7 +95,7 @@ type Protocol struct {
 }
 
 // NewProtocol returns the implementation that client runs.
-func NewProtocol(client *oracle.Client) *Protocol {
+func NewProtocol(client *protocol.Client) *Protocol {
 	p := &Protocol{client: client, hello: client.Hello(), ops: map[string]bool{}, reasons: map[string]string{}, unlisted: map[string]string{}}
 	for _, op := range p.hello.Ops {
 		p.ops[op] = true
@@ -231,28 +151,15 @@ func (p *Protocol) notListed(op string) string {
 func (p *Protocol) Close() error { return p.client.Close() }
 
 // Run implements Impl. An output that is not a readable .npy file is a
-// crash of that case.
-func (p *Protocol) Run(ctx context.Context, m casefile.Memory) Result {
+// crash of that case (protocol.CrashBadOutput).
+func (p *Protocol) Run(ctx context.Context, m casefile.Memory) protocol.Answer {
 	if !p.Supports(m.Op()) {
-		return Result{Skip: p.notListed(m.Op())}
+		return protocol.Skip(p.notListed(m.Op()), "")
 	}
 	// The request is encoded once the client has room for it.
-	resp := p.client.DoAppend(ctx, m.RequestSize(), m.AppendRequest)
-	switch {
-	case resp.Crash != "":
-		code := string(resp.CrashKind)
-		if resp.CrashKind == oracle.CrashReported && resp.ReasonCode != "" {
-			code = resp.ReasonCode // the child's own code for its crash
-		}
-		return Result{Crash: resp.Crash, CrashCode: code}
-	case resp.Skip != "":
-		return Result{Skip: p.share(resp.Skip)}
-	case resp.ErrKind != "":
-		return Result{Kind: resp.ErrKind, Message: resp.ErrMessage}
+	a := p.client.DoAppend(ctx, m.RequestSize(), m.AppendRequest)
+	if a.IsSkip() {
+		return protocol.Skip(p.share(a.Reason()), a.Code())
 	}
-	t, err := npy.Decode(resp.Output)
-	if err != nil {
-		return Result{Crash: "unreadable output: " + err.Error(), CrashCode: CrashBadOutput}
-	}
-	return Result{Output: t}
+	return a.Decoded()
 }

@@ -29,34 +29,35 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/internal/compare"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
-// Symptom is the way an answer differs from the expected one.
-type Symptom string
+// Symptom is the way an answer differs from the expected one
+// (protocol.Compare says which).
+type Symptom = protocol.Symptom
 
-// The symptoms, in the order Of tests them.
+// The symptoms, in the order protocol.Compare tests them.
 const (
 	// Crash: the implementation died, hung or answered garbage. Detail:
 	// the crash code.
-	Crash Symptom = "crash"
+	Crash = protocol.SymptomCrash
 	// ErrorForOutput: an error where an output was expected. Detail: the
 	// kind returned.
-	ErrorForOutput Symptom = "error-for-output"
+	ErrorForOutput = protocol.SymptomErrorForOutput
 	// OutputForError: an output where an error was expected. Detail: the
 	// kind expected.
-	OutputForError Symptom = "output-for-error"
+	OutputForError = protocol.SymptomOutputForError
 	// ErrorKind: another error kind. Detail: "<got>-for-<want>".
-	ErrorKind Symptom = "error-kind"
+	ErrorKind = protocol.SymptomErrorKind
 	// Shape: a different shape. Detail: "rank" if the number of
 	// dimensions differs, "dims" if only their sizes do.
-	Shape Symptom = "shape"
+	Shape = protocol.SymptomShape
 	// DType: a different dtype. Detail: "byte-order" if only the byte
 	// order differs.
-	DType Symptom = "dtype"
+	DType = protocol.SymptomDType
 	// Values: the same dtype and shape, different element bytes.
-	Values Symptom = "values"
+	Values = protocol.SymptomValues
 )
 
 // Signature identifies a kind of failure.
@@ -166,27 +167,19 @@ func Parse(text string) (Signature, error) {
 
 // Of returns the signature of got, the answer of an implementation to a
 // case of op whose expected answer is want, or the zero Signature if got
-// agrees with want (or either side skipped).
-func Of(op string, want, got impl.Result) Signature {
-	s := Signature{Op: op}
-	switch {
-	case got.Crash != "":
-		s.Symptom, s.Detail = Crash, crashCode(got)
-	case want.Skip != "" || got.Skip != "" || want.Crash != "":
+// agrees with want or they are not compared (protocol.Compare's rules).
+func Of(op string, want, got protocol.Answer) Signature {
+	return FromAgreement(op, protocol.Compare(want, got))
+}
+
+// FromAgreement returns the signature of an answer to a case of op that
+// stands against the expected one as a says, or the zero Signature if
+// they agree or were not compared.
+func FromAgreement(op string, a protocol.Agreement) Signature {
+	if a.Symptom == "" {
 		return Signature{}
-	case want.Kind != "" && got.Kind != "":
-		if want.Kind == got.Kind {
-			return Signature{}
-		}
-		s.Symptom, s.Detail = ErrorKind, string(got.Kind)+"-for-"+string(want.Kind)
-	case got.Kind != "":
-		s.Symptom, s.Detail = ErrorForOutput, string(got.Kind)
-	case want.Kind != "":
-		s.Symptom, s.Detail = OutputForError, string(want.Kind)
-	default:
-		return outputs(s, want.Output, got.Output)
 	}
-	return s
+	return Signature{Op: op, Symptom: a.Symptom, Detail: a.Detail}
 }
 
 // Classify returns the signature of got, as Of does, for the case m, and
@@ -194,8 +187,13 @@ func Of(op string, want, got impl.Result) Signature {
 // which the engine reproduces got exactly — the same output bytes, dtype
 // and shape, or the same error kind — and which changes the engine's
 // answer on this case. A crash is never attributed.
-func Classify(m casefile.Memory, want, got impl.Result) Signature {
-	s := Of(m.Op(), want, got)
+func Classify(m casefile.Memory, want, got protocol.Answer) Signature {
+	return Attribute(m, FromAgreement(m.Op(), protocol.Compare(want, got)), got)
+}
+
+// Attribute returns s, the signature of got on the case m, with the
+// variant named that reproduces got, as Classify does.
+func Attribute(m casefile.Memory, s Signature, got protocol.Answer) Signature {
 	if s.IsZero() || s.Symptom == Crash {
 		return s
 	}
@@ -210,7 +208,7 @@ func Classify(m casefile.Memory, want, got impl.Result) Signature {
 		}
 		// A variant that changes nothing on this case explains nothing.
 		under := evalUnder(c, engine.Rules(0).With(info.Variant))
-		if under.Crash == "" && !Of(s.Op, ref, under).IsZero() && Of(s.Op, under, got).IsZero() {
+		if !under.IsCrash() && !Of(s.Op, ref, under).IsZero() && Of(s.Op, under, got).IsZero() {
 			s.Variant = info.Name
 			break
 		}
@@ -220,48 +218,10 @@ func Classify(m casefile.Memory, want, got impl.Result) Signature {
 
 // evalUnder runs the case on the engine under r; a panic, a bug of a
 // variant, reproduces nothing.
-func evalUnder(c *casefile.Case, r engine.Rules) impl.Result {
+func evalUnder(c *casefile.Case, r engine.Rules) protocol.Answer {
 	out, err, ok := c.EvalSafely(r)
 	if !ok {
-		return impl.Result{Crash: "engine panic", CrashCode: impl.CrashEnginePanic}
+		return protocol.Crash(impl.CrashEnginePanic, "engine panic")
 	}
-	return impl.FromError(out, err)
-}
-
-// outputs classifies two outputs.
-func outputs(s Signature, want, got *engine.Tensor) Signature {
-	switch {
-	case len(want.Shape) != len(got.Shape):
-		s.Symptom, s.Detail = Shape, "rank"
-	case !sameShape(want.Shape, got.Shape):
-		s.Symptom, s.Detail = Shape, "dims"
-	case want.DType != got.DType:
-		s.Symptom = DType
-		if w, g := want.DType, got.DType; w.Kind == g.Kind && w.Size == g.Size {
-			s.Detail = "byte-order"
-		}
-	case compare.Tensors(want, got) != nil:
-		s.Symptom = Values
-	default:
-		return Signature{}
-	}
-	return s
-}
-
-func sameShape(a, b []int) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// crashCode returns the code of a crash: what kind of fault it was,
-// without its message.
-func crashCode(r impl.Result) string {
-	if r.CrashCode != "" {
-		return r.CrashCode
-	}
-	return "unknown"
+	return impl.Of(out, err)
 }

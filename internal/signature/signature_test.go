@@ -6,6 +6,7 @@ import (
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 func tensor(t *testing.T, dt engine.DType, shape []int, data ...byte) *engine.Tensor {
@@ -21,24 +22,24 @@ func TestOf(t *testing.T) {
 	u8 := engine.DType{Kind: engine.Uint, Size: 1}
 	le := engine.DType{Kind: engine.Int, Size: 2}
 	be := engine.DType{Kind: engine.Int, Size: 2, BigEndian: true}
-	a := impl.Result{Output: tensor(t, u8, []int{2}, 1, 2)}
+	a := protocol.Output(tensor(t, u8, []int{2}, 1, 2))
 	tests := []struct {
 		rule      string
-		want, got impl.Result
+		want, got protocol.Answer
 		sig       string // "" for agreement
 	}{
-		{"the same output agrees", a, impl.Result{Output: tensor(t, u8, []int{2}, 1, 2)}, ""},
-		{"the same error kind agrees, whatever the message", impl.Result{Kind: engine.OutOfRange, Message: "x"}, impl.Result{Kind: engine.OutOfRange, Message: "y"}, ""},
-		{"a skip is never a failure", a, impl.Result{Skip: "no"}, ""},
-		{"a crash is named by its code", a, impl.Result{Crash: "died", CrashCode: "died"}, "slice/crash/died"},
-		{"an error for an output names the kind returned", a, impl.Result{Kind: engine.InvalidSpec}, "slice/error-for-output/invalid_spec"},
-		{"an output for an error names the kind expected", impl.Result{Kind: engine.OutOfRange}, a, "slice/output-for-error/out_of_range"},
-		{"another error kind names both", impl.Result{Kind: engine.OutOfRange}, impl.Result{Kind: engine.InvalidSpec}, "slice/error-kind/invalid_spec-for-out_of_range"},
-		{"a different rank is a rank symptom", a, impl.Result{Output: tensor(t, u8, []int{1, 2}, 1, 2)}, "slice/shape/rank"},
-		{"different sizes of the same rank are a dims symptom", a, impl.Result{Output: tensor(t, u8, []int{1}, 1)}, "slice/shape/dims"},
-		{"only the byte order differing is named", impl.Result{Output: tensor(t, le, []int{1}, 1, 0)}, impl.Result{Output: tensor(t, be, []int{1}, 0, 1)}, "slice/dtype/byte-order"},
-		{"another dtype is a dtype symptom", a, impl.Result{Output: tensor(t, engine.DType{Kind: engine.Int, Size: 1}, []int{2}, 1, 2)}, "slice/dtype"},
-		{"other element bytes are a values symptom", a, impl.Result{Output: tensor(t, u8, []int{2}, 1, 3)}, "slice/values"},
+		{"the same output agrees", a, protocol.Output(tensor(t, u8, []int{2}, 1, 2)), ""},
+		{"the same error kind agrees, whatever the message", protocol.Error(engine.OutOfRange, "x"), protocol.Error(engine.OutOfRange, "y"), ""},
+		{"a skip is never a failure", a, protocol.Skip("no", ""), ""},
+		{"a crash is named by its code", a, protocol.Crash("died", "died"), "slice/crash/died"},
+		{"an error for an output names the kind returned", a, protocol.Error(engine.InvalidSpec, ""), "slice/error-for-output/invalid_spec"},
+		{"an output for an error names the kind expected", protocol.Error(engine.OutOfRange, ""), a, "slice/output-for-error/out_of_range"},
+		{"another error kind names both", protocol.Error(engine.OutOfRange, ""), protocol.Error(engine.InvalidSpec, ""), "slice/error-kind/invalid_spec-for-out_of_range"},
+		{"a different rank is a rank symptom", a, protocol.Output(tensor(t, u8, []int{1, 2}, 1, 2)), "slice/shape/rank"},
+		{"different sizes of the same rank are a dims symptom", a, protocol.Output(tensor(t, u8, []int{1}, 1)), "slice/shape/dims"},
+		{"only the byte order differing is named", protocol.Output(tensor(t, le, []int{1}, 1, 0)), protocol.Output(tensor(t, be, []int{1}, 0, 1)), "slice/dtype/byte-order"},
+		{"another dtype is a dtype symptom", a, protocol.Output(tensor(t, engine.DType{Kind: engine.Int, Size: 1}, []int{2}, 1, 2)), "slice/dtype"},
+		{"other element bytes are a values symptom", a, protocol.Output(tensor(t, u8, []int{2}, 1, 3)), "slice/values"},
 	}
 	for _, tt := range tests {
 		s := Of("slice", tt.want, tt.got)
@@ -99,29 +100,29 @@ func TestClassify(t *testing.T) {
 	tests := []struct {
 		rule string
 		m    casefile.Memory
-		bug  func(t *testing.T, m casefile.Memory, ref impl.Result) impl.Result // the answer under test
+		bug  func(t *testing.T, m casefile.Memory, ref protocol.Answer) protocol.Answer // the answer under test
 		sig  string
 	}{
 		{"size-1 dimensions dropped are drop-size-1-dims",
 			memory(t, getitem("x[:, 0:1]"), false, 2, 3),
-			func(t *testing.T, m casefile.Memory, ref impl.Result) impl.Result {
-				return impl.Result{Output: tensor(t, ref.Output.DType, []int{2}, ref.Output.Bytes()...)}
+			func(t *testing.T, m casefile.Memory, ref protocol.Answer) protocol.Answer {
+				return protocol.Output(tensor(t, output(ref).DType, []int{2}, output(ref).Bytes()...))
 			}, "getitem/shape/rank@drop-size-1-dims"},
 		{"an empty range refused is empty-range-refused",
 			memory(t, getitem("x[2:1]"), false, 3),
-			func(t *testing.T, m casefile.Memory, ref impl.Result) impl.Result {
-				return impl.Result{Kind: engine.InvalidSpec}
+			func(t *testing.T, m casefile.Memory, ref protocol.Answer) protocol.Answer {
+				return protocol.Error(engine.InvalidSpec, "")
 			}, "getitem/error-for-output/invalid_spec@empty-range-refused"},
 		{"a scalar in the input's byte order is input-byte-order",
 			memory(t, getitem("x[1, 2]"), true, 2, 3),
-			func(t *testing.T, m casefile.Memory, ref impl.Result) impl.Result {
-				b := ref.Output.Bytes()
-				return impl.Result{Output: tensor(t, engine.DType{Kind: engine.Int, Size: 4, BigEndian: true}, []int{}, b[3], b[2], b[1], b[0])}
+			func(t *testing.T, m casefile.Memory, ref protocol.Answer) protocol.Answer {
+				b := output(ref).Bytes()
+				return protocol.Output(tensor(t, engine.DType{Kind: engine.Int, Size: 4, BigEndian: true}, []int{}, b[3], b[2], b[1], b[0]))
 			}, "getitem/dtype/byte-order@input-byte-order"},
 		{"an answer no variant reproduces names none",
 			memory(t, getitem("x[1]"), false, 3),
-			func(t *testing.T, m casefile.Memory, ref impl.Result) impl.Result {
-				return impl.Result{Output: tensor(t, ref.Output.DType, []int{}, 9, 9, 9, 9)}
+			func(t *testing.T, m casefile.Memory, ref protocol.Answer) protocol.Answer {
+				return protocol.Output(tensor(t, output(ref).DType, []int{}, 9, 9, 9, 9))
 			}, "getitem/values"},
 	}
 	for _, tt := range tests {
@@ -129,7 +130,7 @@ func TestClassify(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.rule, err)
 		}
-		ref := impl.FromError(c.Eval())
+		ref := impl.Of(c.Eval())
 		got := Classify(tt.m, ref, tt.bug(t, tt.m, ref))
 		if got.String() != tt.sig {
 			t.Errorf("%s: %s, want %s", tt.rule, got, tt.sig)
@@ -138,4 +139,10 @@ func TestClassify(t *testing.T) {
 			t.Errorf("%s: Parse(%q) = %v, %v", tt.rule, got, back, err)
 		}
 	}
+}
+
+// output returns the tensor of an answer that is an output.
+func output(a protocol.Answer) *engine.Tensor {
+	t, _ := a.Tensor()
+	return t
 }

@@ -1,4 +1,4 @@
-package serve
+package protocol
 
 import (
 	"bytes"
@@ -51,10 +51,11 @@ func FuzzAnswer(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		resp := Answer(line)
-		if resp == nil {
+		id, ok := requestID(line)
+		if !ok {
 			return
 		}
+		resp := responseObject(id, EngineAnswer(line))
 		data, err := json.Marshal(resp)
 		if err != nil {
 			t.Fatalf("answer is not JSON: %v", err)

@@ -1,4 +1,4 @@
-package oracle
+package protocol
 
 import (
 	"bufio"
@@ -43,10 +43,44 @@ func startChildErr(mode string, opts Options) (*Client, error) {
 	return Start([]string{os.Args[0]}, opts)
 }
 
+// response is an Answer as these tests read it, with the id the client
+// gave its request; CrashKind is the answer's code if it is a crash.
+type response struct {
+	ID         int64
+	Output     []byte
+	ErrKind    engine.ErrorKind
+	ErrMessage string
+	Skip       string
+	Crash      string
+	CrashKind  CrashKind
+}
+
+// responseOf returns the response of answer a to the request id.
+func responseOf(a Answer, id int64) response {
+	r := response{ID: id}
+	switch {
+	case a.IsCrash():
+		r.Crash, r.CrashKind = a.Reason(), CrashKind(a.Code())
+	case a.IsSkip():
+		r.Skip = a.Reason()
+	case a.IsError():
+		r.ErrKind, r.ErrMessage = a.Kind(), a.Message()
+	default:
+		r.Output = a.NPY()
+	}
+	return r
+}
+
+// do is c.Do, read as a response.
+func do(c *Client, req map[string]any) response {
+	a, id := c.doMap(context.Background(), req)
+	return responseOf(a, id)
+}
+
 // testCase is one request to a test child and the response it should get.
 type testCase struct {
 	req  map[string]any
-	want Response // ID is ignored
+	want response // ID is ignored
 }
 
 // normalCases returns n cases with a mix of outputs, errors, skips and
@@ -56,33 +90,33 @@ func normalCases(n int) []testCase {
 	for i := range cases {
 		switch i % 5 {
 		case 3:
-			cases[i] = testCase{map[string]any{"op": "slice", "kind": "out_of_range"}, Response{ErrKind: engine.OutOfRange, ErrMessage: "rejected"}}
+			cases[i] = testCase{map[string]any{"op": "slice", "kind": "out_of_range"}, response{ErrKind: engine.OutOfRange, ErrMessage: "rejected"}}
 		case 4:
-			cases[i] = testCase{map[string]any{"op": "slice", "skip": fmt.Sprint("reason ", i)}, Response{Skip: fmt.Sprint("reason ", i)}}
+			cases[i] = testCase{map[string]any{"op": "slice", "skip": fmt.Sprint("reason ", i)}, response{Skip: fmt.Sprint("reason ", i)}}
 		case 2:
 			if i%10 == 2 { // a crash the child reports: that case only
-				cases[i] = testCase{map[string]any{"op": "slice", "report": fmt.Sprint("trap ", i)}, Response{Crash: fmt.Sprint("the child reported a crash: trap ", i), CrashKind: CrashReported}}
+				cases[i] = testCase{map[string]any{"op": "slice", "report": fmt.Sprint("trap ", i)}, response{Crash: fmt.Sprint("the child reported a crash: trap ", i), CrashKind: CrashReported}}
 				break
 			}
 			fallthrough
 		default:
 			v := fmt.Sprintf("value %d %s", i, strings.Repeat("x", i%50))
-			cases[i] = testCase{map[string]any{"op": "getitem", "value": v, "id": -1}, Response{Output: []byte(v)}}
+			cases[i] = testCase{map[string]any{"op": "getitem", "value": v, "id": -1}, response{Output: []byte(v)}}
 		}
 	}
 	return cases
 }
 
 // runAll runs every case concurrently and returns the responses in order.
-func runAll(t *testing.T, c *Client, cases []testCase) []Response {
+func runAll(t *testing.T, c *Client, cases []testCase) []response {
 	t.Helper()
-	got := make([]Response, len(cases))
+	got := make([]response, len(cases))
 	var wg sync.WaitGroup
 	for i := range cases {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			got[i] = c.Do(context.Background(), cases[i].req)
+			got[i] = do(c, cases[i].req)
 		}(i)
 	}
 	wg.Wait()
@@ -92,7 +126,7 @@ func runAll(t *testing.T, c *Client, cases []testCase) []Response {
 // checkResponses checks every response against its case; the responses
 // at the keys of crashAt must instead be crashes of the kind given there,
 // whose reason contains crashWant.
-func checkResponses(t *testing.T, cases []testCase, got []Response, crashAt map[int]CrashKind, crashWant ...string) {
+func checkResponses(t *testing.T, cases []testCase, got []response, crashAt map[int]CrashKind, crashWant ...string) {
 	t.Helper()
 	ids := map[int64]bool{}
 	for i, r := range got {
@@ -112,7 +146,7 @@ func checkResponses(t *testing.T, cases []testCase, got []Response, crashAt map[
 			}
 			continue
 		}
-		if diff := cmp.Diff(cases[i].want, r, cmpopts.IgnoreFields(Response{}, "ID"), cmpopts.EquateEmpty()); diff != "" {
+		if diff := cmp.Diff(cases[i].want, r, cmpopts.IgnoreFields(response{}, "ID"), cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("case %d (%v): response mismatch (-want +got):\n%s", i, cases[i].req, diff)
 		}
 	}
@@ -132,7 +166,7 @@ func TestWellBehavedChild(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Errorf("Close() = %v, want nil", err)
 	}
-	if r := c.Do(context.Background(), cases[0].req); r.Crash == "" {
+	if r := do(c, cases[0].req); r.Crash == "" {
 		t.Errorf("Do after Close = %+v, want a crash", r)
 	}
 }
@@ -224,7 +258,7 @@ func TestSecondAnswer(t *testing.T) {
 			cases := normalCases(200)
 			const twice = 50
 			cases[twice].req = map[string]any{"value": "v50", "twice": tt.twice}
-			cases[twice].want = Response{Output: []byte("v50")}
+			cases[twice].want = response{Output: []byte("v50")}
 			got := runAll(t, c, cases)
 			id := got[twice].ID
 			crashed := got[twice].CrashKind == CrashProtocol
@@ -237,7 +271,7 @@ func TestSecondAnswer(t *testing.T) {
 			checkResponses(t, cases, got, nil)
 			// The second answer may still be on its way: a later
 			// request is answered after it.
-			if r := c.Do(context.Background(), map[string]any{"value": "after"}); string(r.Output) != "after" {
+			if r := do(c, map[string]any{"value": "after"}); string(r.Output) != "after" {
 				t.Errorf("a request after the batch: got %+v", r)
 			}
 			faults, total := c.Faults()
@@ -268,13 +302,13 @@ func TestSecondAnswerReplacesUntakenResponse(t *testing.T) {
 	c.mu.Lock()
 	ch := c.child
 	c.nextID++
-	cl := &call{id: c.nextID, line: []byte("{}\n"), done: make(chan Response, 1)}
+	cl := &call{id: c.nextID, line: []byte("{}\n"), done: make(chan Answer, 1)}
 	c.sendLocked(ch, cl)
 	c.mu.Unlock()
 	answer := []byte(fmt.Sprintf(`{"id":%d,"output":"YWJj"}`, cl.id))
 	c.onLine(ch, answer)
 	c.onLine(ch, answer) // nobody has received the first one yet
-	r := <-cl.done
+	r := responseOf(<-cl.done, cl.id)
 	if r.CrashKind != CrashProtocol || !strings.Contains(r.Crash, fmt.Sprintf("a second answer for case %d", cl.id)) {
 		t.Errorf("got %+v, want a protocol error naming the second answer", r)
 	}
@@ -293,16 +327,16 @@ func TestSecondAnswerReplacesUntakenResponse(t *testing.T) {
 // the request that makes the child write it.
 func TestAnswerForCaseNeverSent(t *testing.T) {
 	c := startChild(t, "ok", Options{})
-	first := c.Do(context.Background(), map[string]any{"crash": true})
+	first := do(c, map[string]any{"crash": true})
 	if first.CrashKind != CrashDied {
 		t.Fatalf("got %+v, want the child to die", first)
 	}
-	r := c.Do(context.Background(), map[string]any{"value": "v", "garbage": fmt.Sprintf(`{"id": %d, "output": ""}`, first.ID)})
+	r := do(c, map[string]any{"value": "v", "garbage": fmt.Sprintf(`{"id": %d, "output": ""}`, first.ID)})
 	want := fmt.Sprintf("protocol error: an answer for case %d, which was never sent to this child", first.ID)
 	if r.CrashKind != CrashProtocol || !strings.Contains(r.Crash, want) {
 		t.Errorf("got %+v, want a protocol error saying %q", r, want)
 	}
-	if r := c.Do(context.Background(), map[string]any{"value": "w"}); string(r.Output) != "w" {
+	if r := do(c, map[string]any{"value": "w"}); string(r.Output) != "w" {
 		t.Errorf("afterwards: got %+v", r)
 	}
 }
@@ -429,13 +463,13 @@ func TestStartErrors(t *testing.T) {
 func TestRestartLimit(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "starts")
 	c := startChild(t, "flaky", Options{Env: []string{childStateEnv + "=" + state}, MaxStartFailures: 2})
-	r := c.Do(context.Background(), map[string]any{"crash": true})
+	r := do(c, map[string]any{"crash": true})
 	if r.CrashKind != CrashDied {
 		t.Fatalf("crashing case: got %+v, want the child to die", r)
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		r = c.Do(context.Background(), map[string]any{"value": "v"})
+		r = do(c, map[string]any{"value": "v"})
 		if r.CrashKind == CrashUnavailable || time.Now().After(deadline) {
 			break
 		}
@@ -456,7 +490,8 @@ func TestCancel(t *testing.T) {
 	c := startChild(t, "ok", Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	r := c.Do(ctx, map[string]any{"hang": true})
+	a, id := c.doMap(ctx, map[string]any{"hang": true})
+	r := responseOf(a, id)
 	if r.CrashKind != CrashCanceled {
 		t.Errorf("canceled request: got %+v, want a crash of kind %q", r, CrashCanceled)
 	}
@@ -475,75 +510,10 @@ func TestCancel(t *testing.T) {
 
 func TestCloseReportsExitStatus(t *testing.T) {
 	c := startChild(t, "exitdirty", Options{})
-	if r := c.Do(context.Background(), map[string]any{"value": "a"}); string(r.Output) != "a" {
+	if r := do(c, map[string]any{"value": "a"}); string(r.Output) != "a" {
 		t.Fatalf("got %+v", r)
 	}
 	if err := c.Close(); err == nil || !strings.Contains(err.Error(), "exit status 9") {
 		t.Errorf("Close() = %v, want exit status 9", err)
-	}
-}
-
-func TestSplitCommand(t *testing.T) {
-	tests := []struct {
-		rule string
-		in   string
-		want []string
-	}{
-		{"words split at white space", "node  oracle.js\t-x", []string{"node", "oracle.js", "-x"}},
-		{"single quotes keep everything", `sh -c 'echo "a b" \x'`, []string{"sh", "-c", `echo "a b" \x`}},
-		{"double quotes keep spaces and unescape \\\"", `prog "a b" "c\"d" "e\f"`, []string{"prog", "a b", `c"d`, `e\f`}},
-		{"an unquoted backslash keeps the next character", `prog a\ b`, []string{"prog", "a b"}},
-		{"quotes join with adjacent text", `prog x'y'"z"`, []string{"prog", "xyz"}},
-		{"an empty quoted word is a word", `prog ''`, []string{"prog", ""}},
-	}
-	for _, tt := range tests {
-		got, err := SplitCommand(tt.in)
-		if err != nil {
-			t.Errorf("%s: SplitCommand(%q): %v", tt.rule, tt.in, err)
-			continue
-		}
-		if diff := cmp.Diff(tt.want, got); diff != "" {
-			t.Errorf("%s: SplitCommand(%q) mismatch (-want +got):\n%s", tt.rule, tt.in, diff)
-		}
-	}
-	for _, in := range []string{"", "   ", `prog 'open`, `prog "open`, `prog \`} {
-		if got, err := SplitCommand(in); err == nil {
-			t.Errorf("SplitCommand(%q) = %q, want an error", in, got)
-		}
-	}
-}
-
-func TestCommand(t *testing.T) {
-	dir, err := Dir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		rule      string
-		impl      string
-		installed bool // false: the row needs an oracle that is not installed here
-		want      []string
-	}{
-		{"numpy runs Debian's python3", "numpy", haveNumPy(), []string{"/usr/bin/python3", filepath.Join(dir, "numpy", "oracle.py")}},
-		{"tfjs runs node", "tfjs", haveTFJS(), []string{"node", filepath.Join(dir, "tfjs", "oracle.js")}},
-		{"anything else is a command line", "./impl --fast 'a b'", true, []string{"./impl", "--fast", "a b"}},
-	}
-	for _, tt := range tests {
-		if !tt.installed {
-			t.Logf("%s: skipped, the oracle is not installed (conform setup)", tt.rule)
-			continue
-		}
-		got, err := Command(tt.impl)
-		if err != nil {
-			t.Errorf("%s: Command(%q): %v", tt.rule, tt.impl, err)
-			continue
-		}
-		if diff := cmp.Diff(tt.want, got); diff != "" {
-			t.Errorf("%s: Command(%q) mismatch (-want +got):\n%s", tt.rule, tt.impl, diff)
-		}
-	}
-	t.Setenv("CONFORM_ORACLE_DIR", t.TempDir())
-	if got, err := Command("numpy"); err == nil {
-		t.Errorf("Command(numpy) with an empty CONFORM_ORACLE_DIR = %q, want an error", got)
 	}
 }

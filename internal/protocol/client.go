@@ -1,6 +1,9 @@
-// Package oracle runs implementations that speak the conform/1 protocol
-// (the NumPy and TF.js oracles in this directory, or any implementation
-// under test) as long-lived child processes.
+// Package protocol is conform/1, the protocol between conform and an
+// implementation running as a child process, declared once: the hello a
+// child writes first, the request lines conform sends, and the Answer a
+// child gives a case. It holds both ends: the client (Client), which runs
+// a child, and the server (Serve, ServeFunc), which answers requests on
+// a pair of streams. docs/protocol.md describes the lines themselves.
 //
 // A Client starts the child, reads its hello line and then pipelines
 // requests: any number of goroutines may call Do at once, each request
@@ -9,7 +12,7 @@
 // child: a case that hangs times out, a case that kills the child or makes
 // it write garbage is recorded as a crash of that case, and every other
 // case still gets the child's real answer.
-package oracle
+package protocol
 
 import (
 	"bufio"
@@ -42,34 +45,9 @@ type Hello struct {
 	Ops     []string `json:"ops"`
 }
 
-// Response is the outcome of one request. Exactly one of Output, ErrKind,
-// Skip and Crash is set.
-type Response struct {
-	// ID is the id the client gave the request.
-	ID int64
-	// Output is the result as .npy file bytes (decoded from base64).
-	Output []byte
-	// ErrKind and ErrMessage are set when the child rejected the case.
-	// The texts a child gives (ErrMessage, Skip, the reason in Crash)
-	// are cut to MaxMessageBytes.
-	ErrKind    engine.ErrorKind
-	ErrMessage string
-	// Skip is the child's reason for not running the case.
-	Skip string
-	// Crash is set when the child failed on this case, or the client
-	// could not run it; it says what happened, for people. CrashKind says
-	// the same for code: callers tell a timeout from a death or a
-	// protocol error by CrashKind, never by the text of Crash.
-	Crash     string
-	CrashKind CrashKind
-	// ReasonCode is the child's reason for a Skip or a reported Crash as
-	// a code ("code" next to "skip" or "crash"; oracle/README.md lists
-	// each oracle's codes), or empty if it gave none. Callers tell
-	// reasons apart by ReasonCode, never by the text of Skip or Crash.
-	ReasonCode string
-}
-
-// CrashKind classifies a Crash.
+// CrashKind is the code of a crash the client detects or is told of: the
+// code of an Answer that is a crash, unless the child gave a code of its
+// own for a crash it reported.
 type CrashKind string
 
 // The kinds of Crash.
@@ -213,7 +191,7 @@ func (o Options) withDefaults() Options {
 }
 
 // A Fault is a protocol error the client could not charge to a case's
-// Response: a second answer for a case whose first answer the caller had
+// Answer: a second answer for a case whose first answer the caller had
 // already received. See Client for the rule.
 type Fault struct {
 	ID     int64  // the case the answer named
@@ -259,7 +237,7 @@ const maxFaults = 100
 //     one at a time to find the one that makes the child write it.
 //   - A second answer for a case is a protocol error of that case. The
 //     client remembers every id it sent to the child, for the child's
-//     life, so it always recognises one. If the case's Response has not
+//     life, so it always recognises one. If the case's Answer has not
 //     yet been received by its caller, the client replaces it with a
 //     CrashProtocol "protocol error: a second answer for case N". If the
 //     caller already has it, a returned result cannot be taken back:
@@ -298,7 +276,7 @@ type Client struct {
 type call struct {
 	id        int64
 	line      []byte // the request, newline-terminated
-	done      chan Response
+	done      chan Answer
 	child     *child // the child it was last sent to
 	sentAt    time.Time
 	finished  bool
@@ -337,7 +315,7 @@ func (c *Client) Hello() Hello {
 }
 
 // Faults returns the first protocol errors the client could not charge to
-// a case's Response (see Client) and how many there were in all.
+// a case's Answer (see Client) and how many there were in all.
 func (c *Client) Faults() (first []Fault, total int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -354,8 +332,14 @@ func (c *Client) Restarts() int {
 // Do sends req (a case object with base64 .npy inputs, as
 // casefile.Memory.Request builds it) and waits for the response. The
 // client sets "id" itself, replacing any id in req; req is not modified.
-// If ctx is done first, Do returns a Response whose Crash says so.
-func (c *Client) Do(ctx context.Context, req map[string]any) Response {
+// If ctx is done first, Do returns an Answer whose Crash says so.
+func (c *Client) Do(ctx context.Context, req map[string]any) Answer {
+	a, _ := c.doMap(ctx, req)
+	return a
+}
+
+// doMap is Do, and returns the id the request was given too.
+func (c *Client) doMap(ctx context.Context, req map[string]any) (Answer, int64) {
 	msg := make(map[string]any, len(req)+1)
 	for k, v := range req {
 		msg[k] = v
@@ -364,21 +348,21 @@ func (c *Client) Do(ctx context.Context, req map[string]any) Response {
 	msg["id"] = id
 	line, err := json.Marshal(msg)
 	if err != nil {
-		return Response{ID: id, Crash: "request cannot be encoded as JSON: " + err.Error(), CrashKind: CrashBadRequest}
+		return Crash(string(CrashBadRequest), "request cannot be encoded as JSON: "+err.Error()), id
 	}
 	line = append(line, '\n')
-	return c.do(ctx, id, len(line), func() ([]byte, error) { return line, nil })
+	return c.do(ctx, id, len(line), func() ([]byte, error) { return line, nil }), id
 }
 
 // DoJSON is Do for a request already encoded as one JSON object without
 // an "id" field (as casefile.Memory.AppendRequest writes it): the client
 // inserts the id at the front of the object. obj must be compact JSON
 // with no newline; it is not modified.
-func (c *Client) DoJSON(ctx context.Context, obj []byte) Response {
+func (c *Client) DoJSON(ctx context.Context, obj []byte) Answer {
 	id := c.newID()
 	body := bytes.TrimSpace(obj)
 	if len(body) < 2 || body[0] != '{' || body[len(body)-1] != '}' || bytes.IndexByte(body, '\n') >= 0 {
-		return Response{ID: id, Crash: "request is not one JSON object on one line", CrashKind: CrashBadRequest}
+		return Crash(string(CrashBadRequest), "request is not one JSON object on one line")
 	}
 	line := withID(make([]byte, 0, len(body)+24), id, func(dst []byte) ([]byte, error) {
 		return append(dst, body...), nil
@@ -391,7 +375,7 @@ func (c *Client) DoJSON(ctx context.Context, obj []byte) Response {
 // let through (see Options.MaxInflightBytes): a request waiting for room
 // holds no copy of itself. size is what the request is expected to take,
 // to wait for room by; the bytes charged are then the real ones.
-func (c *Client) DoAppend(ctx context.Context, size int, appendObj func(dst []byte) ([]byte, error)) Response {
+func (c *Client) DoAppend(ctx context.Context, size int, appendObj func(dst []byte) ([]byte, error)) Answer {
 	id := c.newID()
 	return c.do(ctx, id, size, func() ([]byte, error) {
 		var bad error
@@ -442,16 +426,16 @@ func withID(dst []byte, id int64, appendObj func(dst []byte) ([]byte, error)) []
 
 // do waits for room for a request of about cost bytes, builds its line
 // and sends it as call id, and waits for the response.
-func (c *Client) do(ctx context.Context, id int64, cost int, build func() ([]byte, error)) Response {
+func (c *Client) do(ctx context.Context, id int64, cost int, build func() ([]byte, error)) Answer {
 	if err := c.room.Acquire(ctx, int64(cost)); err != nil {
-		return Response{ID: id, Crash: "canceled: " + err.Error(), CrashKind: CrashCanceled}
+		return Crash(string(CrashCanceled), "canceled: "+err.Error())
 	}
 	line, err := build()
 	if err != nil {
 		c.room.Release(int64(cost))
-		return Response{ID: id, Crash: "request cannot be encoded: " + err.Error(), CrashKind: CrashBadRequest}
+		return Crash(string(CrashBadRequest), "request cannot be encoded: "+err.Error())
 	}
-	cl := &call{id: id, line: line, done: make(chan Response, 1), cost: int64(len(line))}
+	cl := &call{id: id, line: line, done: make(chan Answer, 1), cost: int64(len(line))}
 	c.room.Adjust(cl.cost - int64(cost)) // what the line really takes
 
 	c.mu.Lock()
@@ -459,11 +443,11 @@ func (c *Client) do(ctx context.Context, id int64, cost int, build func() ([]byt
 	case c.closed:
 		c.mu.Unlock()
 		c.room.Release(cl.cost)
-		return Response{ID: id, Crash: "client is closed", CrashKind: CrashUnavailable}
+		return Crash(string(CrashUnavailable), "client is closed")
 	case c.broken != nil:
 		c.mu.Unlock()
 		c.room.Release(cl.cost)
-		return Response{ID: id, Crash: c.broken.Error(), CrashKind: CrashUnavailable}
+		return Crash(string(CrashUnavailable), c.broken.Error())
 	}
 	c.waiting = append(c.waiting, cl)
 	c.dispatchLocked()
@@ -487,10 +471,10 @@ func (c *Client) do(ctx context.Context, id int64, cost int, build func() ([]byt
 		c.waiting = removeCall(c.waiting, cl)
 		c.suspects = removeCall(c.suspects, cl)
 	}
-	return Response{ID: id, Crash: "canceled: " + ctx.Err().Error(), CrashKind: CrashCanceled}
+	return Crash(string(CrashCanceled), "canceled: "+ctx.Err().Error())
 }
 
-// endLocked marks cl finished without a Response and gives back its
+// endLocked marks cl finished without an Answer and gives back its
 // room.
 func (c *Client) endLocked(cl *call) {
 	if cl.finished {
@@ -540,7 +524,7 @@ func (c *Client) Close() error {
 		pending = append(pending, inflight...)
 	}
 	for _, cl := range pending {
-		c.finishLocked(cl, Response{Crash: "client is closed", CrashKind: CrashUnavailable})
+		c.finishLocked(cl, Crash(string(CrashUnavailable), "client is closed"))
 	}
 	broken := c.broken
 	c.timer.Stop()
@@ -583,12 +567,11 @@ func (c *Client) faultError() error {
 }
 
 // finishLocked delivers r for cl unless cl is already finished.
-func (c *Client) finishLocked(cl *call, r Response) {
+func (c *Client) finishLocked(cl *call, r Answer) {
 	if cl.finished {
 		return
 	}
 	c.endLocked(cl)
-	r.ID = cl.id
 	cl.done <- r
 }
 
@@ -711,12 +694,12 @@ func (c *Client) onTimer() {
 func (c *Client) onLine(ch *child, line []byte) {
 	var fields map[string]json.RawMessage
 	var perr error
-	var resp Response
+	var resp Answer
 	bad := ""
 	id, output, idOK := plainOutput(line)
 	if idOK {
 		fields = map[string]json.RawMessage{} // not nil: the line is an object
-		resp.Output = output
+		resp = EncodedOutput(output)
 	} else {
 		perr = json.Unmarshal(line, &fields)
 		idRaw, hasID := fields["id"]
@@ -758,7 +741,7 @@ func (c *Client) onLine(ch *child, line []byte) {
 		return
 	}
 	if bad != "" {
-		resp = Response{Crash: fmt.Sprintf("garbage response (%s): %s", bad, quote(line)), CrashKind: CrashGarbage}
+		resp = Crash(string(CrashGarbage), fmt.Sprintf("garbage response (%s): %s", bad, quote(line)))
 	}
 	if len(ch.inflight) > 0 && ch.inflight[0] != cl && !ch.inflight[0].finished {
 		// An older request is still unanswered: this child answers out
@@ -776,7 +759,7 @@ func (c *Client) onLine(ch *child, line []byte) {
 }
 
 // secondAnswerLocked handles a second answer from ch for case id (see
-// Client): the case's Response becomes a CrashProtocol if its caller has
+// Client): the case's Answer becomes a CrashProtocol if its caller has
 // not received the first answer yet, and a Fault is recorded otherwise.
 func (c *Client) secondAnswerLocked(ch *child, id int64, line []byte) {
 	reason := fmt.Sprintf("protocol error: a second answer for case %d: %s", id, quote(line))
@@ -784,12 +767,12 @@ func (c *Client) secondAnswerLocked(ch *child, id int64, line []byte) {
 		if cl == nil || cl.id != id || cl.abandoned {
 			continue
 		}
-		// Under c.mu nobody else puts a Response in cl.done; a receive
+		// Under c.mu nobody else puts an Answer in cl.done; a receive
 		// here races only with the caller's, and whoever wins, the
-		// caller gets exactly one Response.
+		// caller gets exactly one Answer.
 		select {
 		case <-cl.done:
-			cl.done <- Response{ID: id, Crash: reason, CrashKind: CrashProtocol}
+			cl.done <- Crash(string(CrashProtocol), reason)
 			return
 		default:
 		}
@@ -847,16 +830,17 @@ func plainOutput(line []byte) (id int64, output []byte, ok bool) {
 // parseResponse checks that exactly one of output, error, skip and crash
 // is present and well-formed. bad says what is wrong, if anything. The
 // texts are cut to MaxMessageBytes, the reason code to MaxNameBytes.
-func parseResponse(fields map[string]json.RawMessage) (r Response, bad string) {
+func parseResponse(fields map[string]json.RawMessage) (r Answer, bad string) {
 	output, hasOutput := fields["output"]
 	errRaw, hasError := fields["error"]
 	skip, hasSkip := fields["skip"]
 	crash, hasCrash := fields["crash"]
+	var code string
 	if raw, ok := fields["code"]; ok && (hasSkip || hasCrash) {
-		if json.Unmarshal(raw, &r.ReasonCode) != nil {
+		if json.Unmarshal(raw, &code) != nil {
 			return r, "code is not a string"
 		}
-		r.ReasonCode = Truncate(r.ReasonCode, MaxNameBytes)
+		code = Truncate(code, MaxNameBytes)
 	}
 	n := 0
 	for _, present := range []bool{hasOutput, hasError, hasSkip, hasCrash} {
@@ -876,8 +860,10 @@ func parseResponse(fields map[string]json.RawMessage) (r Response, bad string) {
 		if reason == "" {
 			reason = "(no reason given)"
 		}
-		r.Crash = "the child reported a crash: " + Truncate(reason, MaxMessageBytes)
-		r.CrashKind = CrashReported
+		if code == "" {
+			code = string(CrashReported)
+		}
+		return Crash(code, "the child reported a crash: "+Truncate(reason, MaxMessageBytes)), ""
 	case hasOutput:
 		var s string
 		if json.Unmarshal(output, &s) != nil {
@@ -887,32 +873,33 @@ func parseResponse(fields map[string]json.RawMessage) (r Response, bad string) {
 		if err != nil {
 			return r, "output is not base64: " + err.Error()
 		}
-		r.Output = data
+		return EncodedOutput(data), ""
 	case hasSkip:
-		if json.Unmarshal(skip, &r.Skip) != nil {
+		var reason string
+		if json.Unmarshal(skip, &reason) != nil {
 			return r, "skip is not a string"
 		}
-		if r.Skip == "" {
-			r.Skip = "(no reason given)"
+		if reason == "" {
+			reason = "(no reason given)"
 		}
-		r.Skip = Truncate(r.Skip, MaxMessageBytes)
-	default:
-		var e struct {
-			Kind    *string `json:"kind"`
-			Message *string `json:"message"`
-		}
-		if json.Unmarshal(errRaw, &e) != nil || e.Kind == nil {
-			return r, "error is not an object with a kind"
-		}
-		r.ErrKind = engine.ErrorKind(*e.Kind)
-		if !r.ErrKind.Valid() {
-			return r, fmt.Sprintf("unknown error kind %q", *e.Kind)
-		}
-		if e.Message != nil {
-			r.ErrMessage = Truncate(*e.Message, MaxMessageBytes)
-		}
+		return Skip(Truncate(reason, MaxMessageBytes), code), ""
 	}
-	return r, ""
+	var e struct {
+		Kind    *string `json:"kind"`
+		Message *string `json:"message"`
+	}
+	if json.Unmarshal(errRaw, &e) != nil || e.Kind == nil {
+		return r, "error is not an object with a kind"
+	}
+	kind := engine.ErrorKind(*e.Kind)
+	if !kind.Valid() {
+		return r, fmt.Sprintf("unknown error kind %q", *e.Kind)
+	}
+	var msg string
+	if e.Message != nil {
+		msg = Truncate(*e.Message, MaxMessageBytes)
+	}
+	return Error(kind, msg), ""
 }
 
 // afterAnswerLocked moves on after cl got its answer: the next suspect
@@ -972,7 +959,7 @@ func (c *Client) failLocked(ch *child, kind CrashKind, reason string, culprit *c
 		}
 		live = append(live, cl)
 	}
-	crash := Response{Crash: reason, CrashKind: kind}
+	crash := Crash(string(kind), reason)
 	switch {
 	case culprit != nil:
 		c.finishLocked(culprit, crash)
@@ -1035,7 +1022,7 @@ func (c *Client) restart() {
 		if failures >= c.opts.MaxStartFailures {
 			c.broken = fmt.Errorf("oracle %s: cannot restart the child (%d failures in a row): %v", c.argv[0], failures, err)
 			for _, cl := range append(c.waiting, c.suspects...) {
-				c.finishLocked(cl, Response{Crash: c.broken.Error(), CrashKind: CrashUnavailable})
+				c.finishLocked(cl, Crash(string(CrashUnavailable), c.broken.Error()))
 			}
 			c.waiting, c.suspects, c.isolating = nil, nil, false
 			c.mu.Unlock()
@@ -1391,7 +1378,7 @@ func (ch *child) stderrTail() string {
 }
 
 // recentCalls is how many answered calls a child remembers, so that a
-// second answer can still replace a Response its caller has not taken.
+// second answer can still replace an Answer its caller has not taken.
 const recentCalls = 256
 
 // idSet is a set of request ids, one bit each from the smallest id added

@@ -1,4 +1,4 @@
-package serve
+package protocol
 
 import (
 	"bytes"
@@ -60,7 +60,7 @@ func TestReadAheadStaysInBudget(t *testing.T) {
 	}
 }
 
-// TestOutputIsStreamedAsJSON checks that an Output is written exactly as
+// TestOutputIsStreamedAsJSON checks that a wireOutput is written exactly as
 // the JSON of the base64 of its .npy file, for a contiguous tensor and a
 // view, and that an invalid tensor is answered with an error instead.
 func TestOutputIsStreamedAsJSON(t *testing.T) {
@@ -80,7 +80,7 @@ func TestOutputIsStreamedAsJSON(t *testing.T) {
 	} {
 		var out bytes.Buffer
 		err := ServeFunc(strings.NewReader(`{"id":7}`+"\n"), &out, Hello{Name: "x"}, func([]byte) map[string]any {
-			return map[string]any{"id": 7, "output": Output{tt.t}}
+			return map[string]any{"id": 7, "output": wireOutput{tt.t}}
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -98,7 +98,7 @@ func TestOutputIsStreamedAsJSON(t *testing.T) {
 		if got != want {
 			t.Errorf("%s: got %s, want %s", tt.rule, got, want)
 		}
-		if data, err := json.Marshal(Output{tt.t}); err != nil || string(data) != want[len(`{"id":7,"output":`):len(want)-1] {
+		if data, err := json.Marshal(wireOutput{tt.t}); err != nil || string(data) != want[len(`{"id":7,"output":`):len(want)-1] {
 			t.Errorf("%s: MarshalJSON gives %s, %v", tt.rule, data, err)
 		}
 	}

@@ -1,7 +1,4 @@
-// Package serve runs the reference engine as a conform/1 protocol child:
-// newline-delimited JSON requests on one stream, one response per request
-// on the other, after a hello line.
-package serve
+package protocol
 
 import (
 	"bufio"
@@ -9,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -20,8 +18,8 @@ import (
 	"github.com/conformsuite/conform/internal/budget"
 )
 
-// MaxLine bounds one request line.
-const MaxLine = 1 << 30
+// MaxRequestLine bounds one request line.
+const MaxRequestLine = 1 << 30
 
 // MaxPending bounds the bytes of the request lines read and not yet
 // answered: the reader waits for answers before it reads further. A line
@@ -33,14 +31,14 @@ const MaxPending = 256 << 20
 // maxPending is MaxPending; tests lower it.
 var maxPending int64 = MaxPending
 
-// Output is the output of a response object, a tensor: it is written as
-// the base64 of its .npy file (as npy.Encode writes it), streamed from
+// wireOutput is the output of a response object, a tensor: it is written
+// as the base64 of its .npy file (as npy.Encode writes it), streamed from
 // the tensor's bytes without a copy of the file or of its base64.
-type Output struct{ T *engine.Tensor }
+type wireOutput struct{ T *engine.Tensor }
 
 // MarshalJSON returns the base64 of the .npy file as a JSON string: what
 // a response line holds, for writers other than ServeFunc's.
-func (o Output) MarshalJSON() ([]byte, error) {
+func (o wireOutput) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('"')
 	enc := base64.NewEncoder(base64.StdEncoding, &b)
@@ -52,24 +50,75 @@ func (o Output) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Hello is the first line a protocol child writes.
-type Hello struct {
-	Name    string   `json:"name"`
-	Version string   `json:"version"`
-	Ops     []string `json:"ops"`
-}
-
 // Serve answers the requests read from r on w with the engine until r
 // ends. Requests are evaluated concurrently and answered as they finish
 // (the protocol allows any order). A line without an id is skipped.
 func Serve(r io.Reader, w io.Writer, hello Hello) error {
-	return ServeFunc(r, w, hello, Answer)
+	return ServeAnswers(r, w, hello, EngineAnswer)
 }
 
-// ServeFunc is Serve with another answer function: answer returns the
-// response object for one request line, or nil to send nothing. An
-// "output" of type Output is streamed (see Output). The request lines
-// read ahead of their answers are bounded by MaxPending bytes.
+// ServeAnswers is Serve with another implementation: answer returns the
+// Answer to one request line (with its id). An output is streamed: its
+// .npy file is written in base64 straight from the tensor's bytes.
+func ServeAnswers(r io.Reader, w io.Writer, hello Hello, answer func(line []byte) Answer) error {
+	return ServeFunc(r, w, hello, func(line []byte) map[string]any {
+		id, ok := requestID(line)
+		if !ok {
+			return nil
+		}
+		return responseObject(id, answer(line))
+	})
+}
+
+// ResponseObject returns the response object of answer a to the request
+// line, or nil if the line has no id: what a ServeFunc answer function
+// returns for a well-formed answer.
+func ResponseObject(line []byte, a Answer) map[string]any {
+	id, ok := requestID(line)
+	if !ok {
+		return nil
+	}
+	return responseObject(id, a)
+}
+
+// requestID returns the id of a request line, or false if it has none.
+func requestID(line []byte) (json.RawMessage, bool) {
+	var head struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(line, &head) != nil || len(head.ID) == 0 {
+		return nil, false
+	}
+	return head.ID, true
+}
+
+// responseObject returns the response object of answer a to the request id.
+func responseObject(id json.RawMessage, a Answer) map[string]any {
+	resp := map[string]any{"id": id}
+	switch {
+	case a.IsCrash():
+		resp["crash"], resp["code"] = a.Reason(), a.Code()
+	case a.IsSkip():
+		resp["skip"] = a.Reason()
+		if a.Code() != "" {
+			resp["code"] = a.Code()
+		}
+	case a.IsError():
+		resp["error"] = map[string]string{"kind": string(a.Kind()), "message": a.Message()}
+	case a.tensor != nil:
+		resp["output"] = wireOutput{a.tensor}
+	default:
+		resp["output"] = a.npy
+	}
+	return resp
+}
+
+// ServeFunc is Serve with a function that writes the response objects
+// itself: answer returns the response object for one request line, or
+// nil to send nothing (ServeAnswers is the usual way; this one can also
+// write what the protocol does not allow, for tests of clients). The
+// request lines read ahead of their answers are bounded by MaxPending
+// bytes.
 func ServeFunc(r io.Reader, w io.Writer, hello Hello, answer func(line []byte) map[string]any) error {
 	out := bufio.NewWriterSize(w, 1<<16)
 	var mu sync.Mutex
@@ -104,7 +153,7 @@ func ServeFunc(r io.Reader, w io.Writer, hello Hello, answer func(line []byte) m
 	var err error
 	for {
 		var line []byte
-		line, err = readLine(in)
+		line, err = readRequestLine(in)
 		if len(bytes.TrimSpace(line)) > 0 {
 			room.Acquire(context.Background(), int64(len(line)))
 			jobs <- line
@@ -126,7 +175,7 @@ func ServeFunc(r io.Reader, w io.Writer, hello Hello, answer func(line []byte) m
 // {"id":ID,"output":"BASE64"}, with the base64 streamed; if the tensor is
 // not valid, nothing is written and the answer is an error instead.
 func writeResponse(w *bufio.Writer, v map[string]any) error {
-	if o, ok := v["output"].(Output); ok && len(v) == 2 {
+	if o, ok := v["output"].(wireOutput); ok && len(v) == 2 {
 		id, err := json.Marshal(v["id"])
 		if err != nil {
 			return err
@@ -170,14 +219,14 @@ func (l *lazyPrefix) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// readLine reads one line of at most MaxLine bytes.
-func readLine(r *bufio.Reader) ([]byte, error) {
+// readRequestLine reads one line of at most MaxRequestLine bytes.
+func readRequestLine(r *bufio.Reader) ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
 		line = append(line, chunk...)
-		if len(line) > MaxLine {
-			return nil, fmt.Errorf("request line longer than %d bytes", MaxLine)
+		if len(line) > MaxRequestLine {
+			return nil, fmt.Errorf("request line longer than %d bytes", MaxRequestLine)
 		}
 		if err != bufio.ErrBufferFull {
 			return line, err
@@ -185,32 +234,37 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// Answer evaluates one request line on the engine and returns the
-// response object, or nil if the line carries no usable id.
-func Answer(line []byte) map[string]any {
-	var head struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.Unmarshal(line, &head) != nil || len(head.ID) == 0 {
-		return nil
-	}
-	resp := map[string]any{"id": head.ID}
+// EngineAnswer evaluates one request line on the engine. A panic of the
+// engine is answered as a bad_input error saying it is an internal error.
+func EngineAnswer(line []byte) Answer {
 	out, err := eval(line)
 	if err != nil {
-		kind := engine.KindOf(err)
-		msg := err.Error()
-		if e, ok := err.(*engine.Error); ok {
-			msg = e.Message
+		a := ErrorAnswer(err)
+		if a.IsCrash() { // an error without a kind
+			return Error(engine.BadInput, a.Reason())
 		}
-		if kind == "" {
-			kind = engine.BadInput
-		}
-		resp["error"] = map[string]string{"kind": string(kind), "message": msg}
-		return resp
+		return a
 	}
-	resp["output"] = Output{out}
-	return resp
+	return Output(out)
 }
+
+// ErrorAnswer returns the answer of an implementation that returned err:
+// an error of err's kind (engine.KindOf) with its message, or, if err has
+// no kind, a crash with the code CrashNoKind.
+func ErrorAnswer(err error) Answer {
+	msg := err.Error()
+	if e := (*engine.Error)(nil); errors.As(err, &e) {
+		msg = e.Message
+	}
+	kind := engine.KindOf(err)
+	if kind == "" {
+		return Crash(CrashNoKind, msg)
+	}
+	return Error(kind, msg)
+}
+
+// CrashNoKind is the crash code of an error without a kind.
+const CrashNoKind = "no-kind"
 
 func eval(line []byte) (t *engine.Tensor, err error) {
 	defer func() {

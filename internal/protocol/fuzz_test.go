@@ -1,4 +1,4 @@
-package oracle
+package protocol
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 // FuzzProtocolLines feeds arbitrary lines to the client's protocol
 // parsers (the hello line and a response line): they must never panic,
 // a response they accept must hold exactly one result (a crash the child
-// reports has CrashKind CrashReported), and a line the
+// reports has the code CrashReported when it gives none), and a line the
 // fast reader plainOutput accepts must mean the same to the general one.
 func FuzzProtocolLines(f *testing.F) {
 	for _, seed := range []string{
@@ -36,7 +36,8 @@ func FuzzProtocolLines(f *testing.F) {
 			var general struct {
 				ID int64
 			}
-			r, bad := parseResponse(fields)
+			a, bad := parseResponse(fields)
+			r := responseOf(a, 0)
 			if jsonErr != nil || json.Unmarshal(line, &general) != nil || bad != "" {
 				t.Fatalf("plainOutput accepted %q, which is not a valid response", line)
 			}
@@ -47,7 +48,8 @@ func FuzzProtocolLines(f *testing.F) {
 		if jsonErr != nil {
 			return
 		}
-		r, bad := parseResponse(fields)
+		a, bad := parseResponse(fields)
+		r := responseOf(a, 0)
 		if bad != "" {
 			return
 		}
@@ -66,8 +68,8 @@ func FuzzProtocolLines(f *testing.F) {
 		}
 		if r.Crash != "" {
 			n++
-			if r.CrashKind != CrashReported {
-				t.Fatalf("accepted %q as a crash of kind %q, want %q", line, r.CrashKind, CrashReported)
+			if _, coded := fields["code"]; !coded && r.CrashKind != CrashReported {
+				t.Fatalf("accepted %q as a crash with the code %q, want %q", line, r.CrashKind, CrashReported)
 			}
 		}
 		if n != 1 {

@@ -1,4 +1,4 @@
-package oracle
+package protocol
 
 import (
 	"context"
@@ -32,13 +32,13 @@ func TestMessageBounds(t *testing.T) {
 	for _, tt := range []struct {
 		rule string
 		req  map[string]any
-		text func(Response) string
+		text func(response) string
 	}{
-		{"a skip reason is cut", map[string]any{"skip": long}, func(r Response) string { return r.Skip }},
-		{"a reported crash's reason is cut", map[string]any{"report": long}, func(r Response) string { return r.Crash }},
-		{"an error message is cut", map[string]any{"kind": "out_of_range", "message": long}, func(r Response) string { return r.ErrMessage }},
+		{"a skip reason is cut", map[string]any{"skip": long}, func(r response) string { return r.Skip }},
+		{"a reported crash's reason is cut", map[string]any{"report": long}, func(r response) string { return r.Crash }},
+		{"an error message is cut", map[string]any{"kind": "out_of_range", "message": long}, func(r response) string { return r.ErrMessage }},
 	} {
-		got := tt.text(c.Do(context.Background(), tt.req))
+		got := tt.text(do(c, tt.req))
 		if len(got) > MaxMessageBytes+64 || len(got) < MaxMessageBytes/2 || !utf8.ValidString(got) {
 			t.Errorf("%s: %d bytes (valid UTF-8: %v), want about %d", tt.rule, len(got), utf8.ValidString(got), MaxMessageBytes)
 		}
@@ -74,8 +74,8 @@ func TestInflightBytes(t *testing.T) {
 		r := c.DoAppend(context.Background(), len(v)+32, func(dst []byte) ([]byte, error) {
 			return append(append(append(dst, `{"value":"`...), v...), `"}`...), nil
 		})
-		if string(r.Output) != v {
-			t.Errorf("got %d bytes of output, want %d (%s)", len(r.Output), len(v), r.Crash)
+		if string(r.NPY()) != v {
+			t.Errorf("got %d bytes of output, want %d (%v)", len(r.NPY()), len(v), r)
 		}
 	}
 	stop, peak := make(chan struct{}), make(chan int64)
