@@ -357,51 +357,71 @@ func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
 	p := &advPlan{x: x, base: x.Offset}
 	// Step 2: the view of the basic items, in item order, and where the
 	// broadcast dimensions go.
-	var dims []advDim
-	insert, status := 0, -1 // status: -1 no array yet, 0 in the run, 1 after it, 2 separated
-	axis := 0
-	type fancyAt struct {
-		e    *advEntry
-		axis int
+	dims, insert, fancies, err := p.view(entries)
+	if err != nil {
+		return nil, err
 	}
-	var fancies []fancyAt
+	// Step 3: broadcast, then the limits of NumPy's index iterator.
+	grid, err := broadcastFancies(fancies)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkIndexIterator(iteratorArrays(fancies), oneElement(dims)); err != nil {
+		return nil, err
+	}
+	p.grid = grid
+	p.pre, p.post = dims[:insert], dims[insert:]
+	p.outShape = advOutShape(p.pre, grid, p.post)
+
+	// Step 4: the output limit.
+	if err := checkOutputSize(p.outShape, x.DType.Size); err != nil {
+		return nil, err
+	}
+	nd := len(grid)
+	p.gridSize = NumElements(grid)
+	p.rows = NumElements(p.outShape[:len(p.pre)+nd])
+	p.rowBytes = NumElements(p.outShape[len(p.pre)+nd:]) * x.DType.Size
+	if p.rows*p.rowBytes == 0 {
+		return p, nil // nothing to read or check
+	}
+	p.addSources(fancies)
+	return p, nil
+}
+
+// advFancy is an array entry (an integer array, a mask or a 0-d
+// boolean) and the first dimension of x it indexes.
+type advFancy struct {
+	e    *advEntry
+	axis int
+}
+
+// view makes step 2: it moves p.base by the integers and the slices'
+// starts, in item order (an integer out of bounds is out_of_range, a zero
+// slice step invalid_spec), and returns the result dimensions of the
+// basic items, the index in them where the broadcast dimensions go (0
+// when the arrays are separated), and the array entries with their axes.
+func (p *advPlan) view(entries []advEntry) (dims []advDim, insert int, fancies []advFancy, err error) {
+	x := p.x
+	var place broadcastPlace
+	axis := 0
 	for i := range entries {
 		e := &entries[i]
-		isFancy := e.kind == advInt || e.kind == advArray || e.kind == advMask || e.kind == advBool0
-		switch {
-		case isFancy && status == -1:
-			insert, status = len(dims), 0
-		case isFancy && status == 1:
-			status, insert = 2, 0
-		case !isFancy && status == 0:
-			status = 1
-		}
+		place.see(e.kind, len(dims))
 		switch e.kind {
 		case advInt:
-			size := int64(x.Shape[axis])
-			pos, ok := resolveIndex(e.index, size, 0)
-			if !ok {
-				return nil, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", e.index, axis, size)
+			off, err := intOffset(x, axis, e.index)
+			if err != nil {
+				return nil, 0, nil, err
 			}
-			p.base += int(pos) * x.Strides[axis]
+			p.base += off
 			axis++
 		case advSlice:
-			it := e.item
-			if it.Err != nil {
-				return nil, it.Err // a bound that is not an integer
+			d, off, err := sliceDim(x, axis, e.item)
+			if err != nil {
+				return nil, 0, nil, err
 			}
-			step := int64(1)
-			if it.HasStep {
-				step = it.Step
-			}
-			if step == 0 {
-				return nil, Errorf(InvalidSpec, "slice step cannot be zero (axis %d)", axis)
-			}
-			start, count := canonicalRange(int64(x.Shape[axis]), it.Start, it.Stop, step, !it.HasStart, !it.HasStop)
-			if count > 0 {
-				p.base += int(start) * x.Strides[axis]
-			}
-			dims = append(dims, advDim{count: int(count), stride: int(step) * x.Strides[axis]})
+			p.base += off
+			dims = append(dims, d)
 			axis++
 		case advNewAxis:
 			dims = append(dims, advDim{count: 1})
@@ -411,20 +431,87 @@ func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
 				axis++
 			}
 		case advArray:
-			fancies = append(fancies, fancyAt{e, axis})
+			fancies = append(fancies, advFancy{e, axis})
 			axis++
 		case advMask:
-			fancies = append(fancies, fancyAt{e, axis})
+			fancies = append(fancies, advFancy{e, axis})
 			axis += e.dims
 		case advBool0:
-			fancies = append(fancies, fancyAt{e, axis})
+			fancies = append(fancies, advFancy{e, axis})
 		}
 	}
-	if status == 2 {
-		insert = 0
-	}
+	return dims, place.insert(), fancies, nil
+}
 
-	// Step 3: broadcast, in item order, as NumPy's mapiter_fill_info.
+// broadcastPlace finds where the broadcast dimensions go as view reads
+// the entries: in place of the arrays (integers included) when they are
+// adjacent, first otherwise.
+type broadcastPlace struct {
+	at     int // the result dimensions before the first array
+	status int // 0 no array yet, 1 in the run of arrays, 2 after it, 3 separated
+}
+
+// see notes an entry of kind k read after ndims result dimensions.
+func (b *broadcastPlace) see(k advKind, ndims int) {
+	fancy := k == advInt || k == advArray || k == advMask || k == advBool0
+	switch {
+	case fancy && b.status == 0:
+		b.at, b.status = ndims, 1
+	case fancy && b.status == 2:
+		b.status = 3
+	case !fancy && b.status == 1:
+		b.status = 2
+	}
+}
+
+// insert returns the index among the basic items' result dimensions
+// where the broadcast dimensions go.
+func (b *broadcastPlace) insert() int {
+	if b.status == 3 {
+		return 0
+	}
+	return b.at
+}
+
+// intOffset returns the byte offset in x of index on axis, or
+// out_of_range.
+func intOffset(x *Tensor, axis int, index int64) (int, error) {
+	size := int64(x.Shape[axis])
+	pos, ok := resolveIndex(index, size, 0)
+	if !ok {
+		return 0, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", index, axis, size)
+	}
+	return int(pos) * x.Strides[axis], nil
+}
+
+// sliceDim returns the result dimension of slice it on axis of x and the
+// byte offset of its start (0 for an empty slice), or the slice's error
+// (a bound that is not an integer) or invalid_spec for a zero step.
+func sliceDim(x *Tensor, axis int, it IndexItem) (advDim, int, error) {
+	if it.Err != nil {
+		return advDim{}, 0, it.Err
+	}
+	step := int64(1)
+	if it.HasStep {
+		step = it.Step
+	}
+	if step == 0 {
+		return advDim{}, 0, Errorf(InvalidSpec, "slice step cannot be zero (axis %d)", axis)
+	}
+	start, count := canonicalRange(int64(x.Shape[axis]), it.Start, it.Stop, step, !it.HasStart, !it.HasStop)
+	off := 0
+	if count > 0 {
+		off = int(start) * x.Strides[axis]
+	}
+	return advDim{count: int(count), stride: int(step) * x.Strides[axis]}, off, nil
+}
+
+// broadcastFancies broadcasts the arrays in item order, as NumPy's
+// mapiter_fill_info: each integer array by its shape, each mask by its
+// nonzero() arrays' shape (count,), a 0-d True as (1,) and a 0-d False as
+// (0,), which broadcasts only against a last dimension of 1 or less. It
+// returns the broadcast shape (at least 1-d) or invalid_spec.
+func broadcastFancies(fancies []advFancy) ([]int, error) {
 	nd := 1
 	for _, f := range fancies {
 		if f.e.kind == advArray {
@@ -435,96 +522,104 @@ func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
 	for i := range grid {
 		grid[i] = 1
 	}
-	mismatch := func() error {
-		var shapes []string
-		for _, f := range fancies {
-			switch f.e.kind {
-			case advArray:
-				shapes = append(shapes, shapeString(f.e.arr.Shape))
-			case advMask:
-				shapes = append(shapes, shapeString([]int{f.e.count}))
-			case advBool0:
-				shapes = append(shapes, shapeString([]int{b2i(f.e.truth)}))
-			}
-		}
-		return Errorf(InvalidSpec, "shape mismatch: indexing arrays could not be broadcast together with shapes %v", shapes)
-	}
-	broadcast := func(shape []int) bool {
-		for k := len(shape) - 1; k >= 0; k-- {
-			g := nd - len(shape) + k
-			if d := shape[k]; d != 1 && d != grid[g] {
-				if grid[g] != 1 {
-					return false
-				}
-				grid[g] = d
-			}
-		}
-		return true
-	}
 	for _, f := range fancies {
 		switch f.e.kind {
 		case advArray:
-			if !broadcast(f.e.arr.Shape) {
-				return nil, mismatch()
+			if !broadcastInto(grid, f.e.arr.Shape) {
+				return nil, broadcastMismatch(fancies)
 			}
 		case advMask:
-			// Its nonzero() arrays all have the shape (count,).
-			if !broadcast([]int{f.e.count}) {
-				return nil, mismatch()
+			if !broadcastInto(grid, []int{f.e.count}) {
+				return nil, broadcastMismatch(fancies)
 			}
 		case advBool0:
 			if !f.e.truth && grid[nd-1] > 1 {
-				return nil, mismatch()
+				return nil, broadcastMismatch(fancies)
 			}
 			grid[nd-1] *= b2i(f.e.truth)
 		}
 	}
-	// The limits of NumPy's index iterator: at most 32 index arrays
-	// (nonzero() arrays and 0-d booleans included), and at most 31 when
-	// the basic items leave a "subspace" of one element.
-	numiter := 0
+	return grid, nil
+}
+
+// broadcastInto broadcasts shape (aligned to the right) into grid, or
+// reports false if they do not broadcast.
+func broadcastInto(grid, shape []int) bool {
+	for k := len(shape) - 1; k >= 0; k-- {
+		g := len(grid) - len(shape) + k
+		if d := shape[k]; d != 1 && d != grid[g] {
+			if grid[g] != 1 {
+				return false
+			}
+			grid[g] = d
+		}
+	}
+	return true
+}
+
+// broadcastMismatch is the invalid_spec of arrays that do not broadcast,
+// naming their shapes as NumPy does.
+func broadcastMismatch(fancies []advFancy) error {
+	var shapes []string
+	for _, f := range fancies {
+		switch f.e.kind {
+		case advArray:
+			shapes = append(shapes, shapeString(f.e.arr.Shape))
+		case advMask:
+			shapes = append(shapes, shapeString([]int{f.e.count}))
+		case advBool0:
+			shapes = append(shapes, shapeString([]int{b2i(f.e.truth)}))
+		}
+	}
+	return Errorf(InvalidSpec, "shape mismatch: indexing arrays could not be broadcast together with shapes %v", shapes)
+}
+
+// iteratorArrays counts the index arrays NumPy's index iterator holds:
+// one per integer array and 0-d boolean, one per dimension of a mask
+// (its nonzero() arrays), none for the single boolean index.
+func iteratorArrays(fancies []advFancy) int {
+	n := 0
 	for _, f := range fancies {
 		switch {
 		case f.e.whole:
 		case f.e.kind == advMask:
-			numiter += f.e.dims
+			n += f.e.dims
 		default:
-			numiter++
+			n++
 		}
 	}
-	oneElement := true // the subspace: the result dimensions of the basic items
+	return n
+}
+
+// oneElement reports whether the basic items' result dimensions (NumPy's
+// "subspace") hold one element.
+func oneElement(dims []advDim) bool {
 	for _, d := range dims {
-		oneElement = oneElement && d.count == 1
+		if d.count != 1 {
+			return false
+		}
 	}
-	if err := checkIndexIterator(numiter, oneElement); err != nil {
-		return nil, err
-	}
-	p.grid = grid
-	p.pre, p.post = dims[:insert], dims[insert:]
-	outShape := make([]int, 0, len(dims)+nd)
-	for _, d := range p.pre {
-		outShape = append(outShape, d.count)
-	}
-	outShape = append(outShape, grid...)
-	for _, d := range p.post {
-		outShape = append(outShape, d.count)
-	}
-	p.outShape = outShape
+	return true
+}
 
-	// Step 4: the output limit.
-	if err := checkOutputSize(outShape, x.DType.Size); err != nil {
-		return nil, err
+// advOutShape returns the result's shape: pre, grid, post.
+func advOutShape(pre []advDim, grid []int, post []advDim) []int {
+	out := make([]int, 0, len(pre)+len(grid)+len(post))
+	for _, d := range pre {
+		out = append(out, d.count)
 	}
-	p.gridSize = NumElements(grid)
-	p.rows = NumElements(outShape[:len(p.pre)+nd])
-	p.rowBytes = NumElements(outShape[len(p.pre)+nd:]) * x.DType.Size
-	if p.rows*p.rowBytes == 0 {
-		return p, nil // nothing to read or check
+	out = append(out, grid...)
+	for _, d := range post {
+		out = append(out, d.count)
 	}
+	return out
+}
 
-	// The index sources of the grid: the integer arrays and the masks,
-	// walked in place (see advwalk.go), one mask that is the only array
-	// by a walk of its own.
+// addSources sets the index sources of the grid: the integer arrays and
+// the masks, walked in place (see advwalk.go), one mask that is the only
+// array by a walk of its own.
+func (p *advPlan) addSources(fancies []advFancy) {
+	x := p.x
 	masks, arrays := 0, 0
 	for _, f := range fancies {
 		switch f.e.kind {
@@ -538,7 +633,7 @@ func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
 		switch f.e.kind {
 		case advArray:
 			a := f.e.arr
-			src := arraySource{data: a.Data, dt: a.DType, off0: a.Offset, strides: broadcastStrides(a.Shape, a.Strides, grid), xStride: x.Strides[f.axis], dim: x.Shape[f.axis], t: a}
+			src := arraySource{data: a.Data, dt: a.DType, off0: a.Offset, strides: broadcastStrides(a.Shape, a.Strides, p.grid), xStride: x.Strides[f.axis], dim: x.Shape[f.axis], t: a}
 			p.arrays = append(p.arrays, src)
 			p.checkArgs = append(p.checkArgs, src)
 		case advMask:
@@ -551,7 +646,6 @@ func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
 			p.masksXs = append(p.masksXs, x.Strides[f.axis:f.axis+f.e.dims])
 		}
 	}
-	return p, nil
 }
 
 func b2i(b bool) int {
