@@ -127,95 +127,146 @@ func advancedGetItem(x *Tensor, items []IndexItem, r Rules) (*Tensor, error) {
 // of step 1. fancy reports whether any entry is an array (advArray,
 // advMask, advBool0).
 func prepareAdvanced(x *Tensor, items []IndexItem) (entries []advEntry, fancy bool, err error) {
-	rank := x.Rank()
-	used, newDims, fancyDims := 0, 0, 0
-	ellipsis := -1
+	p := advPrep{ellipsis: -1}
 	for _, it := range items {
-		if len(entries) > 2*MaxRank {
+		if len(p.entries) > 2*MaxRank {
 			return nil, false, Errorf(InvalidSpec, "too many indices for array")
 		}
-		switch it.Kind {
-		case IndexEllipsis:
-			if ellipsis >= 0 {
-				return nil, false, Errorf(InvalidSpec, "an index can only have a single ellipsis ('...')")
-			}
-			ellipsis = len(entries)
-			entries = append(entries, advEntry{kind: advEllipsis})
-		case IndexNewAxis:
-			newDims++
-			entries = append(entries, advEntry{kind: advNewAxis, item: it})
-		case IndexSlice:
-			used++
-			newDims++
-			entries = append(entries, advEntry{kind: advSlice, item: it})
-		case IndexInt:
-			used++
-			entries = append(entries, advEntry{kind: advInt, index: it.Index})
-		case IndexArray:
-			a := it.Array
-			if a == nil {
-				return nil, false, Errorf(InvalidSpec, "the index array %q has no value: its name is not bound to an input", it.Name)
-			}
-			switch {
-			case a.DType.Kind == Bool:
-				if len(items) == 1 && sameShape(a.Shape, x.Shape) {
-					// NumPy's single boolean index: the elements where
-					// it is true, in a 1-d result.
-					e := newMaskEntry(a)
-					e.whole = true
-					return []advEntry{e}, true, nil
-				}
-				fancy = true
-				fancyDims = max(fancyDims, 1)
-				if a.Rank() == 0 {
-					entries = append(entries, advEntry{kind: advBool0, truth: a.Bytes()[0] != 0})
-					continue
-				}
-				if len(entries)+a.Rank() >= 2*MaxRank {
-					return nil, false, Errorf(InvalidSpec, "too many indices for array")
-				}
-				used += a.Rank()
-				entries = append(entries, newMaskEntry(a))
-			case a.DType.IsInteger():
-				if a.Rank() == 0 {
-					var v [1]int64
-					readInts(v[:], a.Data, a.Offset, 0, a.DType)
-					if a.DType.Kind == Uint && v[0] < 0 {
-						return nil, false, Errorf(OutOfRange, "0-d index array %s holds a value beyond int64 (NumPy: OverflowError)", arrayName(it))
-					}
-					used++
-					entries = append(entries, advEntry{kind: advInt, index: v[0]})
-					continue
-				}
-				fancy = true
-				fancyDims = max(fancyDims, a.Rank())
-				used++
-				entries = append(entries, advEntry{kind: advArray, arr: a})
-			default:
-				return nil, false, Errorf(InvalidSpec, "arrays used as indices must be of integer (or boolean) type; %s has dtype %v", arrayName(it), a.DType)
-			}
-		case IndexInvalid:
-			return nil, false, it.Err
-		default:
-			return nil, false, Errorf(InvalidSpec, "unknown index item kind %d", it.Kind)
+		if it.Kind == IndexArray && len(items) == 1 && isWholeMask(it.Array, x) {
+			// NumPy's single boolean index: the elements where it is
+			// true, in a 1-d result.
+			e := newMaskEntry(it.Array)
+			e.whole = true
+			return []advEntry{e}, true, nil
+		}
+		if err := p.add(it); err != nil {
+			return nil, false, err
 		}
 	}
+	if err := p.fillEllipsis(x.Rank()); err != nil {
+		return nil, false, err
+	}
+	if !p.fancy {
+		return p.entries, false, nil
+	}
+	if n := p.newDims + p.fancyDims; n > MaxRank {
+		return nil, false, Errorf(InvalidSpec, "number of dimensions must be within [0, %d], indexing result would have %d", MaxRank, n)
+	}
+	if err := checkMaskShapes(x, p.entries); err != nil {
+		return nil, false, err
+	}
+	return p.entries, true, nil
+}
+
+// advPrep is the state of prepareAdvanced: the entries so far, the
+// dimensions of x they use, the result dimensions of the basic items
+// (newDims) and the largest array rank (fancyDims), as NumPy counts them,
+// the ellipsis' entry (-1 if none), and whether an entry is an array.
+type advPrep struct {
+	entries                  []advEntry
+	used, newDims, fancyDims int
+	ellipsis                 int
+	fancy                    bool
+}
+
+// add classifies one item.
+func (p *advPrep) add(it IndexItem) error {
+	switch it.Kind {
+	case IndexEllipsis:
+		if p.ellipsis >= 0 {
+			return Errorf(InvalidSpec, "an index can only have a single ellipsis ('...')")
+		}
+		p.ellipsis = len(p.entries)
+		p.entries = append(p.entries, advEntry{kind: advEllipsis})
+	case IndexNewAxis:
+		p.newDims++
+		p.entries = append(p.entries, advEntry{kind: advNewAxis, item: it})
+	case IndexSlice:
+		p.used++
+		p.newDims++
+		p.entries = append(p.entries, advEntry{kind: advSlice, item: it})
+	case IndexInt:
+		p.used++
+		p.entries = append(p.entries, advEntry{kind: advInt, index: it.Index})
+	case IndexArray:
+		return p.addArray(it)
+	case IndexInvalid:
+		return it.Err
+	default:
+		return Errorf(InvalidSpec, "unknown index item kind %d", it.Kind)
+	}
+	return nil
+}
+
+// addArray classifies an index array: a boolean array is a 0-d boolean
+// or a mask, a 0-d integer array an integer, any other integer array an
+// array; an array of another dtype (or a name bound to no input) is
+// invalid_spec.
+func (p *advPrep) addArray(it IndexItem) error {
+	a := it.Array
+	if a == nil {
+		return Errorf(InvalidSpec, "the index array %q has no value: its name is not bound to an input", it.Name)
+	}
 	switch {
-	case used > rank:
-		return nil, false, Errorf(InvalidSpec, "too many indices for array: array is %d-dimensional, but %d were indexed", rank, used)
-	case used < rank && ellipsis >= 0:
-		entries[ellipsis].dims = rank - used
-		newDims += rank - used
-	case used < rank:
-		entries = append(entries, advEntry{kind: advEllipsis, dims: rank - used})
-		newDims += rank - used
+	case a.DType.Kind == Bool:
+		p.fancy = true
+		p.fancyDims = max(p.fancyDims, 1)
+		if a.Rank() == 0 {
+			p.entries = append(p.entries, advEntry{kind: advBool0, truth: a.Bytes()[0] != 0})
+			return nil
+		}
+		if len(p.entries)+a.Rank() >= 2*MaxRank {
+			return Errorf(InvalidSpec, "too many indices for array")
+		}
+		p.used += a.Rank()
+		p.entries = append(p.entries, newMaskEntry(a))
+	case a.DType.IsInteger():
+		if a.Rank() == 0 {
+			var v [1]int64
+			readInts(v[:], a.Data, a.Offset, 0, a.DType)
+			if a.DType.Kind == Uint && v[0] < 0 {
+				return Errorf(OutOfRange, "0-d index array %s holds a value beyond int64 (NumPy: OverflowError)", arrayName(it))
+			}
+			p.used++
+			p.entries = append(p.entries, advEntry{kind: advInt, index: v[0]})
+			return nil
+		}
+		p.fancy = true
+		p.fancyDims = max(p.fancyDims, a.Rank())
+		p.used++
+		p.entries = append(p.entries, advEntry{kind: advArray, arr: a})
+	default:
+		return Errorf(InvalidSpec, "arrays used as indices must be of integer (or boolean) type; %s has dtype %v", arrayName(it), a.DType)
 	}
-	if !fancy {
-		return entries, false, nil
+	return nil
+}
+
+// isWholeMask reports whether a is a boolean array of x's shape, which as
+// the only item is NumPy's single boolean index.
+func isWholeMask(a, x *Tensor) bool {
+	return a != nil && a.DType.Kind == Bool && sameShape(a.Shape, x.Shape)
+}
+
+// fillEllipsis gives the dimensions of x of the given rank that no item
+// uses to the ellipsis, or to an implicit one at the end; more dimensions
+// used than x has is invalid_spec.
+func (p *advPrep) fillEllipsis(rank int) error {
+	switch {
+	case p.used > rank:
+		return Errorf(InvalidSpec, "too many indices for array: array is %d-dimensional, but %d were indexed", rank, p.used)
+	case p.used < rank && p.ellipsis >= 0:
+		p.entries[p.ellipsis].dims = rank - p.used
+		p.newDims += rank - p.used
+	case p.used < rank:
+		p.entries = append(p.entries, advEntry{kind: advEllipsis, dims: rank - p.used})
+		p.newDims += rank - p.used
 	}
-	if newDims+fancyDims > MaxRank {
-		return nil, false, Errorf(InvalidSpec, "number of dimensions must be within [0, %d], indexing result would have %d", MaxRank, newDims+fancyDims)
-	}
+	return nil
+}
+
+// checkMaskShapes checks that each mask has the shape of the dimensions
+// of x it covers (invalid_spec), except on its dimensions of size 0.
+func checkMaskShapes(x *Tensor, entries []advEntry) error {
 	axis := 0
 	for _, e := range entries {
 		switch e.kind {
@@ -225,7 +276,7 @@ func prepareAdvanced(x *Tensor, items []IndexItem) (entries []advEntry, fancy bo
 				// not empty: a mask of shape (0,) is an empty index
 				// on a dimension of any size.
 				if d != 0 && d != x.Shape[axis+k] {
-					return nil, false, Errorf(InvalidSpec, "boolean index did not match indexed array along dimension %d; dimension is %d but corresponding boolean dimension is %d", axis+k, x.Shape[axis+k], d)
+					return Errorf(InvalidSpec, "boolean index did not match indexed array along dimension %d; dimension is %d but corresponding boolean dimension is %d", axis+k, x.Shape[axis+k], d)
 				}
 			}
 			axis += e.dims
@@ -235,7 +286,7 @@ func prepareAdvanced(x *Tensor, items []IndexItem) (entries []advEntry, fancy bo
 			axis++
 		}
 	}
-	return entries, true, nil
+	return nil
 }
 
 // arrayName names an index array in messages.
