@@ -539,15 +539,9 @@ func intOffset(x *Tensor, axis int, index int64) (int, error) {
 // byte offset of its start (0 for an empty slice), or the slice's error
 // (a bound that is not an integer) or invalid_spec for a zero step.
 func sliceDim(x *Tensor, axis int, it IndexItem) (advDim, int, error) {
-	if it.Err != nil {
-		return advDim{}, 0, it.Err
-	}
-	step := int64(1)
-	if it.HasStep {
-		step = it.Step
-	}
-	if step == 0 {
-		return advDim{}, 0, Errorf(InvalidSpec, "slice step cannot be zero (axis %d)", axis)
+	step, err := sliceStep(it, axis)
+	if err != nil {
+		return advDim{}, 0, err
 	}
 	start, count := canonicalRange(int64(x.Shape[axis]), it.Start, it.Stop, step, !it.HasStart, !it.HasStop)
 	off := 0
