@@ -127,95 +127,146 @@ func advancedGetItem(x *Tensor, items []IndexItem, r Rules) (*Tensor, error) {
 // of step 1. fancy reports whether any entry is an array (advArray,
 // advMask, advBool0).
 func prepareAdvanced(x *Tensor, items []IndexItem) (entries []advEntry, fancy bool, err error) {
-	rank := x.Rank()
-	used, newDims, fancyDims := 0, 0, 0
-	ellipsis := -1
+	p := advPrep{ellipsis: -1}
 	for _, it := range items {
-		if len(entries) > 2*MaxRank {
+		if len(p.entries) > 2*MaxRank {
 			return nil, false, Errorf(InvalidSpec, "too many indices for array")
 		}
-		switch it.Kind {
-		case IndexEllipsis:
-			if ellipsis >= 0 {
-				return nil, false, Errorf(InvalidSpec, "an index can only have a single ellipsis ('...')")
-			}
-			ellipsis = len(entries)
-			entries = append(entries, advEntry{kind: advEllipsis})
-		case IndexNewAxis:
-			newDims++
-			entries = append(entries, advEntry{kind: advNewAxis, item: it})
-		case IndexSlice:
-			used++
-			newDims++
-			entries = append(entries, advEntry{kind: advSlice, item: it})
-		case IndexInt:
-			used++
-			entries = append(entries, advEntry{kind: advInt, index: it.Index})
-		case IndexArray:
-			a := it.Array
-			if a == nil {
-				return nil, false, Errorf(InvalidSpec, "the index array %q has no value: its name is not bound to an input", it.Name)
-			}
-			switch {
-			case a.DType.Kind == Bool:
-				if len(items) == 1 && sameShape(a.Shape, x.Shape) {
-					// NumPy's single boolean index: the elements where
-					// it is true, in a 1-d result.
-					e := newMaskEntry(a)
-					e.whole = true
-					return []advEntry{e}, true, nil
-				}
-				fancy = true
-				fancyDims = max(fancyDims, 1)
-				if a.Rank() == 0 {
-					entries = append(entries, advEntry{kind: advBool0, truth: a.Bytes()[0] != 0})
-					continue
-				}
-				if len(entries)+a.Rank() >= 2*MaxRank {
-					return nil, false, Errorf(InvalidSpec, "too many indices for array")
-				}
-				used += a.Rank()
-				entries = append(entries, newMaskEntry(a))
-			case a.DType.IsInteger():
-				if a.Rank() == 0 {
-					var v [1]int64
-					readInts(v[:], a.Data, a.Offset, 0, a.DType)
-					if a.DType.Kind == Uint && v[0] < 0 {
-						return nil, false, Errorf(OutOfRange, "0-d index array %s holds a value beyond int64 (NumPy: OverflowError)", arrayName(it))
-					}
-					used++
-					entries = append(entries, advEntry{kind: advInt, index: v[0]})
-					continue
-				}
-				fancy = true
-				fancyDims = max(fancyDims, a.Rank())
-				used++
-				entries = append(entries, advEntry{kind: advArray, arr: a})
-			default:
-				return nil, false, Errorf(InvalidSpec, "arrays used as indices must be of integer (or boolean) type; %s has dtype %v", arrayName(it), a.DType)
-			}
-		case IndexInvalid:
-			return nil, false, it.Err
-		default:
-			return nil, false, Errorf(InvalidSpec, "unknown index item kind %d", it.Kind)
+		if it.Kind == IndexArray && len(items) == 1 && isWholeMask(it.Array, x) {
+			// NumPy's single boolean index: the elements where it is
+			// true, in a 1-d result.
+			e := newMaskEntry(it.Array)
+			e.whole = true
+			return []advEntry{e}, true, nil
+		}
+		if err := p.add(it); err != nil {
+			return nil, false, err
 		}
 	}
+	if err := p.fillEllipsis(x.Rank()); err != nil {
+		return nil, false, err
+	}
+	if !p.fancy {
+		return p.entries, false, nil
+	}
+	if n := p.newDims + p.fancyDims; n > MaxRank {
+		return nil, false, Errorf(InvalidSpec, "number of dimensions must be within [0, %d], indexing result would have %d", MaxRank, n)
+	}
+	if err := checkMaskShapes(x, p.entries); err != nil {
+		return nil, false, err
+	}
+	return p.entries, true, nil
+}
+
+// advPrep is the state of prepareAdvanced: the entries so far, the
+// dimensions of x they use, the result dimensions of the basic items
+// (newDims) and the largest array rank (fancyDims), as NumPy counts them,
+// the ellipsis' entry (-1 if none), and whether an entry is an array.
+type advPrep struct {
+	entries                  []advEntry
+	used, newDims, fancyDims int
+	ellipsis                 int
+	fancy                    bool
+}
+
+// add classifies one item.
+func (p *advPrep) add(it IndexItem) error {
+	switch it.Kind {
+	case IndexEllipsis:
+		if p.ellipsis >= 0 {
+			return Errorf(InvalidSpec, "an index can only have a single ellipsis ('...')")
+		}
+		p.ellipsis = len(p.entries)
+		p.entries = append(p.entries, advEntry{kind: advEllipsis})
+	case IndexNewAxis:
+		p.newDims++
+		p.entries = append(p.entries, advEntry{kind: advNewAxis, item: it})
+	case IndexSlice:
+		p.used++
+		p.newDims++
+		p.entries = append(p.entries, advEntry{kind: advSlice, item: it})
+	case IndexInt:
+		p.used++
+		p.entries = append(p.entries, advEntry{kind: advInt, index: it.Index})
+	case IndexArray:
+		return p.addArray(it)
+	case IndexInvalid:
+		return it.Err
+	default:
+		return Errorf(InvalidSpec, "unknown index item kind %d", it.Kind)
+	}
+	return nil
+}
+
+// addArray classifies an index array: a boolean array is a 0-d boolean
+// or a mask, a 0-d integer array an integer, any other integer array an
+// array; an array of another dtype (or a name bound to no input) is
+// invalid_spec.
+func (p *advPrep) addArray(it IndexItem) error {
+	a := it.Array
+	if a == nil {
+		return Errorf(InvalidSpec, "the index array %q has no value: its name is not bound to an input", it.Name)
+	}
 	switch {
-	case used > rank:
-		return nil, false, Errorf(InvalidSpec, "too many indices for array: array is %d-dimensional, but %d were indexed", rank, used)
-	case used < rank && ellipsis >= 0:
-		entries[ellipsis].dims = rank - used
-		newDims += rank - used
-	case used < rank:
-		entries = append(entries, advEntry{kind: advEllipsis, dims: rank - used})
-		newDims += rank - used
+	case a.DType.Kind == Bool:
+		p.fancy = true
+		p.fancyDims = max(p.fancyDims, 1)
+		if a.Rank() == 0 {
+			p.entries = append(p.entries, advEntry{kind: advBool0, truth: a.Bytes()[0] != 0})
+			return nil
+		}
+		if len(p.entries)+a.Rank() >= 2*MaxRank {
+			return Errorf(InvalidSpec, "too many indices for array")
+		}
+		p.used += a.Rank()
+		p.entries = append(p.entries, newMaskEntry(a))
+	case a.DType.IsInteger():
+		if a.Rank() == 0 {
+			var v [1]int64
+			readInts(v[:], a.Data, a.Offset, 0, a.DType)
+			if a.DType.Kind == Uint && v[0] < 0 {
+				return Errorf(OutOfRange, "0-d index array %s holds a value beyond int64 (NumPy: OverflowError)", arrayName(it))
+			}
+			p.used++
+			p.entries = append(p.entries, advEntry{kind: advInt, index: v[0]})
+			return nil
+		}
+		p.fancy = true
+		p.fancyDims = max(p.fancyDims, a.Rank())
+		p.used++
+		p.entries = append(p.entries, advEntry{kind: advArray, arr: a})
+	default:
+		return Errorf(InvalidSpec, "arrays used as indices must be of integer (or boolean) type; %s has dtype %v", arrayName(it), a.DType)
 	}
-	if !fancy {
-		return entries, false, nil
+	return nil
+}
+
+// isWholeMask reports whether a is a boolean array of x's shape, which as
+// the only item is NumPy's single boolean index.
+func isWholeMask(a, x *Tensor) bool {
+	return a != nil && a.DType.Kind == Bool && sameShape(a.Shape, x.Shape)
+}
+
+// fillEllipsis gives the dimensions of x of the given rank that no item
+// uses to the ellipsis, or to an implicit one at the end; more dimensions
+// used than x has is invalid_spec.
+func (p *advPrep) fillEllipsis(rank int) error {
+	switch {
+	case p.used > rank:
+		return Errorf(InvalidSpec, "too many indices for array: array is %d-dimensional, but %d were indexed", rank, p.used)
+	case p.used < rank && p.ellipsis >= 0:
+		p.entries[p.ellipsis].dims = rank - p.used
+		p.newDims += rank - p.used
+	case p.used < rank:
+		p.entries = append(p.entries, advEntry{kind: advEllipsis, dims: rank - p.used})
+		p.newDims += rank - p.used
 	}
-	if newDims+fancyDims > MaxRank {
-		return nil, false, Errorf(InvalidSpec, "number of dimensions must be within [0, %d], indexing result would have %d", MaxRank, newDims+fancyDims)
-	}
+	return nil
+}
+
+// checkMaskShapes checks that each mask has the shape of the dimensions
+// of x it covers (invalid_spec), except on its dimensions of size 0.
+func checkMaskShapes(x *Tensor, entries []advEntry) error {
 	axis := 0
 	for _, e := range entries {
 		switch e.kind {
@@ -225,7 +276,7 @@ func prepareAdvanced(x *Tensor, items []IndexItem) (entries []advEntry, fancy bo
 				// not empty: a mask of shape (0,) is an empty index
 				// on a dimension of any size.
 				if d != 0 && d != x.Shape[axis+k] {
-					return nil, false, Errorf(InvalidSpec, "boolean index did not match indexed array along dimension %d; dimension is %d but corresponding boolean dimension is %d", axis+k, x.Shape[axis+k], d)
+					return Errorf(InvalidSpec, "boolean index did not match indexed array along dimension %d; dimension is %d but corresponding boolean dimension is %d", axis+k, x.Shape[axis+k], d)
 				}
 			}
 			axis += e.dims
@@ -235,7 +286,7 @@ func prepareAdvanced(x *Tensor, items []IndexItem) (entries []advEntry, fancy bo
 			axis++
 		}
 	}
-	return entries, true, nil
+	return nil
 }
 
 // arrayName names an index array in messages.
@@ -357,51 +408,71 @@ func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
 	p := &advPlan{x: x, base: x.Offset}
 	// Step 2: the view of the basic items, in item order, and where the
 	// broadcast dimensions go.
-	var dims []advDim
-	insert, status := 0, -1 // status: -1 no array yet, 0 in the run, 1 after it, 2 separated
-	axis := 0
-	type fancyAt struct {
-		e    *advEntry
-		axis int
+	dims, insert, fancies, err := p.view(entries)
+	if err != nil {
+		return nil, err
 	}
-	var fancies []fancyAt
+	// Step 3: broadcast, then the limits of NumPy's index iterator.
+	grid, err := broadcastFancies(fancies)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkIndexIterator(iteratorArrays(fancies), oneElement(dims)); err != nil {
+		return nil, err
+	}
+	p.grid = grid
+	p.pre, p.post = dims[:insert], dims[insert:]
+	p.outShape = advOutShape(p.pre, grid, p.post)
+
+	// Step 4: the output limit.
+	if err := checkOutputSize(p.outShape, x.DType.Size); err != nil {
+		return nil, err
+	}
+	nd := len(grid)
+	p.gridSize = NumElements(grid)
+	p.rows = NumElements(p.outShape[:len(p.pre)+nd])
+	p.rowBytes = NumElements(p.outShape[len(p.pre)+nd:]) * x.DType.Size
+	if p.rows*p.rowBytes == 0 {
+		return p, nil // nothing to read or check
+	}
+	p.addSources(fancies)
+	return p, nil
+}
+
+// advFancy is an array entry (an integer array, a mask or a 0-d
+// boolean) and the first dimension of x it indexes.
+type advFancy struct {
+	e    *advEntry
+	axis int
+}
+
+// view makes step 2: it moves p.base by the integers and the slices'
+// starts, in item order (an integer out of bounds is out_of_range, a zero
+// slice step invalid_spec), and returns the result dimensions of the
+// basic items, the index in them where the broadcast dimensions go (0
+// when the arrays are separated), and the array entries with their axes.
+func (p *advPlan) view(entries []advEntry) (dims []advDim, insert int, fancies []advFancy, err error) {
+	x := p.x
+	var place broadcastPlace
+	axis := 0
 	for i := range entries {
 		e := &entries[i]
-		isFancy := e.kind == advInt || e.kind == advArray || e.kind == advMask || e.kind == advBool0
-		switch {
-		case isFancy && status == -1:
-			insert, status = len(dims), 0
-		case isFancy && status == 1:
-			status, insert = 2, 0
-		case !isFancy && status == 0:
-			status = 1
-		}
+		place.see(e.kind, len(dims))
 		switch e.kind {
 		case advInt:
-			size := int64(x.Shape[axis])
-			pos, ok := resolveIndex(e.index, size, 0)
-			if !ok {
-				return nil, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", e.index, axis, size)
+			off, err := intOffset(x, axis, e.index)
+			if err != nil {
+				return nil, 0, nil, err
 			}
-			p.base += int(pos) * x.Strides[axis]
+			p.base += off
 			axis++
 		case advSlice:
-			it := e.item
-			if it.Err != nil {
-				return nil, it.Err // a bound that is not an integer
+			d, off, err := sliceDim(x, axis, e.item)
+			if err != nil {
+				return nil, 0, nil, err
 			}
-			step := int64(1)
-			if it.HasStep {
-				step = it.Step
-			}
-			if step == 0 {
-				return nil, Errorf(InvalidSpec, "slice step cannot be zero (axis %d)", axis)
-			}
-			start, count := canonicalRange(int64(x.Shape[axis]), it.Start, it.Stop, step, !it.HasStart, !it.HasStop)
-			if count > 0 {
-				p.base += int(start) * x.Strides[axis]
-			}
-			dims = append(dims, advDim{count: int(count), stride: int(step) * x.Strides[axis]})
+			p.base += off
+			dims = append(dims, d)
 			axis++
 		case advNewAxis:
 			dims = append(dims, advDim{count: 1})
@@ -411,20 +482,81 @@ func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
 				axis++
 			}
 		case advArray:
-			fancies = append(fancies, fancyAt{e, axis})
+			fancies = append(fancies, advFancy{e, axis})
 			axis++
 		case advMask:
-			fancies = append(fancies, fancyAt{e, axis})
+			fancies = append(fancies, advFancy{e, axis})
 			axis += e.dims
 		case advBool0:
-			fancies = append(fancies, fancyAt{e, axis})
+			fancies = append(fancies, advFancy{e, axis})
 		}
 	}
-	if status == 2 {
-		insert = 0
-	}
+	return dims, place.insert(), fancies, nil
+}
 
-	// Step 3: broadcast, in item order, as NumPy's mapiter_fill_info.
+// broadcastPlace finds where the broadcast dimensions go as view reads
+// the entries: in place of the arrays (integers included) when they are
+// adjacent, first otherwise.
+type broadcastPlace struct {
+	at     int // the result dimensions before the first array
+	status int // 0 no array yet, 1 in the run of arrays, 2 after it, 3 separated
+}
+
+// see notes an entry of kind k read after ndims result dimensions.
+func (b *broadcastPlace) see(k advKind, ndims int) {
+	fancy := k == advInt || k == advArray || k == advMask || k == advBool0
+	switch {
+	case fancy && b.status == 0:
+		b.at, b.status = ndims, 1
+	case fancy && b.status == 2:
+		b.status = 3
+	case !fancy && b.status == 1:
+		b.status = 2
+	}
+}
+
+// insert returns the index among the basic items' result dimensions
+// where the broadcast dimensions go.
+func (b *broadcastPlace) insert() int {
+	if b.status == 3 {
+		return 0
+	}
+	return b.at
+}
+
+// intOffset returns the byte offset in x of index on axis, or
+// out_of_range.
+func intOffset(x *Tensor, axis int, index int64) (int, error) {
+	size := int64(x.Shape[axis])
+	pos, ok := resolveIndex(index, size, 0)
+	if !ok {
+		return 0, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", index, axis, size)
+	}
+	return int(pos) * x.Strides[axis], nil
+}
+
+// sliceDim returns the result dimension of slice it on axis of x and the
+// byte offset of its start (0 for an empty slice), or the slice's error
+// (a bound that is not an integer) or invalid_spec for a zero step.
+func sliceDim(x *Tensor, axis int, it IndexItem) (advDim, int, error) {
+	step, err := sliceStep(it, axis)
+	if err != nil {
+		return advDim{}, 0, err
+	}
+	start, count := canonicalRange(int64(x.Shape[axis]), it.Start, it.Stop, step, !it.HasStart, !it.HasStop)
+	off := 0
+	if count > 0 {
+		off = int(start) * x.Strides[axis]
+	}
+	return advDim{count: int(count), stride: int(step) * x.Strides[axis]}, off, nil
+}
+
+// broadcastFancies broadcasts the arrays in item order, as NumPy's
+// mapiter_fill_info: each integer array by its shape, each mask by its
+// nonzero() arrays' shape (count,), a 0-d True as (1,) and a 0-d False as
+// (0,), which broadcasts only against a last dimension of 1 or less. It
+// returns the broadcast shape (at least 1-d) or invalid_spec.
+func broadcastFancies(fancies []advFancy) ([]int, error) {
 	nd := 1
 	for _, f := range fancies {
 		if f.e.kind == advArray {
@@ -435,96 +567,104 @@ func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
 	for i := range grid {
 		grid[i] = 1
 	}
-	mismatch := func() error {
-		var shapes []string
-		for _, f := range fancies {
-			switch f.e.kind {
-			case advArray:
-				shapes = append(shapes, shapeString(f.e.arr.Shape))
-			case advMask:
-				shapes = append(shapes, shapeString([]int{f.e.count}))
-			case advBool0:
-				shapes = append(shapes, shapeString([]int{b2i(f.e.truth)}))
-			}
-		}
-		return Errorf(InvalidSpec, "shape mismatch: indexing arrays could not be broadcast together with shapes %v", shapes)
-	}
-	broadcast := func(shape []int) bool {
-		for k := len(shape) - 1; k >= 0; k-- {
-			g := nd - len(shape) + k
-			if d := shape[k]; d != 1 && d != grid[g] {
-				if grid[g] != 1 {
-					return false
-				}
-				grid[g] = d
-			}
-		}
-		return true
-	}
 	for _, f := range fancies {
 		switch f.e.kind {
 		case advArray:
-			if !broadcast(f.e.arr.Shape) {
-				return nil, mismatch()
+			if !broadcastInto(grid, f.e.arr.Shape) {
+				return nil, broadcastMismatch(fancies)
 			}
 		case advMask:
-			// Its nonzero() arrays all have the shape (count,).
-			if !broadcast([]int{f.e.count}) {
-				return nil, mismatch()
+			if !broadcastInto(grid, []int{f.e.count}) {
+				return nil, broadcastMismatch(fancies)
 			}
 		case advBool0:
 			if !f.e.truth && grid[nd-1] > 1 {
-				return nil, mismatch()
+				return nil, broadcastMismatch(fancies)
 			}
 			grid[nd-1] *= b2i(f.e.truth)
 		}
 	}
-	// The limits of NumPy's index iterator: at most 32 index arrays
-	// (nonzero() arrays and 0-d booleans included), and at most 31 when
-	// the basic items leave a "subspace" of one element.
-	numiter := 0
+	return grid, nil
+}
+
+// broadcastInto broadcasts shape (aligned to the right) into grid, or
+// reports false if they do not broadcast.
+func broadcastInto(grid, shape []int) bool {
+	for k := len(shape) - 1; k >= 0; k-- {
+		g := len(grid) - len(shape) + k
+		if d := shape[k]; d != 1 && d != grid[g] {
+			if grid[g] != 1 {
+				return false
+			}
+			grid[g] = d
+		}
+	}
+	return true
+}
+
+// broadcastMismatch is the invalid_spec of arrays that do not broadcast,
+// naming their shapes as NumPy does.
+func broadcastMismatch(fancies []advFancy) error {
+	var shapes []string
+	for _, f := range fancies {
+		switch f.e.kind {
+		case advArray:
+			shapes = append(shapes, shapeString(f.e.arr.Shape))
+		case advMask:
+			shapes = append(shapes, shapeString([]int{f.e.count}))
+		case advBool0:
+			shapes = append(shapes, shapeString([]int{b2i(f.e.truth)}))
+		}
+	}
+	return Errorf(InvalidSpec, "shape mismatch: indexing arrays could not be broadcast together with shapes %v", shapes)
+}
+
+// iteratorArrays counts the index arrays NumPy's index iterator holds:
+// one per integer array and 0-d boolean, one per dimension of a mask
+// (its nonzero() arrays), none for the single boolean index.
+func iteratorArrays(fancies []advFancy) int {
+	n := 0
 	for _, f := range fancies {
 		switch {
 		case f.e.whole:
 		case f.e.kind == advMask:
-			numiter += f.e.dims
+			n += f.e.dims
 		default:
-			numiter++
+			n++
 		}
 	}
-	oneElement := true // the subspace: the result dimensions of the basic items
+	return n
+}
+
+// oneElement reports whether the basic items' result dimensions (NumPy's
+// "subspace") hold one element.
+func oneElement(dims []advDim) bool {
 	for _, d := range dims {
-		oneElement = oneElement && d.count == 1
+		if d.count != 1 {
+			return false
+		}
 	}
-	if err := checkIndexIterator(numiter, oneElement); err != nil {
-		return nil, err
-	}
-	p.grid = grid
-	p.pre, p.post = dims[:insert], dims[insert:]
-	outShape := make([]int, 0, len(dims)+nd)
-	for _, d := range p.pre {
-		outShape = append(outShape, d.count)
-	}
-	outShape = append(outShape, grid...)
-	for _, d := range p.post {
-		outShape = append(outShape, d.count)
-	}
-	p.outShape = outShape
+	return true
+}
 
-	// Step 4: the output limit.
-	if err := checkOutputSize(outShape, x.DType.Size); err != nil {
-		return nil, err
+// advOutShape returns the result's shape: pre, grid, post.
+func advOutShape(pre []advDim, grid []int, post []advDim) []int {
+	out := make([]int, 0, len(pre)+len(grid)+len(post))
+	for _, d := range pre {
+		out = append(out, d.count)
 	}
-	p.gridSize = NumElements(grid)
-	p.rows = NumElements(outShape[:len(p.pre)+nd])
-	p.rowBytes = NumElements(outShape[len(p.pre)+nd:]) * x.DType.Size
-	if p.rows*p.rowBytes == 0 {
-		return p, nil // nothing to read or check
+	out = append(out, grid...)
+	for _, d := range post {
+		out = append(out, d.count)
 	}
+	return out
+}
 
-	// The index sources of the grid: the integer arrays and the masks,
-	// walked in place (see advwalk.go), one mask that is the only array
-	// by a walk of its own.
+// addSources sets the index sources of the grid: the integer arrays and
+// the masks, walked in place (see advwalk.go), one mask that is the only
+// array by a walk of its own.
+func (p *advPlan) addSources(fancies []advFancy) {
+	x := p.x
 	masks, arrays := 0, 0
 	for _, f := range fancies {
 		switch f.e.kind {
@@ -538,7 +678,7 @@ func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
 		switch f.e.kind {
 		case advArray:
 			a := f.e.arr
-			src := arraySource{data: a.Data, dt: a.DType, off0: a.Offset, strides: broadcastStrides(a.Shape, a.Strides, grid), xStride: x.Strides[f.axis], dim: x.Shape[f.axis], t: a}
+			src := arraySource{data: a.Data, dt: a.DType, off0: a.Offset, strides: broadcastStrides(a.Shape, a.Strides, p.grid), xStride: x.Strides[f.axis], dim: x.Shape[f.axis], t: a}
 			p.arrays = append(p.arrays, src)
 			p.checkArgs = append(p.checkArgs, src)
 		case advMask:
@@ -551,7 +691,6 @@ func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
 			p.masksXs = append(p.masksXs, x.Strides[f.axis:f.axis+f.e.dims])
 		}
 	}
-	return p, nil
 }
 
 func b2i(b bool) int {

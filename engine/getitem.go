@@ -18,108 +18,158 @@ func GetItemPlan(shape []int, items []IndexItem) (*Plan, error) {
 // ShrinkIndexClamped the integer index check.
 func getItemPlan(shape []int, items []IndexItem, rules Rules) (*Plan, error) {
 	rank := len(shape)
-	consumed, newAxes, ellipses := 0, 0, 0
-	// NumPy's pass over the items, in order: a second ellipsis and an
-	// item it refuses (IndexInvalid) stop it.
-	for _, it := range items {
-		switch it.Kind {
-		case IndexInt, IndexSlice:
-			consumed++
-		case IndexNewAxis:
-			newAxes++
-		case IndexEllipsis:
-			if ellipses++; ellipses > 1 {
-				return nil, Errorf(InvalidSpec, "an index can only have a single ellipsis ('...')")
-			}
-		case IndexInvalid:
-			return nil, it.Err
-		default:
-			return nil, Errorf(InvalidSpec, "unknown index item kind %d", it.Kind)
-		}
+	n, err := countItems(items)
+	if err != nil {
+		return nil, err
 	}
 	// Under EllipsisCoversOneDim an ellipsis where the other items
 	// consume every dimension takes one, and the last item that consumes
 	// a dimension falls off the end. Under ExtraEntriesIgnored items that
 	// consume a dimension past the last one are ignored.
-	widen := rules.Has(EllipsisCoversOneDim) && ellipses == 1 && consumed >= rank
+	widen := rules.Has(EllipsisCoversOneDim) && n.ellipses == 1 && n.consumed >= rank
 	drop := widen || rules.Has(ExtraEntriesIgnored)
-	if consumed > rank && !rules.Has(ExtraEntriesIgnored) {
-		return nil, Errorf(InvalidSpec, "too many indices for array: array is %d-dimensional, but %d were indexed", rank, consumed)
-	}
-	ints := 0
-	for _, it := range items {
-		if it.Kind == IndexInt {
-			ints++
-		}
+	if n.consumed > rank && !rules.Has(ExtraEntriesIgnored) {
+		return nil, Errorf(InvalidSpec, "too many indices for array: array is %d-dimensional, but %d were indexed", rank, n.consumed)
 	}
 	if !drop {
-		if err := checkOutputRank(rank - ints + newAxes); err != nil {
+		if err := checkOutputRank(rank - n.ints + n.newAxes); err != nil {
 			return nil, err
 		}
 	}
-
-	plan := &Plan{Fixed: make([]int, rank), Axes: make([]PlanAxis, 0, max(rank-ints+newAxes, 0)+1)}
-	axis := 0
-	emptyFixed := -1 // a dimension of size 0 that a clamped integer index took
-	full := func(n int) {
-		for ; n > 0; n-- {
-			plan.Axes = append(plan.Axes, PlanAxis{Input: axis, Step: 1, Count: shape[axis]})
-			axis++
-		}
+	b := basicPlanner{
+		shape: shape, rules: rules, widen: widen, drop: drop, consumed: n.consumed, emptyFixed: -1,
+		plan: &Plan{Fixed: make([]int, rank), Axes: make([]PlanAxis, 0, max(rank-n.ints+n.newAxes, 0)+1)},
 	}
 	for _, it := range items {
-		switch it.Kind {
-		case IndexEllipsis:
-			if widen {
-				full(min(1, rank-axis))
-			} else {
-				full(rank - consumed)
-			}
-		case IndexNewAxis:
-			plan.Axes = append(plan.Axes, PlanAxis{Input: NewAxis, Step: 1, Count: 1})
-		case IndexInt:
-			if axis == rank && drop { // past the last dimension
-				continue
-			}
-			size := int64(shape[axis])
-			pos, inBounds := resolveIndex(it.Index, size, rules)
-			if !inBounds {
-				return nil, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", it.Index, axis, size)
-			}
-			if size == 0 {
-				emptyFixed = axis // clamped into an empty dimension
-			}
-			plan.Fixed[axis] = int(pos)
-			axis++
-		case IndexSlice:
-			if axis == rank && drop { // past the last dimension
-				continue
-			}
-			if it.Err != nil {
-				return nil, it.Err // a bound that is not an integer
-			}
-			step := int64(1)
-			if it.HasStep {
-				step = it.Step
-			}
-			if step == 0 {
-				return nil, Errorf(InvalidSpec, "slice step cannot be zero (axis %d)", axis)
-			}
-			start, count := canonicalRange(int64(shape[axis]), it.Start, it.Stop, step, !it.HasStart, !it.HasStop)
-			plan.Axes = append(plan.Axes, PlanAxis{Input: axis, Start: int(start), Step: int(step), Count: int(count)})
-			axis++
-		}
-	}
-	full(rank - axis)
-	if drop {
-		if err := checkOutputRank(len(plan.Axes)); err != nil {
+		if err := b.add(it); err != nil {
 			return nil, err
 		}
 	}
-	if emptyFixed >= 0 && NumElements(plan.OutputShape()) > 0 {
-		return nil, Errorf(OutOfRange, "axis %d is empty: an integer index has no element to be clamped to (variant %s)", emptyFixed, ShrinkIndexClamped)
+	b.full(rank - b.axis)
+	if drop {
+		if err := checkOutputRank(len(b.plan.Axes)); err != nil {
+			return nil, err
+		}
 	}
-	return plan, nil
+	if b.emptyFixed >= 0 && NumElements(b.plan.OutputShape()) > 0 {
+		return nil, Errorf(OutOfRange, "axis %d is empty: an integer index has no element to be clamped to (variant %s)", b.emptyFixed, ShrinkIndexClamped)
+	}
+	return b.plan, nil
+}
+
+// itemCounts counts the items of a basic index by what they do.
+type itemCounts struct {
+	consumed int // integers and slices: the dimensions they consume
+	ints     int // integers
+	newAxes  int
+	ellipses int
+}
+
+// countItems is NumPy's pass over the items, in order: a second ellipsis
+// (invalid_spec) and an item it refuses (IndexInvalid) stop it.
+func countItems(items []IndexItem) (itemCounts, error) {
+	var n itemCounts
+	for _, it := range items {
+		switch it.Kind {
+		case IndexInt:
+			n.consumed++
+			n.ints++
+		case IndexSlice:
+			n.consumed++
+		case IndexNewAxis:
+			n.newAxes++
+		case IndexEllipsis:
+			if n.ellipses++; n.ellipses > 1 {
+				return n, Errorf(InvalidSpec, "an index can only have a single ellipsis ('...')")
+			}
+		case IndexInvalid:
+			return n, it.Err
+		default:
+			return n, Errorf(InvalidSpec, "unknown index item kind %d", it.Kind)
+		}
+	}
+	return n, nil
+}
+
+// basicPlanner builds the Plan of a basic index item by item: axis is the
+// next dimension of the input, emptyFixed a dimension of size 0 that a
+// clamped integer index took (-1 if none).
+type basicPlanner struct {
+	shape       []int
+	rules       Rules
+	widen, drop bool // see getItemPlan
+	consumed    int
+	plan        *Plan
+	axis        int
+	emptyFixed  int
+}
+
+// full adds the next n dimensions of the input, whole.
+func (b *basicPlanner) full(n int) {
+	for ; n > 0; n-- {
+		b.plan.Axes = append(b.plan.Axes, PlanAxis{Input: b.axis, Step: 1, Count: b.shape[b.axis]})
+		b.axis++
+	}
+}
+
+// add adds one item: an integer or a slice consumes the next dimension
+// (ignored past the last one under drop), an ellipsis the dimensions no
+// other item consumes (one under widen).
+func (b *basicPlanner) add(it IndexItem) error {
+	rank := len(b.shape)
+	switch it.Kind {
+	case IndexEllipsis:
+		if b.widen {
+			b.full(min(1, rank-b.axis))
+		} else {
+			b.full(rank - b.consumed)
+		}
+	case IndexNewAxis:
+		b.plan.Axes = append(b.plan.Axes, PlanAxis{Input: NewAxis, Step: 1, Count: 1})
+	case IndexInt:
+		if b.axis == rank && b.drop { // past the last dimension
+			return nil
+		}
+		size := int64(b.shape[b.axis])
+		pos, inBounds := resolveIndex(it.Index, size, b.rules)
+		if !inBounds {
+			return Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", it.Index, b.axis, size)
+		}
+		if size == 0 {
+			b.emptyFixed = b.axis // clamped into an empty dimension
+		}
+		b.plan.Fixed[b.axis] = int(pos)
+		b.axis++
+	case IndexSlice:
+		if b.axis == rank && b.drop { // past the last dimension
+			return nil
+		}
+		step, err := sliceStep(it, b.axis)
+		if err != nil {
+			return err
+		}
+		start, count := canonicalRange(int64(b.shape[b.axis]), it.Start, it.Stop, step, !it.HasStart, !it.HasStop)
+		b.plan.Axes = append(b.plan.Axes, PlanAxis{Input: b.axis, Start: int(start), Step: int(step), Count: int(count)})
+		b.axis++
+	}
+	return nil
+}
+
+// sliceStep returns the step of slice item it on axis (1 if it has none),
+// or its error (a bound that is not an integer), or invalid_spec for a
+// zero step.
+func sliceStep(it IndexItem, axis int) (int64, error) {
+	if it.Err != nil {
+		return 0, it.Err
+	}
+	step := int64(1)
+	if it.HasStep {
+		step = it.Step
+	}
+	if step == 0 {
+		return 0, Errorf(InvalidSpec, "slice step cannot be zero (axis %d)", axis)
+	}
+	return step, nil
 }
 
 // GetItem evaluates x[items] with NumPy 1.24 indexing semantics and

@@ -214,6 +214,50 @@ const shrunkAxis = -2
 // its expansion (steps 1 and 2 of stridedSlicePlan) under the variants
 // rules.
 func expandStridedSlice(shape []int, spec StridedSliceSpec, rules Rules) (*stridedExpansion, error) {
+	ops, err := stridedOperands(spec, rules)
+	if err != nil {
+		return nil, err
+	}
+	sp := sparseStridedSpec(spec, len(ops.begin))
+	x, err := expandDense(shape, spec, ops, sp, rules)
+	if err != nil {
+		return nil, err
+	}
+	outRank := 0
+	for _, o := range x.outputs {
+		if o != shrunkAxis {
+			outRank++
+		}
+	}
+	if err := checkOutputRank(outRank); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// stridedOps are a spec's begin, end and strides as the kernel reads
+// them.
+type stridedOps struct {
+	begin, end, strides []int64
+}
+
+// entry returns the dense dimension of range or shrink entry i of spec.
+func (o stridedOps) entry(spec StridedSliceSpec, i int) denseDim {
+	return denseDim{
+		begin:       o.begin[i],
+		end:         o.end[i],
+		stride:      o.strides[i],
+		beginMasked: spec.BeginMask.Has(i),
+		endMasked:   spec.EndMask.Has(i),
+		shrink:      spec.ShrinkAxisMask.Has(i),
+	}
+}
+
+// stridedOperands returns a spec's begin, end and strides as the kernel
+// reads them (strides of 1 when omitted, truncated to 32 bits under
+// Int32Arithmetic) after the checks of their lengths and of the ellipses
+// (invalid_spec).
+func stridedOperands(spec StridedSliceSpec, rules Rules) (stridedOps, error) {
 	n := len(spec.Begin)
 	begin, end, strides := spec.Begin, spec.End, spec.Strides
 	if strides == nil {
@@ -226,35 +270,50 @@ func expandStridedSlice(shape []int, spec StridedSliceSpec, rules Rules) (*strid
 		begin, end, strides = truncateInt32(begin), truncateInt32(end), truncateInt32(strides)
 	}
 	if len(end) != n || len(strides) != n {
-		return nil, Errorf(InvalidSpec, "begin, end and strides must have equal lengths, got %d, %d and %d", n, len(end), len(strides))
+		return stridedOps{}, Errorf(InvalidSpec, "begin, end and strides must have equal lengths, got %d, %d and %d", n, len(end), len(strides))
 	}
 	if n > MaxSpecLength {
-		return nil, Errorf(InvalidSpec, "spec has %d entries; at most %d are allowed (masks are 32-bit)", n, MaxSpecLength)
+		return stridedOps{}, Errorf(InvalidSpec, "spec has %d entries; at most %d are allowed (masks are 32-bit)", n, MaxSpecLength)
 	}
 	if spec.EllipsisMask.count() > 1 {
-		return nil, Errorf(InvalidSpec, "multiple ellipses in slice spec not allowed")
+		return stridedOps{}, Errorf(InvalidSpec, "multiple ellipses in slice spec not allowed")
 	}
+	return stridedOps{begin, end, strides}, nil
+}
 
-	// Step 1: the sparse spec. Without an ellipsis among positions 0..n-1,
-	// an implicit one is appended at position n.
-	ellipsisAt := -1
-	newAxesAfterEllipsis := 0
+// sparseSpec is step 1, TF's sparse spec of n entries: without an
+// ellipsis among positions 0..n-1, an implicit one is appended at
+// position n.
+type sparseSpec struct {
+	n                    int // the spec's entries
+	len                  int // n, or n+1 with the implicit ellipsis
+	ellipsisAt           int
+	newAxesAfterEllipsis int
+}
+
+// sparseStridedSpec returns the sparse spec of a spec of n entries.
+func sparseStridedSpec(spec StridedSliceSpec, n int) sparseSpec {
+	sp := sparseSpec{n: n, len: n, ellipsisAt: -1}
 	for i := 0; i < n; i++ {
-		if ellipsisAt >= 0 && spec.NewAxisMask.Has(i) {
-			newAxesAfterEllipsis++
+		if sp.ellipsisAt >= 0 && spec.NewAxisMask.Has(i) {
+			sp.newAxesAfterEllipsis++
 		}
 		if spec.EllipsisMask.Has(i) {
-			ellipsisAt = i
+			sp.ellipsisAt = i
 		}
 	}
-	sparseLen := n
-	if ellipsisAt < 0 {
-		ellipsisAt = n
-		sparseLen = n + 1
+	if sp.ellipsisAt < 0 {
+		sp.ellipsisAt = n
+		sp.len = n + 1
 	}
+	return sp
+}
 
-	// Step 2: the dense spec, one entry per input dimension, and the
-	// order of output axes.
+// expandDense is step 2: the dense spec, one entry per input dimension,
+// and the order of output axes. An entry that consumes a dimension past
+// the last one is invalid_spec unless rules ignore it.
+func expandDense(shape []int, spec StridedSliceSpec, ops stridedOps, sp sparseSpec, rules Rules) (*stridedExpansion, error) {
+	n := sp.n
 	rank := len(shape)
 	dense := make([]denseDim, rank)
 	var outputs []int         // per output axis: input dim, NewAxis, or shrunkAxis (dropped later)
@@ -268,7 +327,7 @@ func expandStridedSlice(shape []int, spec StridedSliceSpec, rules Rules) (*strid
 	// ellipsis widened by EllipsisCoversOneDim, which pushes the last
 	// entry off the end).
 	dropPastRank := rules.Has(ExtraEntriesIgnored)
-	for i := 0; i < sparseLen; i++ {
+	for i := 0; i < sp.len; i++ {
 		switch {
 		case i == n && rules.Has(MaskBitsPastSpecApplied):
 			// The positions past the spec, where TF ignores every mask
@@ -277,12 +336,9 @@ func expandStridedSlice(shape []int, spec StridedSliceSpec, rules Rules) (*strid
 			outputs, dropped = pastSpec(spec, n, full, rank, dense, outputs)
 			rank -= dropped
 			full = rank
-		case i == ellipsisAt:
-			next := rank - (sparseLen - i) + 1 + newAxesAfterEllipsis
-			if next > rank {
-				next = rank
-			}
-			if rules.Has(EllipsisCoversOneDim) && sparseLen == n && next <= full && full < rank {
+		case i == sp.ellipsisAt:
+			next := min(rank-(sp.len-i)+1+sp.newAxesAfterEllipsis, rank)
+			if rules.Has(EllipsisCoversOneDim) && sp.len == n && next <= full && full < rank {
 				next = full + 1
 				dropPastRank = true
 			}
@@ -299,14 +355,7 @@ func expandStridedSlice(shape []int, spec StridedSliceSpec, rules Rules) (*strid
 				}
 				return nil, Errorf(InvalidSpec, "index out of range using input dim %d; input has only %d dims", full, rank)
 			}
-			d := denseDim{
-				begin:       begin[i],
-				end:         end[i],
-				stride:      strides[i],
-				beginMasked: spec.BeginMask.Has(i),
-				endMasked:   spec.EndMask.Has(i),
-				shrink:      spec.ShrinkAxisMask.Has(i),
-			}
+			d := ops.entry(spec, i)
 			dense[full] = d
 			entries[i] = full
 			if d.shrink {
@@ -316,16 +365,6 @@ func expandStridedSlice(shape []int, spec StridedSliceSpec, rules Rules) (*strid
 			}
 			full++
 		}
-	}
-
-	outRank := 0
-	for _, o := range outputs {
-		if o != shrunkAxis {
-			outRank++
-		}
-	}
-	if err := checkOutputRank(outRank); err != nil {
-		return nil, err
 	}
 	return &stridedExpansion{dense: dense, outputs: outputs, rank: rank, entries: entries}, nil
 }

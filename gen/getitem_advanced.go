@@ -85,13 +85,53 @@ type advItem struct {
 // purpose: shapes that do not broadcast, a boolean shape mismatch, an
 // index out of bounds, too many indices or a float list. It returns the
 // case and its planned fault.
+//
+// The steps below run in a fixed order, each drawing from t in turn: the
+// order of the draws is what makes a seed give the same case every time.
 func drawAdvancedGetItem(t *rapid.T) (casefile.Memory, int) {
 	shape := drawDataShape(t, 0, 5)
 	if chance(t, "x[x]", selfIndexPerMille) {
 		return drawSelfIndex(t, shape), advFaultNone
 	}
 	x := Tensor(DType(), rapid.Just(shape)).Draw(t, "x")
-	r := len(shape)
+	fault := drawAdvFault(t, len(shape))
+	capacity := len(shape)
+	if fault == advFaultTooMany {
+		capacity++
+	}
+
+	adv, used, haveBool := drawAdvArrays(t, fault, capacity)
+	items := drawBasicItems(t, fault, capacity-used)
+	items = placeAdvArrays(t, items, adv)
+	items = insertExtraItems(t, items, fault)
+	assignAdvDims(items, shape)
+	markEmptyDims(items)
+
+	b := drawBroadcastShape(t)
+	fault, b = drawMasks(t, items, fault, b)
+	b = makeRoomForEmpty(items, b, haveBool)
+	drawIntArrayShapes(t, items, b)
+	if fault == advFaultBroadcast {
+		breakBroadcast(items)
+	}
+	keepFalseBroadcastable(items)
+
+	drawAdvValues(t, items)
+	if fault == advFaultBounds && !putOutOfBounds(t, items) {
+		fault = advFaultNone
+	}
+	inputs := nameAdvInputs(t, items, x)
+	return casefile.Memory{
+		Spec:   map[string]any{"op": casefile.OpGetItem, "index": renderAdvKey(t, items)},
+		Inputs: inputs,
+	}, fault
+}
+
+// drawAdvFault draws the fault of an advanced case on x of rank r,
+// trading a fault x's rank cannot hold for one it can: shapes that do not
+// broadcast need two dims (else an index out of bounds), a boolean shape
+// mismatch one (else too many indices).
+func drawAdvFault(t *rapid.T, r int) int {
 	fault := pick(t, "advanced fault", advFaultWeights...)
 	if fault == advFaultBroadcast && r < 2 {
 		fault = advFaultBounds
@@ -99,84 +139,106 @@ func drawAdvancedGetItem(t *rapid.T) (casefile.Memory, int) {
 	if fault == advFaultBoolShape && r < 1 {
 		fault = advFaultTooMany
 	}
-	capacity := r
-	if fault == advFaultTooMany {
-		capacity = r + 1
-	}
+	return fault
+}
 
-	// The advanced items, with the dims each covers.
-	nArr := 1 + pick(t, "advanced count", advCountWeights...)
+// drawAdvArrays draws the advanced items (one to four; two at least for
+// shapes that do not broadcast) and the dims each covers, at most capacity
+// in all. It returns them, the dims they cover and whether one is a
+// boolean array.
+func drawAdvArrays(t *rapid.T, fault, capacity int) (adv []*advItem, used int, haveBool bool) {
+	n := 1 + pick(t, "advanced count", advCountWeights...)
 	if fault == advFaultBroadcast {
-		nArr = max(nArr, 2)
+		n = max(n, 2)
 	}
-	var adv []*advItem
-	used, haveBool := 0, false
-	for i := 0; i < nArr; i++ {
-		it := &advItem{}
-		k := pick(t, "advanced kind", advArrayWeights...)
-		switch {
-		case fault == advFaultBroadcast && i < 2:
-			k = offset(t, "inline", 1) // a named or inline integer array
-		case fault == advFaultBoolShape && i == 0:
-			k = 2 + offset(t, "inline", 1) // a named or inline boolean array
-		}
-		it.named = k == 0 || k == 2
-		switch k {
-		case 0, 1:
-			it.kind = advIntArray
-		case 2, 3:
-			it.kind = advBoolArray
-			if haveBool {
-				it.kind = advIntArray
-			}
-		default:
-			it.kind = advBoolScalar
-		}
-		switch it.kind {
-		case advIntArray:
-			it.ndim = 1
-		case advBoolArray:
-			it.ndim = 1
-			if chance(t, "2-d mask", 250) {
-				it.ndim = 2
-			}
-			it.ndim = min(it.ndim, capacity-used)
-		}
-		if it.ndim == 0 || used+it.ndim > capacity {
-			it.kind, it.ndim = advBoolScalar, 0
-			it.named = chance(t, "named 0-d bool", 250)
-		}
-		if it.kind == advBoolScalar {
-			it.truth = !chance(t, "False", 300)
-		}
+	for i := 0; i < n; i++ {
+		it := drawAdvArray(t, fault, i, capacity-used, haveBool)
 		haveBool = haveBool || it.kind == advBoolArray
 		used += it.ndim
 		adv = append(adv, it)
 	}
+	return adv, used, haveBool
+}
 
-	// The basic consuming items: as many as the dims left (half the time)
-	// or fewer; with too many indices, exactly one more than the dims.
-	rest := capacity - used
-	nb := rest
-	if fault != advFaultTooMany && rest > 0 && bit.Draw(t, "fewer basic") {
-		nb = rest - 1 - offset(t, "fewer by", 7)%rest
+// drawAdvArray draws advanced item i: its kind, whether it is named, and
+// the dims it covers, at most room. The first two items are integer
+// arrays for shapes that do not broadcast, the first a boolean array for
+// a boolean shape mismatch; a second boolean array becomes an integer
+// array, and an array with no room left becomes True or False.
+func drawAdvArray(t *rapid.T, fault, i, room int, haveBool bool) *advItem {
+	it := &advItem{}
+	k := pick(t, "advanced kind", advArrayWeights...)
+	switch {
+	case fault == advFaultBroadcast && i < 2:
+		k = offset(t, "inline", 1) // a named or inline integer array
+	case fault == advFaultBoolShape && i == 0:
+		k = 2 + offset(t, "inline", 1) // a named or inline boolean array
 	}
-	items := make([]*advItem, 0, nb+len(adv)+4)
-	for i := 0; i < nb; i++ {
+	it.named = k == 0 || k == 2
+	switch k {
+	case 0, 1:
+		it.kind = advIntArray
+		it.ndim = 1
+	case 2, 3:
+		if haveBool {
+			it.kind, it.ndim = advIntArray, 1
+			break
+		}
+		it.kind = advBoolArray
+		it.ndim = 1
+		if chance(t, "2-d mask", 250) {
+			it.ndim = 2
+		}
+		it.ndim = min(it.ndim, room)
+	default:
+		it.kind = advBoolScalar
+	}
+	if it.ndim == 0 || it.ndim > room {
+		it.kind, it.ndim = advBoolScalar, 0
+		it.named = chance(t, "named 0-d bool", 250)
+	}
+	if it.kind == advBoolScalar {
+		it.truth = !chance(t, "False", 300)
+	}
+	return it
+}
+
+// drawBasicItems draws the basic consuming items (slices and integers):
+// as many as the rest dims (half the time) or fewer; with too many
+// indices, exactly as many, one more than x's dims are left.
+func drawBasicItems(t *rapid.T, fault, rest int) []*advItem {
+	n := rest
+	if fault != advFaultTooMany && rest > 0 && bit.Draw(t, "fewer basic") {
+		n = rest - 1 - offset(t, "fewer by", 7)%rest
+	}
+	items := make([]*advItem, 0, n+4)
+	for i := 0; i < n; i++ {
 		k := advSlice
 		if chance(t, "integer item", 250) {
 			k = advInt
 		}
 		items = append(items, &advItem{kind: k, ndim: 1})
 	}
+	return items
+}
+
+// placeAdvArrays puts the advanced items among the basic ones: next to
+// each other at a drawn position half the time, each at its own drawn
+// position otherwise.
+func placeAdvArrays(t *rapid.T, items, adv []*advItem) []*advItem {
 	if chance(t, "adjacent", 500) {
 		p := mod(offset(t, "block at", 31), len(items)+1)
-		items = append(items[:p], append(append([]*advItem{}, adv...), items[p:]...)...)
-	} else {
-		for _, it := range adv {
-			items = insertItem(t, items, it)
-		}
+		return append(items[:p], append(append([]*advItem{}, adv...), items[p:]...)...)
 	}
+	for _, it := range adv {
+		items = insertItem(t, items, it)
+	}
+	return items
+}
+
+// insertExtraItems inserts the items that cover no dim of x: a float
+// list for that fault, sometimes an ellipsis, and zero to two new axes.
+func insertExtraItems(t *rapid.T, items []*advItem, fault int) []*advItem {
 	if fault == advFaultFloat {
 		items = insertItem(t, items, &advItem{kind: advFloatList})
 	}
@@ -186,63 +248,105 @@ func drawAdvancedGetItem(t *rapid.T) (casefile.Memory, int) {
 	for i := pick(t, "new axes", 750, 200, 50); i > 0; i-- {
 		items = insertItem(t, items, &advItem{kind: advNewAxis})
 	}
-	assignAdvDims(items, shape)
+	return items
+}
 
-	// The broadcast shape of the integer arrays.
-	var b []int
-	for i := pick(t, "broadcast rank", 300, 500, 200); i > 0; i-- {
-		b = append(b, []int{1, 2 + offset(t, "broadcast dim", 1), 0}[pick(t, "broadcast dim kind", 120, 800, 80)])
-	}
+// markEmptyDims turns an integer on a dim of size 0 (which no integer
+// indexes) into a slice, and marks an integer array on a dim of size 0,
+// which must stay empty.
+func markEmptyDims(items []*advItem) {
 	for _, it := range items {
 		switch it.kind {
 		case advInt:
 			if it.dims[0] == 0 {
 				it.kind = advSlice
 			}
-		case advBoolArray:
-			it.shape = append([]int{}, it.dims...)
-			if fault == advFaultBoolShape {
-				j := offset(t, "mismatch at", 1) % len(it.shape)
-				if it.shape[j] > 0 && bit.Draw(t, "shorter") {
-					it.shape[j]--
-				} else {
-					it.shape[j]++
-				}
-				if it.shape[j] == 0 {
-					// NumPy 1.24 lets a boolean dimension of size 0
-					// match a dimension of any size: valid.
-					fault = advFaultNone
-				}
-			}
-			if !it.named && hasZero(it.shape) {
-				it.named = true // an empty list would be an integer index
-			}
-			it.dt = engine.BoolType
-			n := engine.NumElements(it.shape)
-			it.values = make([]int64, n)
-			all := pick(t, "mask fill", 700, 150, 150)
-			nnz := 0
-			for c := range it.values {
-				switch all {
-				case 0:
-					it.values[c] = int64(offset(t, "mask", 1))
-				case 1:
-					it.values[c] = 1
-				}
-				nnz += int(it.values[c])
-			}
-			if nnz > 4 && len(b) > 1 {
-				b = b[1:]
-			}
-			if len(b) == 0 {
-				b = []int{nnz}
-			} else {
-				b[len(b)-1] = nnz
-			}
 		case advIntArray:
 			it.zero = it.dims[0] == 0
 		}
 	}
+}
+
+// drawBroadcastShape draws the shape the integer arrays broadcast to:
+// rank 0 to 2, each dim 1, 2, 3 or (rarely) 0.
+func drawBroadcastShape(t *rapid.T) []int {
+	var b []int
+	for i := pick(t, "broadcast rank", 300, 500, 200); i > 0; i-- {
+		b = append(b, []int{1, 2 + offset(t, "broadcast dim", 1), 0}[pick(t, "broadcast dim kind", 120, 800, 80)])
+	}
+	return b
+}
+
+// drawMasks draws the shape and values of each boolean array and sets the
+// last dim of the broadcast shape b to its number of true elements (b
+// loses its first dim for more than four). It returns the fault (a
+// boolean shape mismatch drawn as a dim of size 0 is no fault) and b.
+func drawMasks(t *rapid.T, items []*advItem, fault int, b []int) (int, []int) {
+	for _, it := range items {
+		if it.kind != advBoolArray {
+			continue
+		}
+		fault = drawMaskShape(t, it, fault)
+		nnz := drawMaskValues(t, it)
+		if nnz > 4 && len(b) > 1 {
+			b = b[1:]
+		}
+		if len(b) == 0 {
+			b = []int{nnz}
+		} else {
+			b[len(b)-1] = nnz
+		}
+	}
+	return fault, b
+}
+
+// drawMaskShape sets the shape of a boolean array: that of the dims it
+// covers, one dim off by one for a boolean shape mismatch. It returns the
+// fault, none if the mismatch drew a dim of size 0.
+func drawMaskShape(t *rapid.T, it *advItem, fault int) int {
+	it.shape = append([]int{}, it.dims...)
+	if fault == advFaultBoolShape {
+		j := offset(t, "mismatch at", 1) % len(it.shape)
+		if it.shape[j] > 0 && bit.Draw(t, "shorter") {
+			it.shape[j]--
+		} else {
+			it.shape[j]++
+		}
+		if it.shape[j] == 0 {
+			// NumPy 1.24 lets a boolean dimension of size 0
+			// match a dimension of any size: valid.
+			fault = advFaultNone
+		}
+	}
+	if !it.named && hasZero(it.shape) {
+		it.named = true // an empty list would be an integer index
+	}
+	return fault
+}
+
+// drawMaskValues fills a boolean array (at random, all true or all false)
+// and returns its number of true elements.
+func drawMaskValues(t *rapid.T, it *advItem) int {
+	it.dt = engine.BoolType
+	it.values = make([]int64, engine.NumElements(it.shape))
+	all := pick(t, "mask fill", 700, 150, 150)
+	nnz := 0
+	for c := range it.values {
+		switch all {
+		case 0:
+			it.values[c] = int64(offset(t, "mask", 1))
+		case 1:
+			it.values[c] = 1
+		}
+		nnz += int(it.values[c])
+	}
+	return nnz
+}
+
+// makeRoomForEmpty gives the broadcast shape b a dim of size 0 when an
+// integer array on an empty dim must stay empty: a new first dim when b
+// is a scalar or only a mask's count, its first dim otherwise.
+func makeRoomForEmpty(items []*advItem, b []int, haveBool bool) []int {
 	for _, it := range items {
 		if it.kind == advIntArray && it.zero && !hasZero(b) {
 			if len(b) == 0 || (haveBool && len(b) == 1) {
@@ -252,6 +356,13 @@ func drawAdvancedGetItem(t *rapid.T) (casefile.Memory, int) {
 			}
 		}
 	}
+	return b
+}
+
+// drawIntArrayShapes draws the shape of each integer array: b itself on
+// an empty dim, else a trailing part of b with dims of 1 here and there
+// (rank 0 to 2 named, at least 1 inline).
+func drawIntArrayShapes(t *rapid.T, items []*advItem, b []int) {
 	for _, it := range items {
 		if it.kind != advIntArray {
 			continue
@@ -274,22 +385,33 @@ func drawAdvancedGetItem(t *rapid.T) (casefile.Memory, int) {
 			it.named = true // [] can only be written with a 0 last
 		}
 	}
+}
+
+// breakBroadcast gives the first two integer arrays last dims of 2 and 3,
+// which do not broadcast.
+func breakBroadcast(items []*advItem) {
 	var arrays []*advItem
 	for _, it := range items {
 		if it.kind == advIntArray {
 			arrays = append(arrays, it)
 		}
 	}
-	if fault == advFaultBroadcast && len(arrays) >= 2 {
-		for j, it := range arrays[:2] {
-			if len(it.shape) == 0 {
-				it.shape = []int{0}
-			}
-			it.shape[len(it.shape)-1] = 2 + j
-			it.zero = false
-		}
+	if len(arrays) < 2 {
+		return
 	}
-	// False (an empty array) must broadcast with the other arrays.
+	for j, it := range arrays[:2] {
+		if len(it.shape) == 0 {
+			it.shape = []int{0}
+		}
+		it.shape[len(it.shape)-1] = 2 + j
+		it.zero = false
+	}
+}
+
+// keepFalseBroadcastable turns False into True when the other arrays
+// broadcast to a last dim over 1: False is an empty array, which must
+// broadcast with them.
+func keepFalseBroadcastable(items []*advItem) {
 	var nonScalars []*advItem
 	for _, it := range items {
 		if it.kind != advBoolScalar {
@@ -303,8 +425,12 @@ func drawAdvancedGetItem(t *rapid.T) (casefile.Memory, int) {
 			}
 		}
 	}
+}
 
-	// Values and dtypes.
+// drawAdvValues draws the values of the integers and integer arrays, in
+// bounds of the dim each indexes, and the dtype of each integer array
+// (int64 inline, any integer dtype named).
+func drawAdvValues(t *rapid.T, items []*advItem) {
 	for _, it := range items {
 		switch it.kind {
 		case advInt:
@@ -322,30 +448,36 @@ func drawAdvancedGetItem(t *rapid.T) (casefile.Memory, int) {
 			}
 		}
 	}
-	if fault == advFaultBounds {
-		var cands []*advItem
-		for _, it := range items {
-			if (it.kind == advIntArray || it.kind == advInt) && len(it.values) > 0 {
-				cands = append(cands, it)
-			}
-		}
-		if bshape, _ := broadcastAll(items); len(cands) == 0 || engine.NumElements(bshape) == 0 {
-			// No index to put out of bounds, or arrays that broadcast to
-			// nothing (NumPy checks no index then).
-			fault = advFaultNone
-		} else {
-			it := cands[offset(t, "bad item", 7)%len(cands)]
-			c := offset(t, "bad element", 15) % len(it.values)
-			dt := it.dt
-			if it.kind == advInt {
-				dt = engine.Int64Type
-			}
-			it.values[c] = drawOutOfRange(t, it.dims[0], dt, dt.Kind != engine.Uint)
+}
+
+// putOutOfBounds puts one drawn element of one drawn integer or integer
+// array out of the bounds of its dim. It reports false, changing nothing,
+// when there is no index to put out of bounds or the arrays broadcast to
+// nothing (NumPy checks no index then).
+func putOutOfBounds(t *rapid.T, items []*advItem) bool {
+	var cands []*advItem
+	for _, it := range items {
+		if (it.kind == advIntArray || it.kind == advInt) && len(it.values) > 0 {
+			cands = append(cands, it)
 		}
 	}
+	if bshape, _ := broadcastAll(items); len(cands) == 0 || engine.NumElements(bshape) == 0 {
+		return false
+	}
+	it := cands[offset(t, "bad item", 7)%len(cands)]
+	c := offset(t, "bad element", 15) % len(it.values)
+	dt := it.dt
+	if it.kind == advInt {
+		dt = engine.Int64Type
+	}
+	it.values[c] = drawOutOfRange(t, it.dims[0], dt, dt.Kind != engine.Uint)
+	return true
+}
 
-	// Names, in order of appearance; a named integer array sometimes
-	// reuses an earlier one that fits (x[i, i]).
+// nameAdvInputs names the named arrays in order of appearance and returns
+// the case's inputs: x and one tensor per name. A named integer array
+// sometimes reuses an earlier one that fits (x[i, i]).
+func nameAdvInputs(t *rapid.T, items []*advItem, x *engine.Tensor) map[string]*engine.Tensor {
 	inputs := map[string]*engine.Tensor{"x": x}
 	var namedInts []*advItem
 	for _, it := range items {
@@ -374,17 +506,18 @@ func drawAdvancedGetItem(t *rapid.T) (casefile.Memory, int) {
 			namedInts = append(namedInts, it)
 		}
 	}
+	return inputs
+}
 
+// renderAdvKey writes the subscript of items as Python source.
+func renderAdvKey(t *rapid.T, items []*advItem) string {
 	texts := make([]string, len(items))
 	hasSlice := false
 	for i, it := range items {
 		texts[i] = renderAdvItem(t, it)
 		hasSlice = hasSlice || it.kind == advSlice
 	}
-	return casefile.Memory{
-		Spec:   map[string]any{"op": casefile.OpGetItem, "index": renderKey(t, texts, hasSlice)},
-		Inputs: inputs,
-	}, fault
+	return renderKey(t, texts, hasSlice)
 }
 
 // drawSelfIndex draws x[x]: a boolean x of the given shape (its own mask)

@@ -90,92 +90,139 @@ func StridedSliceSpec(shape []int) *rapid.Generator[map[string]any] {
 	return rapid.Custom(func(t *rapid.T) map[string]any { return drawStridedSlice(t, shape) })
 }
 
+// drawStridedSlice draws one strided_slice spec for a tensor of the given
+// shape (see StridedSliceSpec): the entries' roles, each entry's bounds,
+// stride and mask bits, the mask noise, and the spec's encoding.
 func drawStridedSlice(t *rapid.T, shape []int) map[string]any {
 	roles, free := drawRoles(t, len(shape))
 	n := len(roles)
 	dims := roleDims(roles, shape)
-	begin := make([]int64, n)
-	end := make([]int64, n)
-	strides := make([]int64, n)
-	var masks [5]uint64
+	s := &ssDraft{begin: make([]int64, n), end: make([]int64, n), strides: make([]int64, n)}
 	omitStrides := chance(t, "omit strides", stridesOmittedPerMille)
 	for i, r := range roles {
-		d := dims[i]
-		set := func(m int) { masks[m] |= 1 << uint(i) }
 		switch r {
 		case roleRange:
-			begin[i] = drawBound(t, "begin", d)
-			end[i] = drawBound(t, "end", d)
-			strides[i] = drawStride(t, "stride")
-			if chance(t, "begin masked", 250) {
-				set(mBegin)
-			}
-			if chance(t, "end masked", 250) {
-				set(mEnd)
-			}
+			s.drawRange(t, i, dims[i])
 		case roleShrink:
-			set(mShrink)
-			begin[i] = drawIndex(t, "shrink at", d, shrinkIndexWeights)
-			end[i] = begin[i] + 1
-			if chance(t, "shrink end", 300) {
-				end[i] = drawBound(t, "shrink end", d)
-			}
-			switch pick(t, "shrink stride", shrinkStrideWeights...) {
-			case 0:
-				strides[i] = 1
-			case 1:
-				strides[i] = 2 + int64(offset(t, "shrink stride", 1))
-			case 2:
-				strides[i] = -1
-			}
-			if chance(t, "overlap", overlapPerMille) {
-				set([]int{mBegin, mEnd}[offset(t, "overlap bit", 1)])
-			}
+			s.drawShrink(t, i, dims[i])
 		case roleNewAxis, roleEllipsis:
-			if r == roleNewAxis {
-				set(mNewAxis)
-			} else {
-				set(mEllipsis)
-			}
-			if chance(t, "junk bounds", 400) {
-				begin[i] = drawBound(t, "junk begin", d)
-				end[i] = drawBound(t, "junk end", d)
-			}
-			strides[i] = []int64{1, 0, 1, -1}[offset(t, "junk stride", 3)]
-			if chance(t, "overlap", overlapPerMille) {
-				// new axis + shrink acts as new axis; ellipsis + anything as ellipsis.
-				bits := []int{mBegin, mEnd, mShrink, mNewAxis}
-				if r == roleNewAxis {
-					bits = bits[:3]
-				}
-				set(bits[offset(t, "overlap bit", len(bits)-1)])
-			}
+			s.drawMarker(t, i, dims[i], r)
 		}
 	}
 	if omitStrides {
-		for i := range strides {
-			strides[i] = 1
+		for i := range s.strides {
+			s.strides[i] = 1
 		}
 	}
 	// Free specs sometimes get random bits in every mask as well, so any
 	// combination of bits on one position can occur.
 	if free && chance(t, "random masks", randomMasksPerMille) {
-		for m := range masks {
-			for i := 0; i < n; i++ {
-				if chance(t, "random bit", 200) {
-					masks[m] |= 1 << uint(i)
-				}
+		s.drawRandomBits(t)
+	}
+	s.drawSecondEllipsis(t)
+	s.drawBitsBeyond(t)
+	return s.encode(t, omitStrides)
+}
+
+// ssDraft is a strided_slice spec being drawn: one begin, end and stride
+// per entry, and the five masks as bitmasks in maskNames order.
+type ssDraft struct {
+	begin, end, strides []int64
+	masks               [5]uint64
+}
+
+// set sets bit i of mask m.
+func (s *ssDraft) set(m, i int) { s.masks[m] |= 1 << uint(i) }
+
+// drawRange draws range entry i on a dim of size d: bounds near 0, d, -d
+// and extremes, a stride of either sign, and sometimes a begin or end
+// mask bit.
+func (s *ssDraft) drawRange(t *rapid.T, i, d int) {
+	s.begin[i] = drawBound(t, "begin", d)
+	s.end[i] = drawBound(t, "end", d)
+	s.strides[i] = drawStride(t, "stride")
+	if chance(t, "begin masked", 250) {
+		s.set(mBegin, i)
+	}
+	if chance(t, "end masked", 250) {
+		s.set(mEnd, i)
+	}
+}
+
+// drawShrink draws shrink entry i on a dim of size d: its shrink bit, an
+// index (mostly in range), usually end = index + 1, a stride of 1 (rarely
+// 2 or 3, -1 or 0), and sometimes a begin or end bit, which shrink
+// overrides.
+func (s *ssDraft) drawShrink(t *rapid.T, i, d int) {
+	s.set(mShrink, i)
+	s.begin[i] = drawIndex(t, "shrink at", d, shrinkIndexWeights)
+	s.end[i] = s.begin[i] + 1
+	if chance(t, "shrink end", 300) {
+		s.end[i] = drawBound(t, "shrink end", d)
+	}
+	switch pick(t, "shrink stride", shrinkStrideWeights...) {
+	case 0:
+		s.strides[i] = 1
+	case 1:
+		s.strides[i] = 2 + int64(offset(t, "shrink stride", 1))
+	case 2:
+		s.strides[i] = -1
+	}
+	if chance(t, "overlap", overlapPerMille) {
+		s.set([]int{mBegin, mEnd}[offset(t, "overlap bit", 1)], i)
+	}
+}
+
+// drawMarker draws new axis or ellipsis entry i (role r, next to a dim of
+// size d): its bit, sometimes bounds and a stride it ignores, and
+// sometimes another bit it overrides.
+func (s *ssDraft) drawMarker(t *rapid.T, i, d, r int) {
+	if r == roleNewAxis {
+		s.set(mNewAxis, i)
+	} else {
+		s.set(mEllipsis, i)
+	}
+	if chance(t, "junk bounds", 400) {
+		s.begin[i] = drawBound(t, "junk begin", d)
+		s.end[i] = drawBound(t, "junk end", d)
+	}
+	s.strides[i] = []int64{1, 0, 1, -1}[offset(t, "junk stride", 3)]
+	if chance(t, "overlap", overlapPerMille) {
+		// new axis + shrink acts as new axis; ellipsis + anything as ellipsis.
+		bits := []int{mBegin, mEnd, mShrink, mNewAxis}
+		if r == roleNewAxis {
+			bits = bits[:3]
+		}
+		s.set(bits[offset(t, "overlap bit", len(bits)-1)], i)
+	}
+}
+
+// drawRandomBits sets random bits within the spec in every mask.
+func (s *ssDraft) drawRandomBits(t *rapid.T) {
+	for m := range s.masks {
+		for i := range s.begin {
+			if chance(t, "random bit", 200) {
+				s.set(m, i)
 			}
 		}
 	}
-	// A second ellipsis within the spec.
+}
+
+// drawSecondEllipsis rarely sets two ellipsis bits within the spec.
+func (s *ssDraft) drawSecondEllipsis(t *rapid.T) {
+	n := len(s.begin)
 	if n >= 2 && chance(t, "second ellipsis", secondEllipsisPerMille) {
 		a := offset(t, "ellipsis bit", 31) % n
 		b := (a + 1 + offset(t, "ellipsis bit", 31)%(n-1)) % n
-		masks[mEllipsis] |= 1<<uint(a) | 1<<uint(b)
+		s.masks[mEllipsis] |= 1<<uint(a) | 1<<uint(b)
 	}
-	// Bits at positions >= n.
-	for m := range masks {
+}
+
+// drawBitsBeyond sometimes sets a bit at a position >= n in each mask
+// (bit 63 included, so the integer is negative).
+func (s *ssDraft) drawBitsBeyond(t *rapid.T) {
+	n := len(s.begin)
+	for m := range s.masks {
 		rate := beyondPerMille
 		if m == mEllipsis {
 			rate = ellipsisBeyondPerMille
@@ -185,25 +232,21 @@ func drawStridedSlice(t *rapid.T, shape []int) map[string]any {
 			if chance(t, "bit 63", 150) {
 				p = 63
 			}
-			masks[m] |= 1 << uint(p)
+			s.masks[m] |= 1 << uint(p)
 		}
 	}
+}
 
-	spec := map[string]any{"op": casefile.OpStridedSlice, "begin": begin, "end": end}
+// encode returns the spec: begin, end, strides unless omitted, and the
+// masks as TF integer bitmasks or OpenVINO 0/1 lists (an all-zero mask
+// often left out).
+func (s *ssDraft) encode(t *rapid.T, omitStrides bool) map[string]any {
+	spec := map[string]any{"op": casefile.OpStridedSlice, "begin": s.begin, "end": s.end}
 	if !omitStrides {
-		spec["strides"] = strides
+		spec["strides"] = s.strides
 	}
-	list := chance(t, "list masks", listMaskPerMille)
-	listLen := n
-	if list {
-		switch pick(t, "list length", 700, 150, 150) {
-		case 1:
-			listLen = max(0, n-1-offset(t, "shorter by", 1))
-		case 2:
-			listLen = n + 1 + offset(t, "longer by", 2)
-		}
-	}
-	for m, bits := range masks {
+	list, listLen := drawListMasks(t, len(s.begin))
+	for m, bits := range s.masks {
 		if bits == 0 && chance(t, "omit zero mask", omitZeroMaskPerMille) {
 			continue
 		}
@@ -211,18 +254,40 @@ func drawStridedSlice(t *rapid.T, shape []int) map[string]any {
 			spec[maskNames[m]] = int64(bits)
 			continue
 		}
-		l := make([]int64, listLen)
-		for i := range l {
-			if i < 64 && bits&(1<<uint(i)) != 0 {
-				l[i] = 1
-			}
-		}
-		if listLen > 0 && chance(t, "bad list entry", badListEntryPerMille) {
-			l[offset(t, "bad entry at", 31)%listLen] = []int64{2, -1}[offset(t, "bad entry", 1)]
-		}
-		spec[maskNames[m]] = l
+		spec[maskNames[m]] = drawListMask(t, bits, listLen)
 	}
 	return spec
+}
+
+// drawListMasks draws whether the masks of a spec of n entries are
+// written as lists and, if so, their length: n, or sometimes shorter or
+// longer.
+func drawListMasks(t *rapid.T, n int) (list bool, listLen int) {
+	if !chance(t, "list masks", listMaskPerMille) {
+		return false, n
+	}
+	switch pick(t, "list length", 700, 150, 150) {
+	case 1:
+		return true, max(0, n-1-offset(t, "shorter by", 1))
+	case 2:
+		return true, n + 1 + offset(t, "longer by", 2)
+	}
+	return true, n
+}
+
+// drawListMask writes a bitmask as a 0/1 list of the given length, rarely
+// with one entry other than 0 and 1.
+func drawListMask(t *rapid.T, bits uint64, listLen int) []int64 {
+	l := make([]int64, listLen)
+	for i := range l {
+		if i < 64 && bits&(1<<uint(i)) != 0 {
+			l[i] = 1
+		}
+	}
+	if listLen > 0 && chance(t, "bad list entry", badListEntryPerMille) {
+		l[offset(t, "bad entry at", 31)%listLen] = []int64{2, -1}[offset(t, "bad entry", 1)]
+	}
+	return l
 }
 
 // drawRoles draws the entries' roles by layout, and reports whether the

@@ -100,26 +100,16 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 	if err != nil {
 		return nil, err
 	}
-	base := fsys
-	fsys = corpus.Open(fsys)
+	results, err := runAll(ctx, fsys, impls)
+	if err != nil {
+		return nil, err
+	}
+	cases := corpus.Open(fsys)
 	r := &Report{Corpus: corpusName}
 	for _, im := range impls {
 		r.Impls = append(r.Impls, Impl{im.Name(), im.Version()})
 	}
-	rows := map[string]*Row{}
-	classes := map[[2]string]*Class{}
-	results := make([][]check.Result, len(impls))
-	for i, im := range impls {
-		workers := 1
-		if im.Name() != "engine" {
-			workers = 32 // pipelined over the child
-		}
-		run, err := check.Run(ctx, base, im, check.Options{Workers: workers})
-		if err != nil {
-			return nil, err
-		}
-		results[i] = run.Results // in the order of corpus.Entries
-	}
+	t := newTally(impls, results)
 	for n, e := range entries {
 		var head struct {
 			Expect       *check.Expectation `json:"expect"`
@@ -128,89 +118,160 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 		if json.Unmarshal(e.JSON, &head) != nil || head.Expect == nil {
 			continue
 		}
-		m, err := check.Memory(fsys, e)
+		m, err := check.Memory(cases, e)
 		if err != nil {
 			continue
 		}
 		r.Cases++
-		for i, im := range impls {
-			if results[i][n].Status != check.Fail {
-				continue
-			}
-			id, explanation := recordedClass(head.Disagreement, im.Name()), ""
-			if id != "" {
-				explanation = explain(id)
-			} else {
-				sig := results[i][n].Signature
-				id, explanation = "signature "+sig.String(), sig.Explain()
-			}
-			key := [2]string{im.Name(), id}
-			cl := classes[key]
-			if cl == nil {
-				cl = &Class{Impl: key[0], ID: id, Explanation: explanation}
-				classes[key] = cl
-			}
-			cl.Cases++
-			cl.CaseIDs = append(cl.CaseIDs, e.ID)
-			if size := elements(m); cl.Smallest == nil || size < cl.Smallest.Elements || (size == cl.Smallest.Elements && e.ID < cl.Smallest.ID) {
-				cl.Smallest = &Failure{ID: e.ID, Detail: results[i][n].Detail, Elements: size, Snippet: Snippet(m)}
-			}
-		}
-		feats := append([]Feature{{ID: "op:" + m.Op(), Group: "ops", Description: "the " + m.Op() + " op"}},
-			Features(m, engine.ErrorKind(head.Expect.Error))...)
-		for _, f := range feats {
-			row := rows[f.ID]
-			if row == nil {
-				row = &Row{Feature: f}
-				for range impls {
-					row.Cells = append(row.Cells, &Cell{})
-				}
-				rows[f.ID] = row
-			}
-			row.Cases++
-			for i := range impls {
-				res := results[i][n]
-				cell := row.Cells[i]
-				switch res.Status {
-				case check.Skip:
-					cell.Skipped++
-				case check.Pass, check.XFail:
-					cell.Passed++
-					cell.Total++
-				case check.Fail:
-					cell.Total++
-					size := elements(m)
-					if cell.Smallest == nil || size < cell.Smallest.Elements ||
-						(size == cell.Smallest.Elements && e.ID < cell.Smallest.ID) {
-						cell.Smallest = &Failure{ID: e.ID, Detail: res.Detail, Elements: size, Snippet: Snippet(m)}
-					}
-				}
-			}
-		}
+		t.addFailures(n, e.ID, m, head.Disagreement)
+		t.addFeatures(n, e.ID, m, engine.ErrorKind(head.Expect.Error))
 	}
-	order := map[string]int{}
-	for i, f := range catalogue() {
-		order[f.ID] = i
-	}
-	for _, row := range rows {
-		r.Rows = append(r.Rows, *row)
-	}
-	implOrder := map[string]int{}
+	r.Classes = t.sortedClasses()
+	r.Rows = t.sortedRows()
+	return r, ctx.Err()
+}
+
+// runAll runs the corpus in fsys on each implementation (the engine in
+// one worker, a child pipelined over 32) and returns each one's results
+// in the order of corpus.Entries.
+func runAll(ctx context.Context, fsys fs.FS, impls []impl.Impl) ([][]check.Result, error) {
+	results := make([][]check.Result, len(impls))
 	for i, im := range impls {
+		workers := 1
+		if im.Name() != "engine" {
+			workers = 32 // pipelined over the child
+		}
+		run, err := check.Run(ctx, fsys, im, check.Options{Workers: workers})
+		if err != nil {
+			return nil, err
+		}
+		results[i] = run.Results
+	}
+	return results, nil
+}
+
+// tally collects the rows and the divergence classes of a report from
+// the implementations' results, case by case.
+type tally struct {
+	impls   []impl.Impl
+	results [][]check.Result // per implementation, in the order of corpus.Entries
+	rows    map[string]*Row
+	classes map[[2]string]*Class // by implementation name and class ID
+}
+
+// newTally returns an empty tally of the results of impls.
+func newTally(impls []impl.Impl, results [][]check.Result) *tally {
+	return &tally{impls: impls, results: results, rows: map[string]*Row{}, classes: map[[2]string]*Class{}}
+}
+
+// addFailures adds case n (id, m) to the class of each implementation it
+// fails on: the class the case records for the implementation in
+// disagreement, else the failure's signature.
+func (t *tally) addFailures(n int, id string, m casefile.Memory, disagreement string) {
+	for i, im := range t.impls {
+		res := t.results[i][n]
+		if res.Status != check.Fail {
+			continue
+		}
+		class, explanation := recordedClass(disagreement, im.Name()), ""
+		if class != "" {
+			explanation = explain(class)
+		} else {
+			sig := res.Signature
+			class, explanation = "signature "+sig.String(), sig.Explain()
+		}
+		key := [2]string{im.Name(), class}
+		cl := t.classes[key]
+		if cl == nil {
+			cl = &Class{Impl: key[0], ID: class, Explanation: explanation}
+			t.classes[key] = cl
+		}
+		cl.Cases++
+		cl.CaseIDs = append(cl.CaseIDs, id)
+		if size := elements(m); smaller(cl.Smallest, size, id) {
+			cl.Smallest = &Failure{ID: id, Detail: res.Detail, Elements: size, Snippet: Snippet(m)}
+		}
+	}
+}
+
+// addFeatures counts case n (id, m, expecting error kind want) in the
+// row of its op and of each of its features.
+func (t *tally) addFeatures(n int, id string, m casefile.Memory, want engine.ErrorKind) {
+	feats := append([]Feature{{ID: "op:" + m.Op(), Group: "ops", Description: "the " + m.Op() + " op"}},
+		Features(m, want)...)
+	for _, f := range feats {
+		row := t.rows[f.ID]
+		if row == nil {
+			row = &Row{Feature: f}
+			for range t.impls {
+				row.Cells = append(row.Cells, &Cell{})
+			}
+			t.rows[f.ID] = row
+		}
+		row.Cases++
+		for i := range t.impls {
+			addResult(row.Cells[i], t.results[i][n], id, m)
+		}
+	}
+}
+
+// addResult counts one implementation's result on case id (m) in cell.
+func addResult(cell *Cell, res check.Result, id string, m casefile.Memory) {
+	switch res.Status {
+	case check.Skip:
+		cell.Skipped++
+	case check.Pass, check.XFail:
+		cell.Passed++
+		cell.Total++
+	case check.Fail:
+		cell.Total++
+		if size := elements(m); smaller(cell.Smallest, size, id) {
+			cell.Smallest = &Failure{ID: id, Detail: res.Detail, Elements: size, Snippet: Snippet(m)}
+		}
+	}
+}
+
+// smaller reports whether a failing case (id, of size input elements)
+// replaces the smallest failure f so far: f is nil, or the case has fewer
+// elements, or as many and an ID that sorts first.
+func smaller(f *Failure, size int, id string) bool {
+	return f == nil || size < f.Elements || (size == f.Elements && id < f.ID)
+}
+
+// sortedClasses returns the classes by implementation (in the report's
+// order) and class ID.
+func (t *tally) sortedClasses() []Class {
+	implOrder := map[string]int{}
+	for i, im := range t.impls {
 		implOrder[im.Name()] = i
 	}
-	for _, cl := range classes {
-		r.Classes = append(r.Classes, *cl)
+	var out []Class
+	for _, cl := range t.classes {
+		out = append(out, *cl)
 	}
-	sort.Slice(r.Classes, func(i, j int) bool {
-		a, b := r.Classes[i], r.Classes[j]
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
 		if a.Impl != b.Impl {
 			return implOrder[a.Impl] < implOrder[b.Impl]
 		}
 		return a.ID < b.ID
 	})
-	sort.Slice(r.Rows, func(i, j int) bool {
-		a, b := r.Rows[i], r.Rows[j]
+	return out
+}
+
+// sortedRows returns the rows by group, then in catalogue order, then
+// (features the catalogue does not list) by ID.
+func (t *tally) sortedRows() []Row {
+	order := map[string]int{}
+	for i, f := range catalogue() {
+		order[f.ID] = i
+	}
+	var out []Row
+	for _, row := range t.rows {
+		out = append(out, *row)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
 		if ga, gb := groupRank(a.Group), groupRank(b.Group); ga != gb {
 			return ga < gb
 		}
@@ -224,7 +285,7 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 		}
 		return a.ID < b.ID
 	})
-	return r, ctx.Err()
+	return out
 }
 
 var groups = []string{"ops", "ranges", "masks", "shapes", "gather", "onnx", "errors", "dtypes"}
