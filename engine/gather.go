@@ -12,11 +12,16 @@ import (
 // (gather_nd, onnx_gather_nd, take, take_along_axis, gather, onnx_gather,
 // onnx_gather_elements), and the TF and ONNX front-ends of the one-axis
 // gathers. An op validates its spec, then describes its output as a
-// sequence of equal blocks, each a block of its (contiguous) source at an
-// offset that a cursor computes from the index values: the cursor reads
-// the indices (readIndices) and brings each into its axis (indexRule),
-// and gatherBlocks copies the blocks (copyBlocks), in parallel ranges for
-// large outputs. Only the cursors differ between the ops:
+// sequence of equal blocks, each a block of its source at an offset that
+// a cursor computes from the index values: the cursor reads the indices
+// (readIndices) and brings each into its axis (indexRule), and
+// gatherBlocks copies the blocks (gatherSource.copyBlocks), in parallel
+// ranges for large outputs. Offsets are row-major, as if the source were
+// C-contiguous; a source that is another view (a .npy file in Fortran
+// order) is read through its strides (gatherSource), never copied. Index
+// tensors that are not C-contiguous are copied into C order (readIndices
+// reads C order): at most as many bytes as the index tensor. Only the
+// cursors differ between the ops:
 //   - gather_nd: one block per index row (rowCursor);
 //   - take, gather, onnx_gather: the output is [batch, outer, m, inner],
 //     one block of inner elements per (batch, outer, index) (axisCursor);
@@ -259,10 +264,9 @@ const maxResolved = 1 << 20
 
 // runResolved is run for indices that each name a block of outer > 1
 // lines of a source that is not strided (take or gather along an inner
-// axis): it reads each
-// index and brings it into its axis once, as the byte offset of its block
-// within a line, not once per line; then copies the blocks of each line
-// from those offsets, with no cursor.
+// axis): it reads each index and brings it into its axis once, as the
+// byte offset of its block within a line, not once per line; then copies
+// the blocks of each line from those offsets, with no cursor.
 func (g *axisGather) runResolved(stop bool) (*Tensor, int) {
 	resolved := make([]int, g.batch*g.m)
 	bad := -1
