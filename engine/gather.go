@@ -812,7 +812,11 @@ func newGatherSource(t *Tensor, split int) *gatherSource {
 	size := t.DType.Size
 	n := t.Len() * size
 	s := &gatherSource{dt: t.DType, bytes: n, blockBytes: NumElements(t.Shape[split:]) * size}
-	if n == 0 || t.isBlock() {
+	switch {
+	case n == 0:
+		s.data = []byte{}
+		return s
+	case t.isBlock():
 		s.data = t.Data[t.Offset : t.Offset+n : t.Offset+n]
 		return s
 	}
