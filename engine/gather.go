@@ -12,11 +12,16 @@ import (
 // (gather_nd, onnx_gather_nd, take, take_along_axis, gather, onnx_gather,
 // onnx_gather_elements), and the TF and ONNX front-ends of the one-axis
 // gathers. An op validates its spec, then describes its output as a
-// sequence of equal blocks, each a block of its (contiguous) source at an
-// offset that a cursor computes from the index values: the cursor reads
-// the indices (readIndices) and brings each into its axis (indexRule),
-// and gatherBlocks copies the blocks (copyBlocks), in parallel ranges for
-// large outputs. Only the cursors differ between the ops:
+// sequence of equal blocks, each a block of its source at an offset that
+// a cursor computes from the index values: the cursor reads the indices
+// (readIndices) and brings each into its axis (indexRule), and
+// gatherBlocks copies the blocks (gatherSource.copyBlocks), in parallel
+// ranges for large outputs. Offsets are row-major, as if the source were
+// C-contiguous; a source that is another view (a .npy file in Fortran
+// order) is read through its strides (gatherSource), never copied. Index
+// tensors that are not C-contiguous are copied into C order (readIndices
+// reads C order): at most as many bytes as the index tensor. Only the
+// cursors differ between the ops:
 //   - gather_nd: one block per index row (rowCursor);
 //   - take, gather, onnx_gather: the output is [batch, outer, m, inner],
 //     one block of inner elements per (batch, outer, index) (axisCursor);
@@ -155,15 +160,16 @@ type blockCursor interface {
 // misses of many scattered reads.
 const gatherBatch = 256
 
-// gatherBlocks fills out, n blocks of size bytes, with blocks of src:
-// block k is the block at the offset a cursor gives for it (cursorAt
+// gatherBlocks fills out, n blocks of src.blockBytes bytes, with blocks
+// of src: block k is the block at the offset a cursor gives for it (cursorAt
 // returns a cursor at block first), or zeros where the cursor finds the
 // index outside. indexBytes is about how many bytes of indices a block
 // reads. Large outputs are gathered in parallel ranges. With stop, each
 // range stops at its first block outside, and gatherBlocks returns the
 // first such block over all ranges (out is then incomplete); it returns
 // -1 if every block was inside, or if stop is false.
-func gatherBlocks(out, src []byte, n, size, indexBytes int, cursorAt func(first int) blockCursor, stop bool) int {
+func gatherBlocks(out []byte, src *gatherSource, n, indexBytes int, cursorAt func(first int) blockCursor, stop bool) int {
+	size := src.blockBytes
 	var mu sync.Mutex
 	bad := -1
 	// Each block reads its index and at least a cache line of the source,
@@ -182,7 +188,7 @@ func gatherBlocks(out, src []byte, n, size, indexBytes int, cursorAt func(first 
 				mu.Unlock()
 				return
 			}
-			copyBlocks(out[first*size:(first+m)*size], src, offsets[:m], size)
+			src.copyBlocks(out[first*size:(first+m)*size], offsets[:m])
 		}
 	})
 	return bad
@@ -217,8 +223,8 @@ func checkResultShape(op string, shape []int, itemSize int) error {
 // output [batch, outer, m, inner]: block (b, o, j) of inner elements is
 // source block (b, o, p), p the position that index b*m + j names.
 type axisGather struct {
-	src        *Tensor // contiguous
-	indices    *Tensor // contiguous, batch*m elements
+	src        *gatherSource // in blocks of inner elements
+	indices    *Tensor       // contiguous, batch*m elements
 	outShape   []int
 	batch      int // batch entries (TF's batch_dims; 1 for the other ops)
 	outer      int
@@ -240,11 +246,11 @@ func (g *axisGather) blocks() int { return g.batch * g.outer * g.m }
 // returns the first index outside its axis (-1 if none) and no tensor if
 // there is one; otherwise such blocks are zeros.
 func (g *axisGather) run(stop bool) (*Tensor, int) {
-	if g.outer > 1 && g.batch*g.m <= maxResolved && !g.flatBounds {
+	if g.outer > 1 && g.batch*g.m <= maxResolved && !g.flatBounds && !g.src.strided {
 		return g.runResolved(stop)
 	}
-	out := newResult(g.src.DType, g.outShape)
-	bad := gatherBlocks(out.Data, g.src.Data, g.blocks(), g.blockBytes, g.indices.DType.Size, g.cursorAt, stop)
+	out := newResult(g.src.dt, g.outShape)
+	bad := gatherBlocks(out.Data, g.src, g.blocks(), g.indices.DType.Size, g.cursorAt, stop)
 	if bad >= 0 {
 		line, j := bad/g.m, bad%g.m
 		return nil, line/g.outer*g.m + j
@@ -257,10 +263,10 @@ func (g *axisGather) run(stop bool) (*Tensor, int) {
 const maxResolved = 1 << 20
 
 // runResolved is run for indices that each name a block of outer > 1
-// lines of the source (take or gather along an inner axis): it reads each
-// index and brings it into its axis once, as the byte offset of its block
-// within a line, not once per line; then copies the blocks of each line
-// from those offsets, with no cursor.
+// lines of a source that is not strided (take or gather along an inner
+// axis): it reads each index and brings it into its axis once, as the
+// byte offset of its block within a line, not once per line; then copies
+// the blocks of each line from those offsets, with no cursor.
 func (g *axisGather) runResolved(stop bool) (*Tensor, int) {
 	resolved := make([]int, g.batch*g.m)
 	bad := -1
@@ -285,7 +291,7 @@ func (g *axisGather) runResolved(stop bool) (*Tensor, int) {
 		// with an index outside: that of its first index outside.
 		return nil, bad
 	}
-	out := newResult(g.src.DType, g.outShape)
+	out := newResult(g.src.dt, g.outShape)
 	size, lineBytes, n := g.blockBytes, g.n*g.blockBytes, g.blocks()
 	traffic := n * (8 + max(size, cacheLine) + size)
 	parallelFor(n, len(out.Data), traffic, func(lo, hi int) {
@@ -293,7 +299,7 @@ func (g *axisGather) runResolved(stop bool) (*Tensor, int) {
 			line := first / g.m
 			last := min(hi, (line+1)*g.m)
 			idx := line/g.outer*g.m + first - line*g.m // b*m + j
-			copyBlocks(out.Data[first*size:last*size], g.src.Data[line*lineBytes:(line+1)*lineBytes], resolved[idx:idx+last-first], size)
+			copyBlocks(out.Data[first*size:last*size], g.src.data[line*lineBytes:(line+1)*lineBytes], resolved[idx:idx+last-first], size)
 			first = last
 		}
 	})
@@ -331,7 +337,7 @@ func (c *axisCursor) fill(offsets []int) int {
 			off := -1
 			if p := g.rule.position(v, g.n); p >= 0 {
 				off = c.base + p*g.blockBytes
-			} else if g.flatBounds && v >= 0 && g.blockBytes > 0 && v <= int64((len(g.src.Data)-c.base)/g.blockBytes-1) {
+			} else if g.flatBounds && v >= 0 && g.blockBytes > 0 && v <= int64((g.src.bytes-c.base)/g.blockBytes-1) {
 				off = c.base + int(v)*g.blockBytes
 			}
 			if off < 0 {
@@ -367,43 +373,44 @@ func (c *axisCursor) fill(offsets []int) int {
 // position its index names; the index is at the same position of the
 // indices, which may be broadcast (stride 0) and so may the source.
 type elemGather struct {
-	src        *Tensor // contiguous
-	indices    *Tensor // contiguous
-	outShape   []int   // rank >= 1
-	srcStrides []int   // bytes per output dimension; 0 along the axis and where broadcast
-	idxStrides []int   // index elements per output dimension; 0 where broadcast
-	axisStride int     // bytes of the source's axis
-	n          int     // size of the source's axis
+	src        *gatherSource // in blocks of one element
+	indices    *Tensor       // contiguous
+	outShape   []int         // rank >= 1
+	srcStrides []int         // bytes per output dimension; 0 along the axis and where broadcast
+	idxStrides []int         // index elements per output dimension; 0 where broadcast
+	axisStride int           // bytes of the source's axis
+	n          int           // size of the source's axis
 	rule       indexRule
 }
 
-// newElemGather returns the elemGather of source src and indices idx
-// (both of rank len(outShape)) along axis. Outside the axis, a dimension
-// of either is broadcast where it is 1, and is otherwise at least the
-// output's (only its first positions are read).
-func newElemGather(src, idx *Tensor, outShape []int, axis int, rule indexRule) *elemGather {
-	src, idx = src.Contiguous(), idx.Contiguous()
+// newElemGather returns the elemGather of source src, whose elements in
+// row-major order are taken as an array of the given shape, and indices
+// idx (shape and idx both of rank len(outShape)) along axis. Outside the
+// axis, a dimension of either is broadcast where it is 1, and is otherwise
+// at least the output's (only its first positions are read).
+func newElemGather(src *Tensor, shape []int, idx *Tensor, outShape []int, axis int, rule indexRule) *elemGather {
+	idx = idx.Contiguous()
 	r := len(outShape)
 	g := &elemGather{
-		src:        src,
+		src:        newGatherSource(src, src.Rank()),
 		indices:    idx,
 		outShape:   outShape,
 		srcStrides: make([]int, r),
 		idxStrides: make([]int, r),
-		n:          src.Shape[axis],
+		n:          shape[axis],
 		rule:       rule,
 	}
 	s, e := src.DType.Size, 1
 	for d := r - 1; d >= 0; d-- {
 		if d == axis {
 			g.axisStride = s
-		} else if src.Shape[d] != 1 {
+		} else if shape[d] != 1 {
 			g.srcStrides[d] = s
 		}
 		if idx.Shape[d] != 1 {
 			g.idxStrides[d] = e
 		}
-		s *= src.Shape[d]
+		s *= shape[d]
 		e *= idx.Shape[d]
 	}
 	return g
@@ -412,9 +419,9 @@ func newElemGather(src, idx *Tensor, outShape []int, axis int, rule indexRule) *
 // run gathers the output, which has at least one element, or returns the
 // first output position whose index is outside the axis.
 func (g *elemGather) run() (*Tensor, int) {
-	out := newResult(g.src.DType, g.outShape)
+	out := newResult(g.src.dt, g.outShape)
 	n := NumElements(g.outShape)
-	bad := gatherBlocks(out.Data, g.src.Data, n, g.src.DType.Size, g.indices.DType.Size, g.cursorAt, true)
+	bad := gatherBlocks(out.Data, g.src, n, g.indices.DType.Size, g.cursorAt, true)
 	if bad >= 0 {
 		return nil, bad
 	}
@@ -609,7 +616,7 @@ func GatherUnder(params, indices *Tensor, spec GatherSpec, r Rules) (*Tensor, er
 		rule = indexNegativeWrap
 	}
 	g := &axisGather{
-		src:        params.Contiguous(),
+		src:        newGatherSource(params, axis+1),
 		indices:    indices.Contiguous(),
 		outShape:   outShape,
 		batch:      NumElements(params.Shape[:bd]),
@@ -706,7 +713,7 @@ func ONNXGatherUnder(data, indices *Tensor, spec ONNXGatherSpec, r Rules) (*Tens
 		return r.finish(newResult(data.DType, outShape))
 	}
 	g := &axisGather{
-		src:        data.Contiguous(),
+		src:        newGatherSource(data, axis+1),
 		indices:    indices.Contiguous(),
 		outShape:   outShape,
 		batch:      1,
@@ -769,10 +776,127 @@ func ONNXGatherElementsUnder(data, indices *Tensor, spec ONNXGatherSpec, r Rules
 	if NumElements(outShape) == 0 {
 		return r.finish(newResult(data.DType, outShape))
 	}
-	g := newElemGather(data, indices, outShape, axis, indexNegativeWrap)
+	g := newElemGather(data, data.Shape, indices, outShape, axis, indexNegativeWrap)
 	out, bad := g.run()
 	if bad >= 0 {
 		return nil, onnxBadIndex(indices, bad, g.n)
 	}
 	return r.finish(out)
+}
+
+// gatherSource is the source tensor of a gather as the gather core reads
+// it, in blocks: a block is the elements of the source's last dimensions
+// (from a split dimension on) at one position of the dimensions before
+// them. The cursors give the byte offset of a block as if the source were
+// C-contiguous (its row-major byte offset); copyBlocks finds the block in
+// the source's memory. A source whose elements are one block of memory in
+// row-major order (a C-contiguous tensor) is read directly. Any other
+// view, such as a .npy file in Fortran order, is read through its
+// strides, not copied.
+type gatherSource struct {
+	dt         DType
+	bytes      int    // bytes of its elements: every row-major offset is below it
+	blockBytes int    // bytes of a block
+	data       []byte // its elements in row-major order, or (strided) the view's memory
+	strided    bool   // the elements are not data in row-major order
+
+	// For a strided source:
+	offset        int    // byte offset in data of its first element
+	dims, strides []int  // the dimensions that place a block (of length > 1, merged where they continue each other) and their byte strides
+	block         layout // the elements of one block, from the block's first element
+}
+
+// newGatherSource returns the source t read in blocks of its dimensions
+// t.Shape[split:].
+func newGatherSource(t *Tensor, split int) *gatherSource {
+	size := t.DType.Size
+	n := t.Len() * size
+	s := &gatherSource{dt: t.DType, bytes: n, blockBytes: NumElements(t.Shape[split:]) * size}
+	switch {
+	case n == 0:
+		s.data = []byte{}
+		return s
+	case t.isBlock():
+		s.data = t.Data[t.Offset : t.Offset+n : t.Offset+n]
+		return s
+	}
+	s.data, s.offset, s.strided = t.Data, t.Offset, true
+	for i, d := range t.Shape[:split] {
+		if d == 1 {
+			continue
+		}
+		st := t.Strides[i]
+		if k := len(s.dims); k > 0 && s.strides[k-1] == st*d {
+			s.dims[k-1] *= d
+			s.strides[k-1] = st
+			continue
+		}
+		s.dims = append(s.dims, d)
+		s.strides = append(s.strides, st)
+	}
+	s.block = newLayout(&Tensor{DType: t.DType, Shape: t.Shape[split:], Strides: t.Strides[split:]})
+	return s
+}
+
+// copyBlocks copies the blocks at the given row-major byte offsets into
+// dst, one after the other; an offset of -1 gives a block of zeros.
+// Offsets of a strided source are rewritten in place into offsets of its
+// memory.
+func (s *gatherSource) copyBlocks(dst []byte, offsets []int) {
+	if !s.strided {
+		copyBlocks(dst, s.data, offsets, s.blockBytes)
+		return
+	}
+	if s.blockBytes == 0 {
+		return
+	}
+	for k, o := range offsets {
+		if o < 0 {
+			continue
+		}
+		b, p := o/s.blockBytes, s.offset
+		for d := len(s.dims) - 1; d >= 0; d-- {
+			p += b % s.dims[d] * s.strides[d]
+			b /= s.dims[d]
+		}
+		offsets[k] = p
+	}
+	if len(s.block.shape) == 0 {
+		// Each block is one run of memory, a single element among them.
+		copyBlocks(dst, s.data, offsets, s.blockBytes)
+		return
+	}
+	var idx [MaxRank]int
+	for k, o := range offsets {
+		d := dst[k*s.blockBytes : (k+1)*s.blockBytes]
+		if o < 0 {
+			clear(d)
+			continue
+		}
+		s.copyBlock(d, o, idx[:len(s.block.shape)-1])
+	}
+}
+
+// copyBlock copies the block of a strided source whose first element is
+// at byte off of its memory into dst; idx is scratch space of one int per
+// axis of the block's layout but the last.
+func (s *gatherSource) copyBlock(dst []byte, off int, idx []int) {
+	l := &s.block
+	inner := len(l.shape) - 1
+	line := l.shape[inner] * l.block
+	clear(idx)
+	for len(dst) > 0 {
+		copyLine(dst[:line], s.data, off, l.strides[inner], l.block)
+		dst = dst[line:]
+		// Advance the odometer over the outer axes.
+		for a := inner - 1; a >= 0; a-- {
+			idx[a]++
+			off += l.strides[a]
+			if idx[a] < l.shape[a] {
+				break
+			}
+			off -= idx[a] * l.strides[a]
+			idx[a] = 0
+		}
+	}
 }

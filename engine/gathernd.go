@@ -132,11 +132,11 @@ func (g *gatherND) run(policy BadIndexPolicy) (*Tensor, error) {
 // params under BadIndexError, or -1 if there is none (the tensor is then
 // complete); under BadIndexZero such rows are zeros.
 func (g *gatherND) gather(policy BadIndexPolicy) (out, indices *Tensor, bad int) {
-	params := g.params.Contiguous()
+	src := newGatherSource(g.params, g.batchDims+g.depth)
 	indices = g.indices.Contiguous()
 	out = newResult(g.params.DType, g.outShape)
 	cursorAt := func(first int) blockCursor { return g.newRowCursor(indices, first) }
-	bad = gatherBlocks(out.Data, params.Data, g.rows, g.block*params.DType.Size, g.depth*indices.DType.Size, cursorAt, policy == BadIndexError)
+	bad = gatherBlocks(out.Data, src, g.rows, g.depth*indices.DType.Size, cursorAt, policy == BadIndexError)
 	return out, indices, bad
 }
 
@@ -151,7 +151,7 @@ func (g *gatherND) badRow(indices *Tensor, r int) error {
 }
 
 // rowCursor walks index rows in order and resolves each to the byte offset
-// of its block in the contiguous params.
+// of its block in params, taken as C-contiguous (see gatherSource).
 type rowCursor struct {
 	indices      *Tensor
 	row          []int64 // the components of the current row

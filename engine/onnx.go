@@ -257,12 +257,16 @@ func onnxGatherND(data, indices *Tensor, batchDims int, rules Rules) (*Tensor, e
 		if err != nil {
 			return nil, err
 		}
-		size := data.DType.Size
-		if blockBytes := block * size; blockBytes > 0 {
-			src := data.Contiguous()
-			for i := 0; i < rows; i++ {
-				off := (i / max(rowsPerBatch, 1)) * blockBytes // k == 0: a batch entry is a block
-				copy(out.Data[i*blockBytes:(i+1)*blockBytes], src.Data[off:off+blockBytes])
+		if blockBytes := block * data.DType.Size; blockBytes > 0 && rows > 0 {
+			// k == 0 here: a batch entry is a block.
+			src := newGatherSource(data, batchDims)
+			var offsets [gatherBatch]int
+			for first := 0; first < rows; first += gatherBatch {
+				m := min(gatherBatch, rows-first)
+				for q := range m {
+					offsets[q] = (first + q) / max(rowsPerBatch, 1) * blockBytes
+				}
+				src.copyBlocks(out.Data[first*blockBytes:(first+m)*blockBytes], offsets[:m])
 			}
 		}
 		return out, nil

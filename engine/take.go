@@ -129,9 +129,14 @@ func TakeUnder(a, indices *Tensor, spec TakeSpec, r Rules) (*Tensor, error) {
 		}
 		return r.finish(newResult(a.DType, outShape))
 	}
-	src := a.Contiguous()
+	// The blocks are a.shape[axis+1:], or single elements when a is
+	// flattened or 0-d.
+	split := a.Rank()
+	if !spec.Flatten && split > 0 {
+		split = axis + 1
+	}
 	g := &axisGather{
-		src:        &Tensor{DType: a.DType, Shape: shape, Strides: ContiguousStrides(shape, a.DType.Size), Data: src.Data},
+		src:        newGatherSource(a, split),
 		indices:    indices.Contiguous(),
 		outShape:   outShape,
 		batch:      1,
@@ -186,10 +191,9 @@ func TakeAlongAxis(arr, indices *Tensor, spec TakeAlongAxisSpec) (*Tensor, error
 
 // TakeAlongAxisUnder is TakeAlongAxis under the variants r (see Variant).
 func TakeAlongAxisUnder(arr, indices *Tensor, spec TakeAlongAxisSpec, r Rules) (*Tensor, error) {
-	src, axis := arr, 0
+	shape, axis := arr.Shape, 0
 	if spec.Flatten {
-		c := arr.Contiguous()
-		src = &Tensor{DType: arr.DType, Shape: []int{arr.Len()}, Strides: []int{arr.DType.Size}, Data: c.Data}
+		shape = []int{arr.Len()}
 	} else {
 		nd := arr.Rank()
 		axis = spec.Axis
@@ -210,20 +214,20 @@ func TakeAlongAxisUnder(arr, indices *Tensor, spec TakeAlongAxisSpec, r Rules) (
 		asInt.DType.Kind = Int
 		indices = &asInt
 	}
-	rank := src.Rank()
+	rank := len(shape)
 	if indices.Rank() != rank {
 		return nil, Errorf(InvalidSpec, "`indices` and `arr` must have the same number of dimensions, got %d and %d", indices.Rank(), rank)
 	}
 	outShape := make([]int, rank)
 	for d := range rank {
-		n, m := src.Shape[d], indices.Shape[d]
+		n, m := shape[d], indices.Shape[d]
 		switch {
 		case d == axis, n == 1:
 			outShape[d] = m
 		case m == 1 || m == n:
 			outShape[d] = n
 		default:
-			return nil, Errorf(InvalidSpec, "shape mismatch: indices of shape %v do not broadcast against arr of shape %v outside axis %d", indices.Shape, src.Shape, axis)
+			return nil, Errorf(InvalidSpec, "shape mismatch: indices of shape %v do not broadcast against arr of shape %v outside axis %d", indices.Shape, shape, axis)
 		}
 	}
 	// NumPy indexes arr with one index array per dimension, leaving no
@@ -238,7 +242,7 @@ func TakeAlongAxisUnder(arr, indices *Tensor, spec TakeAlongAxisSpec, r Rules) (
 	if NumElements(outShape) == 0 {
 		return r.finish(newResult(arr.DType, outShape))
 	}
-	g := newElemGather(src, indices, outShape, axis, indexNegativeWrap)
+	g := newElemGather(arr, shape, indices, outShape, axis, indexNegativeWrap)
 	out, bad := g.run()
 	if bad >= 0 {
 		return nil, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", readInt(g.indices, g.indexOf(bad)), axis, g.n)
