@@ -30,6 +30,9 @@ type OpDef struct {
 	// Fields are the spec fields the op reads; a field of another op in a
 	// case is an error, any other field is metadata.
 	Fields []string
+	// Types are the types of the fields: Types[i] is the type of
+	// Fields[i].
+	Types []FieldType
 	// Method is the method an implementation has to run the op under
 	// conformtest, as Go source.
 	Method string
@@ -78,6 +81,9 @@ func init() {
 	} {
 		if _, dup := registry[d.Name]; dup {
 			panic("casefile: op " + d.Name + " listed twice")
+		}
+		if len(d.Types) != len(d.Fields) {
+			panic("casefile: op " + d.Name + " has not one type per field")
 		}
 		registry[d.Name] = d
 		ordered = append(ordered, d)

@@ -21,6 +21,7 @@ var gatherOp = &OpDef{
 	Summary:  "tf.gather(params, indices, axis, batch_dims), bad indices an error (CPU) or zeros (GPU)",
 	Inputs:   []string{"params", "indices"},
 	Fields:   []string{"axis", "batch_dims", "bad_indices"},
+	Types:    []FieldType{int32Type, int32Type, enumType(string(engine.BadIndexError), string(engine.BadIndexZero))},
 	Method:   "Gather(params, indices *engine.Tensor, spec engine.GatherSpec) (*engine.Tensor, error)",
 	Family:   "tf",
 	Variants: []engine.Variant{engine.NegativeGatherIndicesWrap, engine.GatherFlatBounds, engine.DropSize1Dims},

@@ -27,6 +27,7 @@ var gatherNDOp = &OpDef{
 	Summary:  "tf.gather_nd(params, indices, batch_dims), bad index rows an error (CPU) or zeros (GPU)",
 	Inputs:   []string{"params", "indices"},
 	Fields:   []string{"batch_dims", "bad_indices"},
+	Types:    []FieldType{int32Type, enumType(string(engine.BadIndexError), string(engine.BadIndexZero))},
 	Method:   "GatherND(params, indices *engine.Tensor, batchDims int, policy engine.BadIndexPolicy) (*engine.Tensor, error)",
 	Family:   "tf",
 	Variants: []engine.Variant{engine.NegativeGatherIndicesWrap, engine.GatherFlatBounds, engine.DropSize1Dims},

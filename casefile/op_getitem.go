@@ -40,6 +40,7 @@ var getItemOp = &OpDef{
 	Summary:  "NumPy's x[index] (np.asarray of it): basic and advanced indexing",
 	Inputs:   []string{"x"},
 	Fields:   []string{"index"},
+	Types:    []FieldType{required(stringType)},
 	Method:   "GetItem(x *engine.Tensor, index string, items []engine.IndexItem) (*engine.Tensor, error)",
 	Family:   "numpy",
 	Variants: []engine.Variant{engine.InputByteOrder, engine.ExtraEntriesIgnored, engine.EllipsisCoversOneDim, engine.ShrinkIndexClamped, engine.EmptyRangeRefused, engine.DropSize1Dims},

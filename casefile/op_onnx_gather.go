@@ -21,6 +21,7 @@ var onnxGatherOp = &OpDef{
 	Summary:  "ONNX Gather-13(data, indices, axis): negative indices wrap once",
 	Inputs:   []string{"data", "indices"},
 	Fields:   []string{"axis"},
+	Types:    []FieldType{int32Type},
 	Method:   "ONNXGather(data, indices *engine.Tensor, spec engine.ONNXGatherSpec) (*engine.Tensor, error)",
 	Family:   "onnx",
 	Variants: []engine.Variant{engine.DropSize1Dims},

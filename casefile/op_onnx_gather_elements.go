@@ -22,6 +22,7 @@ var onnxGatherElementsOp = &OpDef{
 	Summary:  "ONNX GatherElements-13(data, indices, axis): negative indices wrap once",
 	Inputs:   []string{"data", "indices"},
 	Fields:   []string{"axis"},
+	Types:    []FieldType{int32Type},
 	Method:   "ONNXGatherElements(data, indices *engine.Tensor, spec engine.ONNXGatherSpec) (*engine.Tensor, error)",
 	Family:   "onnx",
 	Variants: []engine.Variant{engine.DropSize1Dims},

@@ -26,6 +26,7 @@ var onnxGatherNDOp = &OpDef{
 	Summary:  "ONNX GatherND-13(data, indices, batch_dims)",
 	Inputs:   []string{"data", "indices"},
 	Fields:   []string{"batch_dims"},
+	Types:    []FieldType{int32Type},
 	Method:   "ONNXGatherND(data, indices *engine.Tensor, batchDims int) (*engine.Tensor, error)",
 	Family:   "onnx",
 	Variants: []engine.Variant{engine.GatherFlatBounds, engine.DropSize1Dims},

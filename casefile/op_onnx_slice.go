@@ -23,6 +23,7 @@ var onnxSliceOp = &OpDef{
 	Summary:  "ONNX Slice-13(data, starts, ends, axes, steps)",
 	Inputs:   []string{"data"},
 	Fields:   []string{"starts", "ends", "axes", "steps"},
+	Types:    []FieldType{required(intListType), required(intListType), intListType, intListType},
 	Method:   "ONNXSlice(data *engine.Tensor, starts, ends, axes, steps []int64) (*engine.Tensor, error)",
 	Family:   "onnx",
 	Variants: []engine.Variant{engine.EmptyRangeRefused, engine.DropSize1Dims},

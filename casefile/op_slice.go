@@ -27,6 +27,7 @@ var sliceOp = &OpDef{
 	Summary:  "tf.slice(x, begin, size)",
 	Inputs:   []string{"x"},
 	Fields:   []string{"begin", "size"},
+	Types:    []FieldType{required(intListType), required(intListType)},
 	Method:   "Slice(x *engine.Tensor, begin, size []int64) (*engine.Tensor, error)",
 	Family:   "tf",
 	Variants: []engine.Variant{engine.Int32Arithmetic, engine.ShortSliceSpecPadded, engine.ExtraEntriesIgnored, engine.EmptyRangeRefused, engine.DropSize1Dims},

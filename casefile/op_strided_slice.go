@@ -23,6 +23,7 @@ var stridedSliceOp = &OpDef{
 	Summary:  "tf.strided_slice(x, begin, end, strides, masks), masks as TF bitmasks or OpenVINO 0/1 lists",
 	Inputs:   []string{"x"},
 	Fields:   []string{"begin", "end", "strides", "begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"},
+	Types:    []FieldType{required(intListType), required(intListType), intListType, maskType, maskType, maskType, maskType, maskType},
 	Method:   "StridedSlice(x *engine.Tensor, spec engine.StridedSliceSpec) (*engine.Tensor, error)",
 	Family:   "tf",
 	Variants: []engine.Variant{engine.Int32Arithmetic, engine.ExtraEntriesIgnored, engine.MaskBitsPastSpecApplied, engine.EllipsisCoversOneDim, engine.ShrinkIndexClamped, engine.EmptyRangeRefused, engine.DropSize1Dims},

@@ -22,6 +22,7 @@ var takeOp = &OpDef{
 	Summary:  "np.take(a, indices, axis, mode) of NumPy: axis an integer or null (the input flattened), mode raise, wrap or clip",
 	Inputs:   []string{"a", "indices"},
 	Fields:   []string{"axis", "mode"},
+	Types:    []FieldType{int32OrNullType, enumType(string(engine.TakeRaise), string(engine.TakeWrap), string(engine.TakeClip))},
 	Method:   "Take(a, indices *engine.Tensor, spec engine.TakeSpec) (*engine.Tensor, error)",
 	Family:   "numpy",
 	Variants: []engine.Variant{engine.InputByteOrder, engine.DropSize1Dims},

@@ -21,6 +21,7 @@ var takeAlongAxisOp = &OpDef{
 	Summary:  "np.take_along_axis(arr, indices, axis) of NumPy: axis an integer or null (arr flattened)",
 	Inputs:   []string{"arr", "indices"},
 	Fields:   []string{"axis"},
+	Types:    []FieldType{required(int32OrNullType)},
 	Method:   "TakeAlongAxis(arr, indices *engine.Tensor, spec engine.TakeAlongAxisSpec) (*engine.Tensor, error)",
 	Family:   "numpy",
 	Variants: []engine.Variant{engine.DropSize1Dims},
