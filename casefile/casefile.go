@@ -7,9 +7,11 @@
 // It holds the op registry: each op is defined once, in op_<name>.go, by
 // an OpDef (its inputs and spec fields, its typed spec, its evaluation on
 // the engine, the method an implementation has to run it under
-// conformtest, the rules a report tags and the Python that reproduces a
-// case). Everything that handles cases looks ops up here (Lookup,
-// OpNames) rather than switching on their names.
+// conformtest, the rules a report tags, the Python that reproduces a
+// case, the engine variants that apply to it and, once package gen is
+// linked in, its case generator), listed in one ordered list in op.go.
+// Everything that handles cases looks ops up here (Lookup, OpNames)
+// rather than switching on their names.
 package casefile
 
 import (
@@ -220,9 +222,12 @@ func (c *Case) EvalUnder(r engine.Rules) (*engine.Tensor, error) {
 // variant replaces matters for a case, instead of re-deriving the rule. A
 // panic under either rule set counts as no change.
 func (c *Case) VariantChanges(v engine.Variant) bool {
-	if !v.AppliesTo(c.Op) {
-		return false
-	}
+	return c.Def.HasVariant(v) && c.engineChanges(v)
+}
+
+// engineChanges is VariantChanges for any variant, declared by the op or
+// not.
+func (c *Case) engineChanges(v engine.Variant) bool {
 	ref, refErr, ok := c.EvalSafely(0)
 	if !ok {
 		return false

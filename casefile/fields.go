@@ -10,7 +10,46 @@ import (
 	"github.com/conformsuite/conform/engine"
 )
 
-// This file holds the readers of spec fields that op definitions share.
+// This file holds the types and readers of spec fields that op
+// definitions share.
+
+// A FieldType says which JSON values a spec field takes (OpDef.Types).
+// Kind is one of
+//
+//   - "string": a string (null reads as "");
+//   - "int-list": a list of integers within int64;
+//   - "mask": an integer bitmask (TF) or a list of 0/1 (OpenVINO);
+//   - "int32": an integer; one outside int32 is invalid_spec;
+//   - "int32-or-null": the same, or null (NumPy's axis=None: the input
+//     flattened);
+//   - "enum": a string, one of Values.
+//
+// An absent field that is not Required takes its default (the first of
+// Values for an enum).
+type FieldType struct {
+	Kind     string   `json:"type"`
+	Values   []string `json:"values,omitempty"`
+	Required bool     `json:"required,omitempty"`
+}
+
+// The field types of the op definitions.
+var (
+	stringType      = FieldType{Kind: "string"}
+	intListType     = FieldType{Kind: "int-list"}
+	maskType        = FieldType{Kind: "mask"}
+	int32Type       = FieldType{Kind: "int32"}
+	int32OrNullType = FieldType{Kind: "int32-or-null"}
+)
+
+// enumType is the type of a field that takes one of values, the first by
+// default.
+func enumType(values ...string) FieldType { return FieldType{Kind: "enum", Values: values} }
+
+// required returns t for a field a case must have.
+func required(t FieldType) FieldType {
+	t.Required = true
+	return t
+}
 
 // unmarshalString is json.Unmarshal into a string, without the decoder
 // for the common case of a string of printable ASCII with no escapes.

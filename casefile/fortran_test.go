@@ -50,7 +50,7 @@ func TestFortranOrderInputs(t *testing.T) {
 	for _, def := range casefile.Defs() {
 		rules := []engine.Rules{0}
 		for _, info := range engine.Variants {
-			if info.Variant.AppliesTo(def.Name) {
+			if def.HasVariant(info.Variant) {
 				rules = append(rules, engine.Rules(0).With(info.Variant))
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"pgregory.net/rapid"
+
 	"github.com/conformsuite/conform/engine"
 )
 
@@ -28,14 +30,22 @@ type OpDef struct {
 	// Fields are the spec fields the op reads; a field of another op in a
 	// case is an error, any other field is metadata.
 	Fields []string
+	// Types are the types of the fields: Types[i] is the type of
+	// Fields[i].
+	Types []FieldType
 	// Method is the method an implementation has to run the op under
 	// conformtest, as Go source.
 	Method string
 	// Family is the library whose semantics the op follows: "numpy",
 	// "tf" or "onnx".
 	Family string
+	// Variants are the engine's rule variants (engine.Variants) that
+	// apply to the op: the ways implementations of the op depart from its
+	// reference rules. A classifier tries only these on a case of the op.
+	Variants []engine.Variant
 
-	seq        int                        // order in Ops
+	generator *rapid.Generator[Memory] // set by package gen
+
 	parse      func(c *Case) (any, error) // c.Fields to the typed spec
 	names      func(spec any) []string    // extra inputs the spec names
 	eval       func(c *Case, r engine.Rules) (*engine.Tensor, error)
@@ -46,21 +56,38 @@ type OpDef struct {
 	snippet    func(b *strings.Builder, c *Case)               // Python reproducing c
 }
 
-// registry holds every op by name; ordered holds them in Ops order.
+// registry holds every op by name; ordered holds them in OpNames order.
 var (
 	registry = map[string]*OpDef{}
 	ordered  []*OpDef
 )
 
-// register adds an op definition; each op file calls it from init.
-func register(d *OpDef) *OpDef {
-	if _, dup := registry[d.Name]; dup {
-		panic("casefile: op " + d.Name + " registered twice")
+// The ops, in the order in which they were added to conform: the order
+// of OpNames, of the golden corpus and of every table of ops. A new op
+// goes at the end (its op_<name>.go defines it).
+func init() {
+	for _, d := range []*OpDef{
+		getItemOp,
+		stridedSliceOp,
+		sliceOp,
+		gatherNDOp,
+		onnxSliceOp,
+		onnxGatherNDOp,
+		takeOp,
+		takeAlongAxisOp,
+		gatherOp,
+		onnxGatherOp,
+		onnxGatherElementsOp,
+	} {
+		if _, dup := registry[d.Name]; dup {
+			panic("casefile: op " + d.Name + " listed twice")
+		}
+		if len(d.Types) != len(d.Fields) {
+			panic("casefile: op " + d.Name + " has not one type per field")
+		}
+		registry[d.Name] = d
+		ordered = append(ordered, d)
 	}
-	registry[d.Name] = d
-	ordered = append(ordered, d)
-	sort.SliceStable(ordered, func(i, j int) bool { return ordered[i].seq < ordered[j].seq })
-	return d
 }
 
 // Lookup returns the definition of the op called name.
@@ -107,6 +134,23 @@ func allFields() []string {
 	}
 	sort.Strings(all)
 	return all
+}
+
+// HasVariant reports whether the variant v applies to the op (see
+// Variants).
+func (d *OpDef) HasVariant(v engine.Variant) bool { return slices.Contains(d.Variants, v) }
+
+// Generator returns the generator of random cases of the op. Package gen
+// sets it (SetGenerator) when it is linked in; without gen it is nil.
+func (d *OpDef) Generator() *rapid.Generator[Memory] { return d.generator }
+
+// SetGenerator sets the op's case generator; package gen calls it for
+// every op from init. It panics if the op has one already.
+func (d *OpDef) SetGenerator(g *rapid.Generator[Memory]) {
+	if d.generator != nil {
+		panic("casefile: two generators of op " + d.Name)
+	}
+	d.generator = g
 }
 
 // Implements reports whether impl has the op's method (see Method).

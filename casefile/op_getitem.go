@@ -34,57 +34,57 @@ type GetItemer interface {
 // OpGetItem is the name of the getitem op.
 const OpGetItem = "getitem"
 
-func init() {
-	register(&OpDef{
-		Name:    OpGetItem,
-		Summary: "NumPy's x[index] (np.asarray of it): basic and advanced indexing",
-		Inputs:  []string{"x"},
-		Fields:  []string{"index"},
-		Method:  "GetItem(x *engine.Tensor, index string, items []engine.IndexItem) (*engine.Tensor, error)",
-		Family:  "numpy",
-		seq:     10,
-		parse: func(c *Case) (any, error) {
-			raw, ok := c.Fields["index"]
-			if !ok {
-				return nil, bad(`getitem case has no "index" field`)
-			}
-			var s GetItemSpec
-			if unmarshalString(raw, &s.Index) != nil {
-				return nil, bad(`"index" must be a string such as "x[1:3, ...]"`)
-			}
-			s.Items, s.ParseErr = expr.Parse(s.Index)
-			return s, nil
-		},
-		names: func(spec any) []string {
-			return expr.Names(spec.(GetItemSpec).Items)
-		},
-		eval: func(c *Case, r engine.Rules) (*engine.Tensor, error) {
-			s := specOf[GetItemSpec](c)
-			if s.ParseErr != nil {
-				return nil, s.ParseErr
-			}
-			return engine.GetItemUnder(c.Inputs["x"], c.IndexItems(), r)
-		},
-		implements: implements[GetItemer],
-		call: func(impl any, c *Case) (*engine.Tensor, error) {
-			s := specOf[GetItemSpec](c)
-			if s.ParseErr != nil {
-				return nil, s.ParseErr
-			}
-			if engine.Refused(s.Items) != nil {
-				// A literal NumPy refuses (x[[1.0], i], x[1.5:]): the
-				// answer is NumPy's, as for a subscript that does not
-				// parse; implementations only see valid items.
-				return engine.GetItem(c.Inputs["x"], c.IndexItems())
-			}
-			return impl.(GetItemer).GetItem(c.Inputs["x"], s.Index, c.IndexItems())
-		},
-		features: append(append([]Feature{
-			{"subscript-forms", "masks", "subscript forms: x[()], x[1,], x[...,], parenthesised tuples, np/tf.newaxis"},
-		}, advancedFeatures...), indexFeatures...),
-		tag:     tagGetItem,
-		snippet: getItemSnippet,
-	})
+// getItemOp defines the getitem op.
+var getItemOp = &OpDef{
+	Name:     OpGetItem,
+	Summary:  "NumPy's x[index] (np.asarray of it): basic and advanced indexing",
+	Inputs:   []string{"x"},
+	Fields:   []string{"index"},
+	Types:    []FieldType{required(stringType)},
+	Method:   "GetItem(x *engine.Tensor, index string, items []engine.IndexItem) (*engine.Tensor, error)",
+	Family:   "numpy",
+	Variants: []engine.Variant{engine.InputByteOrder, engine.ExtraEntriesIgnored, engine.EllipsisCoversOneDim, engine.ShrinkIndexClamped, engine.EmptyRangeRefused, engine.DropSize1Dims},
+	parse: func(c *Case) (any, error) {
+		raw, ok := c.Fields["index"]
+		if !ok {
+			return nil, bad(`getitem case has no "index" field`)
+		}
+		var s GetItemSpec
+		if unmarshalString(raw, &s.Index) != nil {
+			return nil, bad(`"index" must be a string such as "x[1:3, ...]"`)
+		}
+		s.Items, s.ParseErr = expr.Parse(s.Index)
+		return s, nil
+	},
+	names: func(spec any) []string {
+		return expr.Names(spec.(GetItemSpec).Items)
+	},
+	eval: func(c *Case, r engine.Rules) (*engine.Tensor, error) {
+		s := specOf[GetItemSpec](c)
+		if s.ParseErr != nil {
+			return nil, s.ParseErr
+		}
+		return engine.GetItemUnder(c.Inputs["x"], c.IndexItems(), r)
+	},
+	implements: implements[GetItemer],
+	call: func(impl any, c *Case) (*engine.Tensor, error) {
+		s := specOf[GetItemSpec](c)
+		if s.ParseErr != nil {
+			return nil, s.ParseErr
+		}
+		if engine.Refused(s.Items) != nil {
+			// A literal NumPy refuses (x[[1.0], i], x[1.5:]): the
+			// answer is NumPy's, as for a subscript that does not
+			// parse; implementations only see valid items.
+			return engine.GetItem(c.Inputs["x"], c.IndexItems())
+		}
+		return impl.(GetItemer).GetItem(c.Inputs["x"], s.Index, c.IndexItems())
+	},
+	features: append(append([]Feature{
+		{"subscript-forms", "masks", "subscript forms: x[()], x[1,], x[...,], parenthesised tuples, np/tf.newaxis"},
+	}, advancedFeatures...), indexFeatures...),
+	tag:     tagGetItem,
+	snippet: getItemSnippet,
 }
 
 // IndexItems returns the parsed subscript of a getitem case with every

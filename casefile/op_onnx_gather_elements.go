@@ -16,46 +16,46 @@ type ONNXGatherElementser interface {
 	ONNXGatherElements(data, indices *engine.Tensor, spec engine.ONNXGatherSpec) (*engine.Tensor, error)
 }
 
-func init() {
-	register(&OpDef{
-		Name:    OpONNXGatherElements,
-		Summary: "ONNX GatherElements-13(data, indices, axis): negative indices wrap once",
-		Inputs:  []string{"data", "indices"},
-		Fields:  []string{"axis"},
-		Method:  "ONNXGatherElements(data, indices *engine.Tensor, spec engine.ONNXGatherSpec) (*engine.Tensor, error)",
-		Family:  "onnx",
-		seq:     110,
-		parse:   parseONNXGatherSpec,
-		eval: func(c *Case, r engine.Rules) (*engine.Tensor, error) {
-			return engine.ONNXGatherElementsUnder(c.Inputs["data"], c.Inputs["indices"], specOf[engine.ONNXGatherSpec](c), r)
-		},
-		implements: implements[ONNXGatherElementser],
-		call: func(impl any, c *Case) (*engine.Tensor, error) {
-			return impl.(ONNXGatherElementser).ONNXGatherElements(c.Inputs["data"], c.Inputs["indices"], specOf[engine.ONNXGatherSpec](c))
-		},
-		features: append([]Feature{
-			{"gather-axis", "gather", "a gather along an axis other than 0 (negative axes count from the end)"},
-			{"elements-smaller-indices", "gather", "GatherElements with indices smaller than data off the axis"},
-		}, indexFeatures...),
-		tag: func(c *Case, add func(string)) {
-			data, idx := c.Inputs["data"], c.Inputs["indices"]
-			if data.Rank() == idx.Rank() {
-				axis := specOf[engine.ONNXGatherSpec](c).Axis
-				if axis < 0 {
-					axis += data.Rank()
-				}
-				for i := range data.Shape {
-					if i != axis && idx.Shape[i] < data.Shape[i] {
-						add("elements-smaller-indices")
-					}
+// onnxGatherElementsOp defines the onnx_gather_elements op.
+var onnxGatherElementsOp = &OpDef{
+	Name:     OpONNXGatherElements,
+	Summary:  "ONNX GatherElements-13(data, indices, axis): negative indices wrap once",
+	Inputs:   []string{"data", "indices"},
+	Fields:   []string{"axis"},
+	Types:    []FieldType{int32Type},
+	Method:   "ONNXGatherElements(data, indices *engine.Tensor, spec engine.ONNXGatherSpec) (*engine.Tensor, error)",
+	Family:   "onnx",
+	Variants: []engine.Variant{engine.DropSize1Dims},
+	parse:    parseONNXGatherSpec,
+	eval: func(c *Case, r engine.Rules) (*engine.Tensor, error) {
+		return engine.ONNXGatherElementsUnder(c.Inputs["data"], c.Inputs["indices"], specOf[engine.ONNXGatherSpec](c), r)
+	},
+	implements: implements[ONNXGatherElementser],
+	call: func(impl any, c *Case) (*engine.Tensor, error) {
+		return impl.(ONNXGatherElementser).ONNXGatherElements(c.Inputs["data"], c.Inputs["indices"], specOf[engine.ONNXGatherSpec](c))
+	},
+	features: append([]Feature{
+		{"gather-axis", "gather", "a gather along an axis other than 0 (negative axes count from the end)"},
+		{"elements-smaller-indices", "gather", "GatherElements with indices smaller than data off the axis"},
+	}, indexFeatures...),
+	tag: func(c *Case, add func(string)) {
+		data, idx := c.Inputs["data"], c.Inputs["indices"]
+		if data.Rank() == idx.Rank() {
+			axis := specOf[engine.ONNXGatherSpec](c).Axis
+			if axis < 0 {
+				axis += data.Rank()
+			}
+			for i := range data.Shape {
+				if i != axis && idx.Shape[i] < data.Shape[i] {
+					add("elements-smaller-indices")
 				}
 			}
-			tagONNXGather(c, add)
-		},
-		snippet: func(b *strings.Builder, c *Case) {
-			axis := specOf[engine.ONNXGatherSpec](c).Axis
-			fmt.Fprintf(b, "# ONNX GatherElements-13: axis=%d (negative indices wrap once)\n", axis)
-			fmt.Fprintf(b, "np.take_along_axis(data, indices, axis=%d)  # NumPy equivalent when indices match data off the axis and every index is in [-dim, dim)\n", axis)
-		},
-	})
+		}
+		tagONNXGather(c, add)
+	},
+	snippet: func(b *strings.Builder, c *Case) {
+		axis := specOf[engine.ONNXGatherSpec](c).Axis
+		fmt.Fprintf(b, "# ONNX GatherElements-13: axis=%d (negative indices wrap once)\n", axis)
+		fmt.Fprintf(b, "np.take_along_axis(data, indices, axis=%d)  # NumPy equivalent when indices match data off the axis and every index is in [-dim, dim)\n", axis)
+	},
 }

@@ -21,58 +21,58 @@ type Slicer interface {
 // OpSlice is the name of the slice op.
 const OpSlice = "slice"
 
-func init() {
-	register(&OpDef{
-		Name:    OpSlice,
-		Summary: "tf.slice(x, begin, size)",
-		Inputs:  []string{"x"},
-		Fields:  []string{"begin", "size"},
-		Method:  "Slice(x *engine.Tensor, begin, size []int64) (*engine.Tensor, error)",
-		Family:  "tf",
-		seq:     30,
-		parse: func(c *Case) (any, error) {
-			var s SliceSpec
-			var err error
-			if s.Begin, err = c.ints("begin", true); err != nil {
-				return nil, err
+// sliceOp defines the slice op.
+var sliceOp = &OpDef{
+	Name:     OpSlice,
+	Summary:  "tf.slice(x, begin, size)",
+	Inputs:   []string{"x"},
+	Fields:   []string{"begin", "size"},
+	Types:    []FieldType{required(intListType), required(intListType)},
+	Method:   "Slice(x *engine.Tensor, begin, size []int64) (*engine.Tensor, error)",
+	Family:   "tf",
+	Variants: []engine.Variant{engine.Int32Arithmetic, engine.ShortSliceSpecPadded, engine.ExtraEntriesIgnored, engine.EmptyRangeRefused, engine.DropSize1Dims},
+	parse: func(c *Case) (any, error) {
+		var s SliceSpec
+		var err error
+		if s.Begin, err = c.ints("begin", true); err != nil {
+			return nil, err
+		}
+		if s.Size, err = c.ints("size", true); err != nil {
+			return nil, err
+		}
+		return s, nil
+	},
+	eval: func(c *Case, r engine.Rules) (*engine.Tensor, error) {
+		s := specOf[SliceSpec](c)
+		return engine.SliceUnder(c.Inputs["x"], s.Begin, s.Size, r)
+	},
+	implements: implements[Slicer],
+	call: func(impl any, c *Case) (*engine.Tensor, error) {
+		s := specOf[SliceSpec](c)
+		return impl.(Slicer).Slice(c.Inputs["x"], s.Begin, s.Size)
+	},
+	tag: func(c *Case, add func(string)) {
+		s := specOf[SliceSpec](c)
+		x := c.Inputs["x"]
+		for i := range s.Size {
+			if i < x.Rank() && s.Size[i] == 0 {
+				add("empty-range")
 			}
-			if s.Size, err = c.ints("size", true); err != nil {
-				return nil, err
-			}
-			return s, nil
-		},
-		eval: func(c *Case, r engine.Rules) (*engine.Tensor, error) {
-			s := specOf[SliceSpec](c)
-			return engine.SliceUnder(c.Inputs["x"], s.Begin, s.Size, r)
-		},
-		implements: implements[Slicer],
-		call: func(impl any, c *Case) (*engine.Tensor, error) {
-			s := specOf[SliceSpec](c)
-			return impl.(Slicer).Slice(c.Inputs["x"], s.Begin, s.Size)
-		},
-		tag: func(c *Case, add func(string)) {
-			s := specOf[SliceSpec](c)
-			x := c.Inputs["x"]
-			for i := range s.Size {
-				if i < x.Rank() && s.Size[i] == 0 {
-					add("empty-range")
+		}
+	},
+	snippet: func(b *strings.Builder, c *Case) {
+		s := specOf[SliceSpec](c)
+		fmt.Fprintf(b, "tf.slice(x, %s, %s)  # TensorFlow\n", pysrc.Ints(s.Begin), pysrc.Ints(s.Size))
+		if len(s.Begin) == len(s.Size) && len(s.Begin) == c.Inputs["x"].Rank() {
+			parts := make([]string, len(s.Begin))
+			for i := range s.Begin {
+				if s.Size[i] == -1 {
+					parts[i] = fmt.Sprintf("%d:", s.Begin[i])
+				} else {
+					parts[i] = fmt.Sprintf("%d:%d", s.Begin[i], s.Begin[i]+s.Size[i])
 				}
 			}
-		},
-		snippet: func(b *strings.Builder, c *Case) {
-			s := specOf[SliceSpec](c)
-			fmt.Fprintf(b, "tf.slice(x, %s, %s)  # TensorFlow\n", pysrc.Ints(s.Begin), pysrc.Ints(s.Size))
-			if len(s.Begin) == len(s.Size) && len(s.Begin) == c.Inputs["x"].Rank() {
-				parts := make([]string, len(s.Begin))
-				for i := range s.Begin {
-					if s.Size[i] == -1 {
-						parts[i] = fmt.Sprintf("%d:", s.Begin[i])
-					} else {
-						parts[i] = fmt.Sprintf("%d:%d", s.Begin[i], s.Begin[i]+s.Size[i])
-					}
-				}
-				fmt.Fprintf(b, "x[%s]  # NumPy equivalent (where TF's checks pass)\n", strings.Join(parts, ", "))
-			}
-		},
-	})
+			fmt.Fprintf(b, "x[%s]  # NumPy equivalent (where TF's checks pass)\n", strings.Join(parts, ", "))
+		}
+	},
 }

@@ -17,63 +17,63 @@ type StridedSlicer interface {
 // OpStridedSlice is the name of the strided_slice op.
 const OpStridedSlice = "strided_slice"
 
-func init() {
-	register(&OpDef{
-		Name:    OpStridedSlice,
-		Summary: "tf.strided_slice(x, begin, end, strides, masks), masks as TF bitmasks or OpenVINO 0/1 lists",
-		Inputs:  []string{"x"},
-		Fields:  []string{"begin", "end", "strides", "begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"},
-		Method:  "StridedSlice(x *engine.Tensor, spec engine.StridedSliceSpec) (*engine.Tensor, error)",
-		Family:  "tf",
-		seq:     20,
-		parse: func(c *Case) (any, error) {
-			var s engine.StridedSliceSpec
-			var err error
-			if s.Begin, err = c.ints("begin", true); err != nil {
+// stridedSliceOp defines the strided_slice op.
+var stridedSliceOp = &OpDef{
+	Name:     OpStridedSlice,
+	Summary:  "tf.strided_slice(x, begin, end, strides, masks), masks as TF bitmasks or OpenVINO 0/1 lists",
+	Inputs:   []string{"x"},
+	Fields:   []string{"begin", "end", "strides", "begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"},
+	Types:    []FieldType{required(intListType), required(intListType), intListType, maskType, maskType, maskType, maskType, maskType},
+	Method:   "StridedSlice(x *engine.Tensor, spec engine.StridedSliceSpec) (*engine.Tensor, error)",
+	Family:   "tf",
+	Variants: []engine.Variant{engine.Int32Arithmetic, engine.ExtraEntriesIgnored, engine.MaskBitsPastSpecApplied, engine.EllipsisCoversOneDim, engine.ShrinkIndexClamped, engine.EmptyRangeRefused, engine.DropSize1Dims},
+	parse: func(c *Case) (any, error) {
+		var s engine.StridedSliceSpec
+		var err error
+		if s.Begin, err = c.ints("begin", true); err != nil {
+			return nil, err
+		}
+		if s.End, err = c.ints("end", true); err != nil {
+			return nil, err
+		}
+		if s.Strides, err = c.ints("strides", false); err != nil {
+			return nil, err
+		}
+		for _, m := range []struct {
+			name string
+			dst  *engine.Mask
+		}{
+			{"begin_mask", &s.BeginMask}, {"end_mask", &s.EndMask}, {"ellipsis_mask", &s.EllipsisMask},
+			{"new_axis_mask", &s.NewAxisMask}, {"shrink_axis_mask", &s.ShrinkAxisMask},
+		} {
+			if *m.dst, err = c.mask(m.name); err != nil {
 				return nil, err
 			}
-			if s.End, err = c.ints("end", true); err != nil {
-				return nil, err
+		}
+		return s, nil
+	},
+	eval: func(c *Case, r engine.Rules) (*engine.Tensor, error) {
+		return engine.StridedSliceUnder(c.Inputs["x"], specOf[engine.StridedSliceSpec](c), r)
+	},
+	implements: implements[StridedSlicer],
+	call: func(impl any, c *Case) (*engine.Tensor, error) {
+		spec := specOf[engine.StridedSliceSpec](c)
+		if spec.Strides == nil {
+			spec.Strides = make([]int64, len(spec.Begin))
+			for i := range spec.Strides {
+				spec.Strides[i] = 1
 			}
-			if s.Strides, err = c.ints("strides", false); err != nil {
-				return nil, err
-			}
-			for _, m := range []struct {
-				name string
-				dst  *engine.Mask
-			}{
-				{"begin_mask", &s.BeginMask}, {"end_mask", &s.EndMask}, {"ellipsis_mask", &s.EllipsisMask},
-				{"new_axis_mask", &s.NewAxisMask}, {"shrink_axis_mask", &s.ShrinkAxisMask},
-			} {
-				if *m.dst, err = c.mask(m.name); err != nil {
-					return nil, err
-				}
-			}
-			return s, nil
-		},
-		eval: func(c *Case, r engine.Rules) (*engine.Tensor, error) {
-			return engine.StridedSliceUnder(c.Inputs["x"], specOf[engine.StridedSliceSpec](c), r)
-		},
-		implements: implements[StridedSlicer],
-		call: func(impl any, c *Case) (*engine.Tensor, error) {
-			spec := specOf[engine.StridedSliceSpec](c)
-			if spec.Strides == nil {
-				spec.Strides = make([]int64, len(spec.Begin))
-				for i := range spec.Strides {
-					spec.Strides[i] = 1
-				}
-			}
-			return impl.(StridedSlicer).StridedSlice(c.Inputs["x"], spec)
-		},
-		features: []Feature{
-			{"shrink-stride-over-1", "masks", "a shrink axis with stride 2 or more (accepted by TF)"},
-			{"conflicting-mask-bits", "masks", "several mask bits on one spec position (ellipsis > new axis > shrink)"},
-			{"mask-bits-beyond-spec", "masks", "mask bits at positions beyond the spec length (ignored)"},
-			{"openvino-list-masks", "masks", "masks as OpenVINO 0/1 lists"},
-		},
-		tag:     tagStridedSlice,
-		snippet: stridedSliceSnippet,
-	})
+		}
+		return impl.(StridedSlicer).StridedSlice(c.Inputs["x"], spec)
+	},
+	features: []Feature{
+		{"shrink-stride-over-1", "masks", "a shrink axis with stride 2 or more (accepted by TF)"},
+		{"conflicting-mask-bits", "masks", "several mask bits on one spec position (ellipsis > new axis > shrink)"},
+		{"mask-bits-beyond-spec", "masks", "mask bits at positions beyond the spec length (ignored)"},
+		{"openvino-list-masks", "masks", "masks as OpenVINO 0/1 lists"},
+	},
+	tag:     tagStridedSlice,
+	snippet: stridedSliceSnippet,
 }
 
 func tagStridedSlice(c *Case, add func(string)) {

@@ -15,65 +15,65 @@ type TakeAlongAxiser interface {
 	TakeAlongAxis(arr, indices *engine.Tensor, spec engine.TakeAlongAxisSpec) (*engine.Tensor, error)
 }
 
-func init() {
-	register(&OpDef{
-		Name:    OpTakeAlongAxis,
-		Summary: "np.take_along_axis(arr, indices, axis) of NumPy: axis an integer or null (arr flattened)",
-		Inputs:  []string{"arr", "indices"},
-		Fields:  []string{"axis"},
-		Method:  "TakeAlongAxis(arr, indices *engine.Tensor, spec engine.TakeAlongAxisSpec) (*engine.Tensor, error)",
-		Family:  "numpy",
-		seq:     80,
-		parse: func(c *Case) (any, error) {
-			var s engine.TakeAlongAxisSpec
-			var err error
-			s.Axis, s.Flatten, err = c.axisOrNone("axis", false)
-			return s, err
-		},
-		eval: func(c *Case, r engine.Rules) (*engine.Tensor, error) {
-			return engine.TakeAlongAxisUnder(c.Inputs["arr"], c.Inputs["indices"], specOf[engine.TakeAlongAxisSpec](c), r)
-		},
-		implements: implements[TakeAlongAxiser],
-		call: func(impl any, c *Case) (*engine.Tensor, error) {
-			return impl.(TakeAlongAxiser).TakeAlongAxis(c.Inputs["arr"], c.Inputs["indices"], specOf[engine.TakeAlongAxisSpec](c))
-		},
-		features: append([]Feature{
-			{"take-flattened", "gather", "take with axis=None: the input flattened first"},
-			{"gather-axis", "gather", "a gather along an axis other than 0 (negative axes count from the end)"},
-			{"along-axis-broadcast", "gather", "take_along_axis: indices and arr broadcast against each other off the axis"},
-		}, indexFeatures...),
-		tag: func(c *Case, add func(string)) {
-			s := specOf[engine.TakeAlongAxisSpec](c)
-			arr, idx := c.Inputs["arr"], c.Inputs["indices"]
-			d := axisSize(arr, s.Axis)
-			if s.Flatten {
-				add("take-flattened")
-				d = arr.Len()
-			} else {
-				if s.Axis != 0 {
-					add("gather-axis")
+// takeAlongAxisOp defines the take_along_axis op.
+var takeAlongAxisOp = &OpDef{
+	Name:     OpTakeAlongAxis,
+	Summary:  "np.take_along_axis(arr, indices, axis) of NumPy: axis an integer or null (arr flattened)",
+	Inputs:   []string{"arr", "indices"},
+	Fields:   []string{"axis"},
+	Types:    []FieldType{required(int32OrNullType)},
+	Method:   "TakeAlongAxis(arr, indices *engine.Tensor, spec engine.TakeAlongAxisSpec) (*engine.Tensor, error)",
+	Family:   "numpy",
+	Variants: []engine.Variant{engine.DropSize1Dims},
+	parse: func(c *Case) (any, error) {
+		var s engine.TakeAlongAxisSpec
+		var err error
+		s.Axis, s.Flatten, err = c.axisOrNone("axis", false)
+		return s, err
+	},
+	eval: func(c *Case, r engine.Rules) (*engine.Tensor, error) {
+		return engine.TakeAlongAxisUnder(c.Inputs["arr"], c.Inputs["indices"], specOf[engine.TakeAlongAxisSpec](c), r)
+	},
+	implements: implements[TakeAlongAxiser],
+	call: func(impl any, c *Case) (*engine.Tensor, error) {
+		return impl.(TakeAlongAxiser).TakeAlongAxis(c.Inputs["arr"], c.Inputs["indices"], specOf[engine.TakeAlongAxisSpec](c))
+	},
+	features: append([]Feature{
+		{"take-flattened", "gather", "take with axis=None: the input flattened first"},
+		{"gather-axis", "gather", "a gather along an axis other than 0 (negative axes count from the end)"},
+		{"along-axis-broadcast", "gather", "take_along_axis: indices and arr broadcast against each other off the axis"},
+	}, indexFeatures...),
+	tag: func(c *Case, add func(string)) {
+		s := specOf[engine.TakeAlongAxisSpec](c)
+		arr, idx := c.Inputs["arr"], c.Inputs["indices"]
+		d := axisSize(arr, s.Axis)
+		if s.Flatten {
+			add("take-flattened")
+			d = arr.Len()
+		} else {
+			if s.Axis != 0 {
+				add("gather-axis")
+			}
+			if arr.Rank() == idx.Rank() {
+				axis := s.Axis
+				if axis < 0 {
+					axis += arr.Rank()
 				}
-				if arr.Rank() == idx.Rank() {
-					axis := s.Axis
-					if axis < 0 {
-						axis += arr.Rank()
-					}
-					for i := range arr.Shape {
-						if i != axis && arr.Shape[i] != idx.Shape[i] {
-							add("along-axis-broadcast")
-						}
+				for i := range arr.Shape {
+					if i != axis && arr.Shape[i] != idx.Shape[i] {
+						add("along-axis-broadcast")
 					}
 				}
 			}
-			tagIndices(idx, d, add)
-		},
-		snippet: func(b *strings.Builder, c *Case) {
-			s := specOf[engine.TakeAlongAxisSpec](c)
-			axis := "None"
-			if !s.Flatten {
-				axis = fmt.Sprint(s.Axis)
-			}
-			fmt.Fprintf(b, "np.take_along_axis(arr, indices, axis=%s)  # NumPy\n", axis)
-		},
-	})
+		}
+		tagIndices(idx, d, add)
+	},
+	snippet: func(b *strings.Builder, c *Case) {
+		s := specOf[engine.TakeAlongAxisSpec](c)
+		axis := "None"
+		if !s.Flatten {
+			axis = fmt.Sprint(s.Axis)
+		}
+		fmt.Fprintf(b, "np.take_along_axis(arr, indices, axis=%s)  # NumPy\n", axis)
+	},
 }

@@ -3,12 +3,12 @@
 // implementation's own `go test`.
 //
 // An implementation is any value that has one or more of the ops'
-// methods — one tiny interface per op, as in gonum's testlapack:
-// GetItemer, StridedSlicer, Slicer, GatherNDer, ONNXSlicer and
-// ONNXGatherNDer here, and the interfaces package casefile defines with
-// each op (casefile.Taker, casefile.TakeAlongAxiser, casefile.Gatherer,
-// casefile.ONNXGatherer, casefile.ONNXGatherElementser; each
-// casefile.OpDef's Method). The methods work on conform's own tensor
+// methods — one tiny interface per op, as in gonum's testlapack, in the
+// order of the ops (casefile.OpNames): GetItemer, StridedSlicer, Slicer,
+// GatherNDer, ONNXSlicer, ONNXGatherNDer, Taker, TakeAlongAxiser,
+// Gatherer, ONNXGatherer and ONNXGatherElementser (each an alias of the
+// interface the op's definition in casefile declares). The methods work
+// on conform's own tensor
 // type, *engine.Tensor (a dtype, a shape, byte strides and the raw bytes),
 // so a library adapts its tensors in a few lines: a tensor comes in, the
 // library's op runs, and its result goes back out as an *engine.Tensor of
@@ -112,46 +112,6 @@ import (
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/corpus"
 )
-
-// GetItemer is implemented by an implementation of NumPy basic indexing,
-// x[index]. index is the case's subscript as written, e.g.
-// "x[1, 2:4, None, ..., :-3:-1, :]", and items is the same subscript
-// parsed by conform (engine/expr): an implementation may use either.
-// Subscripts that conform cannot parse never reach the implementation.
-//
-// The result is what np.asarray(x[index]) returns. For an index of one
-// integer per dimension and nothing else (x[1, 2], or x[()] on a 0-d
-// tensor) NumPy returns a scalar, so the expected result is a 0-d tensor
-// of native (little-endian) byte order, and for S and U the string
-// without its trailing NULs in a dtype exactly as wide (at least 1), as
-// engine.GetItem returns it; every other index keeps x's dtype.
-type GetItemer = casefile.GetItemer
-
-// StridedSlicer is implemented by an implementation of TF's StridedSlice.
-// The masks of spec are bitmasks whether the case wrote them as TF
-// integers or OpenVINO 0/1 lists. When the case omits strides,
-// spec.Strides holds ones, one per entry of spec.Begin.
-type StridedSlicer = casefile.StridedSlicer
-
-// Slicer is implemented by an implementation of tf.slice: begin and
-// size have (if the case is valid) one entry per dimension of x, and a
-// size of -1 means "to the end of the dimension".
-type Slicer = casefile.Slicer
-
-// GatherNDer is implemented by an implementation of tf.gather_nd with
-// batch_dims. indices may have any integer dtype; policy says what an
-// out-of-range index row does: engine.BadIndexError rejects the case
-// (out_of_range, as TF on CPU), engine.BadIndexZero writes zeros for that
-// row (as TF on GPU).
-type GatherNDer = casefile.GatherNDer
-
-// ONNXSlicer implements ONNX Slice-13 (the onnx_slice op): axes and steps
-// are nil when the case omits them.
-type ONNXSlicer = casefile.ONNXSlicer
-
-// ONNXGatherNDer implements ONNX GatherND-13 (the onnx_gather_nd op):
-// negative indices wrap once.
-type ONNXGatherNDer = casefile.ONNXGatherNDer
 
 // An Option configures Run and Check.
 type Option interface {

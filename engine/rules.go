@@ -8,7 +8,8 @@ import "strings"
 // engine function that owns the rule it replaces, so that a classifier can
 // say which variant an answer follows: the answer is attributed to a
 // variant only when the engine, run with that variant, reproduces it
-// exactly.
+// exactly. Which ops a variant applies to is declared by each op's
+// definition (casefile.OpDef.Variants), not here.
 type Variant uint
 
 // The variants. Each is described in Variants.
@@ -59,8 +60,6 @@ type VariantInfo struct {
 	// Name is the variant's name in signatures, e.g.
 	// "drop-size-1-dims".
 	Name string
-	// Ops lists the ops (case op names) the variant applies to.
-	Ops []string
 	// Explanation says in one line what the variant does differently.
 	Explanation string
 }
@@ -69,28 +68,27 @@ type VariantInfo struct {
 // them in this order and attributes an answer to the first one that
 // reproduces it.
 var Variants = []VariantInfo{
-	{InputByteOrder, "input-byte-order", []string{"getitem", "take"},
+	{InputByteOrder, "input-byte-order",
 		"a full integer index (x[1, 2]) gives a 0-d array of the input's dtype, where NumPy gives a scalar: native byte order, strings as wide as their value"},
-	{Int32Arithmetic, "int32-arithmetic", []string{"strided_slice", "slice"},
+	{Int32Arithmetic, "int32-arithmetic",
 		"begin, end, size and strides are truncated to 32-bit integers"},
-	{ShortSliceSpecPadded, "short-slice-spec-padded", []string{"slice"},
+	{ShortSliceSpecPadded, "short-slice-spec-padded",
 		"a tf.slice begin/size shorter than the rank is padded with begin 0, size -1 instead of refused"},
-	{ExtraEntriesIgnored, "extra-entries-ignored", []string{"strided_slice", "slice", "getitem"},
+	{ExtraEntriesIgnored, "extra-entries-ignored",
 		"spec entries beyond the input's dimensions are ignored instead of refused"},
-	{MaskBitsPastSpecApplied, "mask-bits-past-spec-applied", []string{"strided_slice"},
+	{MaskBitsPastSpecApplied, "mask-bits-past-spec-applied",
 		"mask bits beyond the spec's entries take effect instead of being ignored: a new_axis bit pushes the last dimension off (TFLite)"},
-	{EllipsisCoversOneDim, "ellipsis-covers-one-dim", []string{"strided_slice", "getitem"},
+	{EllipsisCoversOneDim, "ellipsis-covers-one-dim",
 		"an ellipsis stands for at least one dimension, even where the other entries cover them all; the entry pushed past the last dimension falls off"},
-	{ShrinkIndexClamped, "shrink-index-clamped", []string{"strided_slice", "getitem"},
+	{ShrinkIndexClamped, "shrink-index-clamped",
 		"an out-of-bounds integer (shrink) index is clamped into its dimension instead of refused"},
-	{NegativeGatherIndicesWrap, "negative-gather-indices-wrap", []string{"gather_nd", "gather"},
+	{NegativeGatherIndicesWrap, "negative-gather-indices-wrap",
 		"negative gather indices count from the end of their axis instead of being out of range"},
-	{GatherFlatBounds, "gather-flat-bounds", []string{"gather_nd", "onnx_gather_nd", "gather"},
+	{GatherFlatBounds, "gather-flat-bounds",
 		"an index row is checked only by its flattened offset into params, not per axis"},
-	{EmptyRangeRefused, "empty-range-refused", []string{"getitem", "strided_slice", "slice", "onnx_slice"},
+	{EmptyRangeRefused, "empty-range-refused",
 		"a result with a dimension of size 0 is refused instead of returned empty"},
-	{DropSize1Dims, "drop-size-1-dims", []string{"getitem", "strided_slice", "slice", "onnx_slice", "gather_nd", "onnx_gather_nd",
-		"take", "take_along_axis", "gather", "onnx_gather", "onnx_gather_elements"},
+	{DropSize1Dims, "drop-size-1-dims",
 		"size-1 dimensions of the result are dropped"},
 }
 
@@ -106,16 +104,6 @@ func (v Variant) Info() VariantInfo {
 
 // String returns the variant's name.
 func (v Variant) String() string { return v.Info().Name }
-
-// AppliesTo reports whether v is a variant of a rule of op.
-func (v Variant) AppliesTo(op string) bool {
-	for _, o := range v.Info().Ops {
-		if o == op {
-			return true
-		}
-	}
-	return false
-}
 
 // VariantByName returns the variant called name.
 func VariantByName(name string) (Variant, bool) {

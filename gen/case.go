@@ -8,17 +8,15 @@ import (
 	"github.com/conformsuite/conform/casefile"
 )
 
-// opGenerators maps each op to its case generator. The file of each
-// generator registers it (see register).
-var opGenerators = map[string]*rapid.Generator[casefile.Memory]{}
-
-// register adds the case generator of an op; the files of the generators
-// call it from init.
+// register hangs the case generator of an op on the op's definition
+// (casefile.OpDef.SetGenerator); the files of the generators call it from
+// init.
 func register(op string, g *rapid.Generator[casefile.Memory]) {
-	if _, dup := opGenerators[op]; dup {
-		panic("gen: two generators of op " + op)
+	d, ok := casefile.Lookup(op)
+	if !ok {
+		panic("gen: a generator of an unknown op " + op)
 	}
-	opGenerators[op] = g
+	d.SetGenerator(g)
 }
 
 // Case returns a generator of cases of every op, each op equally often
@@ -38,9 +36,9 @@ func Case() *rapid.Generator[casefile.Memory] {
 // CaseOf returns the case generator of one op (one of
 // casefile.OpNames). It panics on an unknown op.
 func CaseOf(op string) *rapid.Generator[casefile.Memory] {
-	g, ok := opGenerators[op]
-	if !ok {
-		panic(fmt.Sprintf("gen.CaseOf: unknown op %q", op))
+	d, ok := casefile.Lookup(op)
+	if !ok || d.Generator() == nil {
+		panic(fmt.Sprintf("gen.CaseOf: no generator of op %q", op))
 	}
-	return g
+	return d.Generator()
 }

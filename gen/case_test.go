@@ -16,7 +16,7 @@ import (
 // three error kinds, never a panic or an untyped error.
 func checkCase(m casefile.Memory) string {
 	op := m.Op()
-	if _, ok := opGenerators[op]; !ok {
+	if _, ok := casefile.Lookup(op); !ok {
 		return "unknown op " + op
 	}
 	for name, x := range m.Inputs {

@@ -28,7 +28,7 @@ const maxAttemptsFactor = 20
 // Building 10,000 cases takes a fraction of a second.
 func Corpus(seed uint64, perOp map[string]int) []casefile.Memory {
 	for op, n := range perOp {
-		if _, ok := opGenerators[op]; !ok {
+		if _, ok := casefile.Lookup(op); !ok {
 			panic(fmt.Sprintf("gen.Corpus: unknown op %q", op))
 		}
 		if n < 0 {

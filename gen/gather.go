@@ -134,7 +134,7 @@ func drawGather(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 	values := drawIndexValues(t, engine.NumElements(ishape), n, idt, false, chance(t, "bad indices", gatherBadPerMille))
 	indices := newTensor(idt, ishape, encodeIndices(idt, values))
 
-	spec := map[string]any{"op": "gather"}
+	spec := map[string]any{"op": casefile.OpGather}
 	if acat != axisOmitted {
 		spec["axis"] = axisValue
 	}

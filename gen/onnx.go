@@ -14,9 +14,8 @@ func init() {
 	register(casefile.OpONNXGatherND, ONNXGatherNDCase())
 }
 
-// The generators of the ONNX ops (casefile.ONNXOps). They are registered
-// in opGenerators, so CaseOf gives them; Case and Corpus keep to
-// casefile.Ops, so the corpora built from a seed stay what they were.
+// The generators of onnx_slice and onnx_gather_nd, hung on their op
+// definitions like every op's (see register).
 
 // Axes layouts of an onnx_slice spec.
 const (

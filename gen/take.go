@@ -289,7 +289,7 @@ func drawTake(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 	shape := drawDataShape(t, 0, 4)
 	a := Tensor(DType(), rapid.Just(shape)).Draw(t, "a")
 	r := len(shape)
-	spec := map[string]any{"op": "take"}
+	spec := map[string]any{"op": casefile.OpTake}
 
 	cat := pick(t, "axis", takeAxisWeights...)
 	axis, value := drawAxisValue(t, cat, r)
@@ -425,7 +425,7 @@ func drawTakeAlongAxis(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 	}
 	arr := Tensor(DType(), rapid.Just(shape)).Draw(t, "arr")
 	r := len(shape)
-	spec := map[string]any{"op": "take_along_axis"}
+	spec := map[string]any{"op": casefile.OpTakeAlongAxis}
 	var p plan
 	fail := p.fail
 

@@ -16,11 +16,12 @@ import (
 )
 
 // programs holds the oracle programs the children run: the NumPy oracle,
-// the node oracles and the package files that pin their node packages
-// (never node_modules, which "conform setup" installs in the directory
-// above them).
+// the node oracles, the op table they read (ops.json, generated from the
+// registry: see TestOpsJSON) and the package files that pin their node
+// packages (never node_modules, which "conform setup" installs in the
+// directory above them).
 //
-//go:embed package.json package-lock.json *.js numpy/*.py tfjs/*.js ort/*.js tflite/*.js
+//go:embed package.json package-lock.json ops.json *.js numpy/*.py tfjs/*.js ort/*.js tflite/*.js
 var programs embed.FS
 
 // Programs returns the oracle programs embedded in the binary, laid out as

@@ -16,45 +16,24 @@ const INT64_MIN = -(1n << 63n);
 const INT32_MIN = -(1n << 31n);
 const INT32_MAX = (1n << 31n) - 1n;
 
-const MASKS = ['begin_mask', 'end_mask', 'ellipsis_mask', 'new_axis_mask', 'shrink_axis_mask'];
-
-// The ops of a case, the inputs each takes and its spec fields, as
-// casefile has them: the TF/NumPy ops and the ONNX ops.
-const CLASSIC_OPS = ['getitem', 'strided_slice', 'slice', 'gather_nd', 'take', 'take_along_axis', 'gather'];
-const ONNX_OPS = ['onnx_slice', 'onnx_gather_nd', 'onnx_gather', 'onnx_gather_elements'];
-// getitem takes "x" plus one input per name its subscript uses
-// (loadInputs decodes them; checkSubscriptNames matches them).
-const CLASSIC_INPUTS = {
-  getitem: ['x'],
-  strided_slice: ['x'],
-  slice: ['x'],
-  gather_nd: ['params', 'indices'],
-  take: ['a', 'indices'],
-  take_along_axis: ['arr', 'indices'],
-  gather: ['params', 'indices'],
-};
-const ONNX_INPUTS = {
-  onnx_slice: ['data'],
-  onnx_gather_nd: ['data', 'indices'],
-  onnx_gather: ['data', 'indices'],
-  onnx_gather_elements: ['data', 'indices'],
-};
-const CLASSIC_FIELDS = {
-  getitem: ['index'],
-  strided_slice: ['begin', 'end', 'strides'].concat(MASKS),
-  slice: ['begin', 'size'],
-  gather_nd: ['batch_dims', 'bad_indices'],
-  take: ['axis', 'mode'],
-  take_along_axis: ['axis'],
-  gather: ['axis', 'batch_dims', 'bad_indices'],
-};
-const ONNX_FIELDS = {
-  onnx_slice: ['starts', 'ends', 'axes', 'steps'],
-  onnx_gather_nd: ['batch_dims'],
-  onnx_gather: ['axis'],
-  onnx_gather_elements: ['axis'],
-};
+// The ops of a case, the inputs each takes and its spec fields, as the
+// registry (package casefile) has them: ./ops.json, generated from it. The
+// TF/NumPy ops are the classic ones; getitem takes "x" plus one input per
+// name its subscript uses (loadInputs decodes them; checkSubscriptNames
+// matches them).
+const REGISTRY = require('./ops.json').ops;
+const classic = REGISTRY.filter((o) => o.family !== 'onnx');
+const onnx = REGISTRY.filter((o) => o.family === 'onnx');
+const CLASSIC_OPS = classic.map((o) => o.name);
+const ONNX_OPS = onnx.map((o) => o.name);
+const CLASSIC_INPUTS = Object.fromEntries(classic.map((o) => [o.name, o.inputs]));
+const ONNX_INPUTS = Object.fromEntries(onnx.map((o) => [o.name, o.inputs]));
+const fieldNames = (o) => o.fields.map((f) => f.name);
+const CLASSIC_FIELDS = Object.fromEntries(classic.map((o) => [o.name, fieldNames(o)]));
+const ONNX_FIELDS = Object.fromEntries(onnx.map((o) => [o.name, fieldNames(o)]));
 const ALL_FIELDS = { ...CLASSIC_FIELDS, ...ONNX_FIELDS };
+// The strided_slice masks.
+const MASKS = REGISTRY.find((o) => o.name === 'strided_slice').fields.filter((f) => f.type === 'mask').map((f) => f.name);
 
 // quietConsole sends console output to stderr: stdout is the protocol's.
 function quietConsole() {

@@ -203,7 +203,7 @@ func Attribute(m casefile.Memory, s Signature, got protocol.Answer) Signature {
 	}
 	ref := evalUnder(c, 0)
 	for _, info := range engine.Variants {
-		if !info.Variant.AppliesTo(s.Op) {
+		if !c.Def.HasVariant(info.Variant) {
 			continue
 		}
 		// A variant that changes nothing on this case explains nothing.

@@ -1,0 +1,99 @@
+"""What the modules of the NumPy oracle share: the limits it checks, the
+errors a case is answered with (CaseError) or skipped with (Skip), and
+small helpers on messages and index arrays."""
+
+import binascii
+import json
+
+import numpy as np
+
+
+a2b_base64 = binascii.a2b_base64
+b2a_base64 = binascii.b2a_base64
+ndarray = np.ndarray
+
+
+MAX_RANK = 32          # NPY_MAXDIMS
+MAX_SPEC_LENGTH = 31   # TF: strided_slice specs have n < 32 entries
+MAX_ITEMS = 64         # NumPy: at most 2*NPY_MAXDIMS index items
+MAX_SOURCE = 64 << 10  # engine/expr: longest index source
+MAX_HEADER = 10000     # NumPy 1.24 max_header_size
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+MASK64 = (1 << 64) - 1
+
+
+INT64 = np.dtype(np.int64)
+
+
+def short(v):
+    s = json.dumps(v) if not isinstance(v, str) else v
+    return s if len(s) <= 40 else s[:40] + "..."
+
+
+class CaseError(Exception):
+    """A rejected case: kind is invalid_spec, out_of_range or bad_input."""
+
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+class Skip(Exception):
+    """A case this oracle cannot answer with NumPy's result: it is skipped
+    with the message."""
+
+
+class TooDeep(Skip):
+    """An index expression nested deeper than Python's own parser allows
+    (engine/expr's LALR parser has no such limit): the case is skipped."""
+
+
+def invalid(msg):
+    return CaseError("invalid_spec", msg)
+
+
+def out_of_range(msg):
+    return CaseError("out_of_range", msg)
+
+
+def bad(msg):
+    return CaseError("bad_input", msg)
+
+
+def one_line(e):
+    s = str(e).strip().replace("\n", " ")
+    return s if s else type(e).__name__
+
+
+def int64_indices(indices):
+    """indices as int64 values, unsigned ones beyond int64 as INT64_MIN:
+    out of bounds for every axis, negative or not."""
+    if indices.dtype.kind == "u" and indices.dtype.itemsize == 8:
+        big = indices > INT64_MAX
+        idx = indices.astype(INT64)
+        if big.any():
+            idx[big] = INT64_MIN
+        return idx
+    return indices.astype(INT64, copy=False)
+
+
+def shape_count(shape, itemsize):
+    """Raises invalid_spec when an array of shape cannot be counted in
+    int64 elements and bytes; returns the element count."""
+    count = 1
+    for d in shape:
+        count *= d
+        if count > INT64_MAX:
+            break
+    if count > INT64_MAX // itemsize:
+        raise invalid("output shape %s is too large" % (shape,))
+    return count
+
+
+def count_of(shape):
+    """The number of elements of an array of shape."""
+    n = 1
+    for d in shape:
+        n *= d
+    return n

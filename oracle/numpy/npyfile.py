@@ -1,0 +1,191 @@
+"""The .npy codec: reading an input (checked canonical headers read
+without NumPy's general header parser, cached; anything else by
+numpy.lib.format) and the header np.save writes for a result."""
+
+import io
+import re
+
+import numpy as np
+
+from common import MAX_HEADER, MAX_RANK, bad, ndarray, one_line
+
+
+SIZES = {"b": (1,), "i": (1, 2, 4, 8), "u": (1, 2, 4, 8), "f": (2, 4, 8), "c": (8, 16)}
+
+
+def check_dtype(dt):
+    """Raises unless dt is a dtype conform's engine supports."""
+    if dt.fields is not None or dt.subdtype is not None or dt.hasobject:
+        raise bad("unsupported dtype %s" % dt.str)
+    k = dt.kind
+    if k in SIZES:
+        if dt.itemsize not in SIZES[k]:
+            raise bad("unsupported dtype %s" % dt.str)
+    elif k in "SU":
+        if dt.itemsize == 0:
+            raise bad("unsupported dtype %s: size must be a positive integer" % dt.str)
+    else:
+        raise bad("unsupported dtype %s: kind must be one of b, i, u, f, c, S, U" % dt.str)
+
+
+# The header np.save (and conform's engine/npy) writes; parsed without
+# NumPy's slow general header parser.
+CANONICAL_HEADER = re.compile(
+    rb"\{'descr': '([<>|][biufcSU][1-9][0-9]{0,9})', 'fortran_order': (False|True), "
+    rb"'shape': \(((?:(?:0|[1-9][0-9]{0,18}), )*(?:0|[1-9][0-9]{0,18})?,?)\), \} *\n")
+
+
+def read_header(data):
+    """Returns (shape, fortran_order, dtype, payload offset) of a .npy
+    file, or raises."""
+    if data[:6] == b"\x93NUMPY" and data[6:8] == b"\x01\x00" and len(data) >= 10:
+        hlen = data[8] | data[9] << 8
+        m = CANONICAL_HEADER.fullmatch(data, 10, 10 + hlen)
+        if m is not None:
+            shape = m.group(3).decode("ascii").rstrip(",")
+            shape = tuple(int(d) for d in shape.split(", ")) if shape else ()
+            if m.group(3).endswith(b",") == (len(shape) == 1):
+                return shape, m.group(2) == b"True", np.dtype(m.group(1).decode("ascii")), 10 + hlen
+    f = io.BytesIO(data)
+    version = np.lib.format.read_magic(f)
+    if version not in ((1, 0), (2, 0), (3, 0)):
+        raise ValueError("unsupported format version %d.%d" % version)
+    shape, fortran, dt = np.lib.format._read_array_header(f, version, max_header_size=MAX_HEADER)
+    return shape, fortran, dt, f.tell()
+
+
+# Checked canonical headers: the bytes up to the payload (version 1.0
+# files) -> (shape, order, dtype, payload offset, element count, payload
+# size).
+NPY_CACHE = {}
+NPY_MAGIC_1_0 = b"\x93NUMPY\x01\x00"
+
+
+# Parts of canonical headers: descr -> checked dtype (or False), shape text
+# -> (shape, element count) (or False).
+DESCRS = {}
+SHAPES = {}
+
+
+def canonical_header(data, start):
+    """The NPY_CACHE entry of a version 1.0 file whose header (ending at
+    start) is canonical and acceptable, or None: the general path then
+    decides, with its own errors."""
+    m = CANONICAL_HEADER.fullmatch(data, 10, start)
+    if m is None:
+        return None
+    descr, fortran, sh = m.groups()
+    dt = DESCRS.get(descr)
+    if dt is None:
+        try:
+            dt = np.dtype(descr.decode("ascii"))
+            check_dtype(dt)
+        except Exception:
+            dt = False
+        if len(DESCRS) < 4096:
+            DESCRS[descr] = dt
+    sn = SHAPES.get(sh)
+    if sn is None:
+        sn = False
+        try:
+            if sh:
+                shape = tuple([int(d) for d in sh.rstrip(b",").split(b", ")])
+                if sh.endswith(b",") != (len(shape) == 1):
+                    shape = None
+            else:
+                shape = ()
+        except Exception:
+            shape = None
+        if shape is not None and len(shape) <= MAX_RANK:
+            n = 1
+            for d in shape:
+                n *= d
+            sn = (shape, n)
+        if len(sh) <= 1024:
+            if len(SHAPES) >= 4096:
+                SHAPES.clear()
+            SHAPES[sh] = sn
+    if dt is False or sn is False:
+        return None
+    shape, n = sn
+    return shape, ("F" if fortran == b"True" else "C"), dt, start, n, n * dt.itemsize
+
+
+def load_npy(name, data):
+    if data[:8] == NPY_MAGIC_1_0 and len(data) >= 10:
+        start = 10 + (data[8] | data[9] << 8)
+        if len(data) >= start:
+            head = data[:start]
+            hit = NPY_CACHE.get(head)
+            if hit is None:
+                hit = canonical_header(data, start)
+                if hit is not None and start <= 1024:
+                    if len(NPY_CACHE) >= 4096:
+                        NPY_CACHE.clear()
+                    NPY_CACHE[head] = hit
+            if hit is not None:
+                shape, order, dt, start, n, want = hit
+                have = len(data) - start
+                if have != want:
+                    raise bad("input %r: npy: shape %s of %s needs %d payload bytes, the file has %d"
+                              % (name, shape, dt.str, want, have))
+                if n == 0:
+                    return np.empty(shape, dtype=dt)
+                return ndarray(shape, dt, data, start, None, order)
+    return load_npy_slow(name, data)
+
+
+def load_npy_slow(name, data):
+    try:
+        shape, fortran, dt, start = read_header(data)
+    except Exception as e:  # NumPy raises ValueError, SyntaxError, ...
+        raise bad("input %r: npy: %s" % (name, one_line(e)))
+    check_dtype(dt)
+    if len(shape) > MAX_RANK:
+        raise bad("input %r: rank %d exceeds the maximum of %d" % (name, len(shape), MAX_RANK))
+    n = 1
+    for d in shape:
+        n *= d
+    want = n * dt.itemsize
+    have = len(data) - start
+    if have != want:
+        raise bad("input %r: npy: shape %s of %s needs %d payload bytes, the file has %d" % (name, shape, dt.str, want, have))
+    if n == 0:
+        return np.empty(shape, dtype=dt)
+    a = np.frombuffer(data, dtype=dt, count=n, offset=start)
+    return a.reshape(shape, order="F" if fortran else "C")
+
+
+HEADERS = {}
+
+
+def npy_header(arr):
+    """Returns the header np.save writes for a C-contiguous array like arr,
+    cached by dtype and shape. It is what numpy.lib.format (1.24) writes for
+    a version 1.0 file; anything else is left to NumPy's own writer."""
+    dt, shape = arr.dtype, arr.shape
+    key = (dt.str, shape)
+    h = HEADERS.get(key)
+    if h is None:
+        h = None
+        if dt.names is None and dt.metadata is None and type(shape) is tuple:
+            # numpy.lib.format._write_array_header + _wrap_header, version 1.0
+            text = "{'descr': %r, 'fortran_order': False, 'shape': %r, }" % (dt.str, shape)
+            if shape:
+                text += " " * (21 - len(repr(shape[0])))  # GROWTH_AXIS_MAX_DIGITS
+            if text.isascii():
+                raw = text.encode("latin1")
+                hlen = len(raw) + 1
+                padlen = 64 - ((8 + 2 + hlen) % 64)  # ARRAY_ALIGN, MAGIC_LEN, '<H'
+                if hlen + padlen <= 0xFFFF:
+                    h = NPY_MAGIC_1_0 + (hlen + padlen).to_bytes(2, "little") + raw + b" " * padlen + b"\n"
+        if h is None:
+            if not arr.flags.c_contiguous:
+                arr = np.array(arr, order="C", copy=True)
+            buf = io.BytesIO()
+            np.lib.format._write_array_header(buf, np.lib.format.header_data_from_array_1_0(arr), None)
+            h = buf.getvalue()
+        if len(HEADERS) > 10000:
+            HEADERS.clear()
+        HEADERS[key] = h
+    return h
