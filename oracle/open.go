@@ -27,7 +27,7 @@ func OpenLimit(spec string, timeout time.Duration, outputLimit int64) (impl.Impl
 	if err != nil {
 		return nil, err
 	}
-	im, err := impl.StartLimit(argv, timeout, outputLimit)
+	im, err := impl.Start(argv, timeout, outputLimit)
 	if err != nil {
 		return nil, fmt.Errorf("starting %q: %w", spec, err)
 	}

@@ -32,15 +32,11 @@ type Impl interface {
 }
 
 // Start starts a conform/1 child with the command line argv, each case
-// given up to timeout (protocol.Options.Timeout; 0 is its default).
-func Start(argv []string, timeout time.Duration) (Impl, error) {
-	return StartLimit(argv, timeout, 0)
-}
-
-// StartLimit is Start for results of up to outputLimit bytes (0 or less:
+// given up to timeout (protocol.Options.Timeout; 0 is its default), for
+// results of up to outputLimit bytes (0 or less:
 // engine.DefaultOutputLimit): the child's response lines may be as long
 // as the largest result needs (see protocol.MaxLineFor).
-func StartLimit(argv []string, timeout time.Duration, outputLimit int64) (Impl, error) {
+func Start(argv []string, timeout time.Duration, outputLimit int64) (Impl, error) {
 	if outputLimit <= 0 {
 		outputLimit = engine.DefaultOutputLimit
 	}
