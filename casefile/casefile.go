@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -65,7 +66,8 @@ func Base64Inputs(name, value string) (*engine.Tensor, error) {
 // trimKind drops the "kind: " prefix of an engine error so that messages
 // that wrap it name the kind once.
 func trimKind(err error) string {
-	if e, ok := err.(*engine.Error); ok {
+	var e *engine.Error
+	if errors.As(err, &e) {
 		return e.Message
 	}
 	return err.Error()
@@ -73,13 +75,14 @@ func trimKind(err error) string {
 
 // Load reads a case file and the .npy inputs it names. The case file may
 // be anywhere; its inputs must be regular files inside its directory (see
-// package confine), each within the input limit, as the case file itself.
-func Load(path string) (*Case, error) {
-	data, err := confine.ReadPath(path)
+// package confine), each of at most inputLimit bytes (0 or less:
+// confine.DefaultLimit), as the case file itself.
+func Load(path string, inputLimit int64) (*Case, error) {
+	data, err := confine.ReadPath(path, inputLimit)
 	if err != nil {
 		return nil, engine.Errorf(engine.BadInput, "cannot read case file: %v", err)
 	}
-	fsys, err := confine.Dir(filepath.Dir(path))
+	fsys, err := confine.Dir(filepath.Dir(path), inputLimit)
 	if err != nil {
 		return nil, engine.Errorf(engine.BadInput, "cannot open the case's directory: %v", err)
 	}
@@ -136,7 +139,7 @@ func (c *Case) parseSpec() error {
 	}
 	c.Def = d
 	for _, f := range allFields() {
-		if _, present := c.Fields[f]; present && !contains(d.Fields, f) {
+		if _, present := c.Fields[f]; present && !slices.Contains(d.Fields, f) {
 			return bad("field %q does not apply to op %s", f, c.Op)
 		}
 	}
@@ -146,15 +149,6 @@ func (c *Case) parseSpec() error {
 	}
 	c.Spec = spec
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (c *Case) loadInputs(load InputLoader) error {
@@ -188,12 +182,12 @@ func (c *Case) setInputs(names []string, load func(name string) (*engine.Tensor,
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if !contains(want, name) {
+		if !slices.Contains(want, name) {
 			return bad("op %s has no input %q (it takes %s)", c.Op, name, strings.Join(want, ", "))
 		}
 	}
 	for _, name := range want {
-		if !contains(names, name) {
+		if !slices.Contains(names, name) {
 			return bad("op %s needs input %q", c.Op, name)
 		}
 		t, err := load(name)
@@ -207,7 +201,7 @@ func (c *Case) setInputs(names []string, load func(name string) (*engine.Tensor,
 
 // Eval evaluates the case on the reference engine. The result is
 // C-contiguous; every error is an *engine.Error.
-func (c *Case) Eval() (*engine.Tensor, error) { return c.EvalUnder(0) }
+func (c *Case) Eval() (*engine.Tensor, error) { return c.EvalUnder(engine.Rules{}) }
 
 // EvalUnder evaluates the case on the reference engine under the variants
 // r (see engine.Variant).
@@ -228,11 +222,11 @@ func (c *Case) VariantChanges(v engine.Variant) bool {
 // engineChanges is VariantChanges for any variant, declared by the op or
 // not.
 func (c *Case) engineChanges(v engine.Variant) bool {
-	ref, refErr, ok := c.EvalSafely(0)
+	ref, refErr, ok := c.EvalSafely(engine.Rules{})
 	if !ok {
 		return false
 	}
-	under, underErr, ok := c.EvalSafely(engine.Rules(0).With(v))
+	under, underErr, ok := c.EvalSafely(engine.Rules{}.With(v))
 	if !ok {
 		return false
 	}
@@ -271,13 +265,4 @@ func FSInputs(fsys fs.FS, dir string) InputLoader {
 		}
 		return t, nil
 	}
-}
-
-// LoadFS reads a case file and its inputs from fsys.
-func LoadFS(fsys fs.FS, name string) (*Case, error) {
-	data, err := confine.ReadFile(fsys, name)
-	if err != nil {
-		return nil, engine.Errorf(engine.BadInput, "cannot read case file: %v", err)
-	}
-	return Parse(data, FSInputs(fsys, path.Dir(name)))
 }

@@ -48,10 +48,10 @@ func fortranNPY(t *engine.Tensor) []byte {
 // kind, or an output of the same dtype, shape and bytes.
 func TestFortranOrderInputs(t *testing.T) {
 	for _, def := range casefile.Defs() {
-		rules := []engine.Rules{0}
+		rules := []engine.Rules{{}}
 		for _, info := range engine.Variants {
 			if def.HasVariant(info.Variant) {
-				rules = append(rules, engine.Rules(0).With(info.Variant))
+				rules = append(rules, engine.Rules{}.With(info.Variant))
 			}
 		}
 		t.Run(def.Name, func(t *testing.T) {

@@ -96,7 +96,7 @@ func (a *adapter) runCase(c *casefile.Case) protocol.Answer {
 	for name, t := range c.Inputs {
 		c.Inputs[name] = t.Contiguous()
 	}
-	out, err, crash := a.call(c)
+	out, crash, err := a.call(c)
 	switch {
 	case crash != "":
 		return protocol.Crash(CrashPanic, crash)
@@ -118,7 +118,7 @@ func (a *adapter) runCase(c *casefile.Case) protocol.Answer {
 }
 
 // call calls the method of c's op, turning a panic into a crash report.
-func (a *adapter) call(c *casefile.Case) (out *engine.Tensor, err error, crash string) {
+func (a *adapter) call(c *casefile.Case) (out *engine.Tensor, crash string, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			out, err = nil, nil
@@ -126,7 +126,7 @@ func (a *adapter) call(c *casefile.Case) (out *engine.Tensor, err error, crash s
 		}
 	}()
 	out, err = c.Def.Call(a.impl, c)
-	return out, err, ""
+	return out, "", err
 }
 
 // maxStackFrames bounds the frames a panic report shows.

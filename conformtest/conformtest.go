@@ -33,7 +33,8 @@
 // summary "conformtest: N passed, N failed, N skipped". A failing case names the source of the expected value and the
 // first differing element by its N-D index. Check does the same without
 // a *testing.T and returns an error summarising the run, like
-// testing/fstest.TestFS.
+// testing/fstest.TestFS: it joins one *CaseError per failed case, so a
+// caller can take each failure's case ID and signature with errors.As.
 //
 // # What is compared
 //
@@ -162,7 +163,7 @@ func KnownFailures(known map[string]string) Option {
 // ignored. See KnownFailures.
 func KnownFailuresFile(path string) Option {
 	return optionFunc(func(c *config) error {
-		known, err := check.ReadKnownFailuresFile(path)
+		known, err := check.ReadKnownFailuresFile(path, 0)
 		if err != nil {
 			return err
 		}
@@ -188,9 +189,11 @@ func Cases(fsys fs.FS) Option {
 	})
 }
 
-// Ops restricts the run to the named ops: "getitem", "strided_slice",
-// "slice" and "gather_nd". The cases of other ops are skipped. Several
-// Ops options add up.
+// Ops restricts the run to the named ops, the names case files use (see
+// casefile.OpNames): "getitem", "take", "take_along_axis",
+// "strided_slice", "slice", "gather", "gather_nd", "onnx_slice",
+// "onnx_gather", "onnx_gather_elements" and "onnx_gather_nd". The cases
+// of other ops are skipped. Several Ops options add up.
 func Ops(ops ...string) Option {
 	return optionFunc(func(c *config) error {
 		if len(ops) == 0 {
@@ -310,8 +313,14 @@ func Run(t *testing.T, implementation any, opts ...Option) {
 // or was skipped, and the corpus matched its MANIFEST. Otherwise the
 // error's first line is the summary "N passed, N failed, N skipped", and
 // the following lines name the corpus files that do not match the
-// MANIFEST and the first failures, each with its case ID, the difference
-// and the source of the expected value.
+// MANIFEST and the first ten failures, each with its case ID, the
+// difference and the source of the expected value.
+//
+// The error joins one *CaseError per failed case, as errors.Join would
+// (its Unwrap() []error lists them, in the corpus's order): errors.As
+// finds the first, and a caller can go through them all, e.g. to compare
+// the signatures of a run with those of the last one, as
+// testing/fstest.TestFS's error does.
 func Check(implementation any, opts ...Option) error {
 	s, err := run(implementation, opts)
 	if err != nil {
@@ -333,12 +342,81 @@ func run(implementation any, opts []Option) (*check.Summary, error) {
 	return s, nil
 }
 
-// maxListed bounds the failures Check's error lists.
+// maxListed bounds the failures the text of Check's error lists.
 const maxListed = 10
 
+// A CaseError is the failure of one case, as Check returns it (see
+// Check).
+type CaseError struct {
+	// ID is the case's ID, e.g. "golden/slice/00015".
+	ID string
+	// Signature names the kind of failure, "op/symptom" or
+	// "op/symptom/detail" with an optional "@variant" (see "conform
+	// check"); empty when the case failed before the implementation
+	// answered (its inputs could not be read) or as an unexpected pass.
+	Signature string
+	// Detail says what differs: the first differing element by its N-D
+	// index, or the error kinds.
+	Detail string
+	// Source names where the expected value comes from, e.g.
+	// "numpy 1.24.2".
+	Source string
+	// Case describes the case in one line: op, spec, inputs' dtypes and
+	// shapes.
+	Case string
+}
+
+// Error returns the case ID and the failure, as Run reports it: the
+// difference with the source of the expected value, then the case and
+// the signature on lines of their own.
+func (e *CaseError) Error() string { return e.ID + ": " + e.describe() }
+
+// describe renders the failure without the case ID: the difference and
+// where the expected value comes from, the case and the signature.
+func (e *CaseError) describe() string {
+	text := e.Detail
+	if e.Source != "" {
+		text += " (expected: " + e.Source + ")"
+	}
+	if e.Case != "" {
+		text += "\n    case: " + e.Case
+	}
+	if e.Signature != "" {
+		text += "\n    signature: " + e.Signature
+	}
+	return text
+}
+
+// caseError returns the failure r as a *CaseError.
+func caseError(r check.Result) *CaseError {
+	e := &CaseError{ID: r.ID, Detail: r.Detail, Source: r.Source, Case: r.Case}
+	if !r.Signature.IsZero() {
+		e.Signature = r.Signature.String()
+	}
+	return e
+}
+
+// checkError is the error of Check: its text is the summary and the
+// first failures, and it wraps every *CaseError.
+type checkError struct {
+	text string
+	errs []error
+}
+
+func (e *checkError) Error() string   { return e.text }
+func (e *checkError) Unwrap() []error { return e.errs }
+
+// summaryError returns the error of Check for the summary s, or nil if
+// the run passed.
 func summaryError(s *check.Summary) error {
 	if s.OK() {
 		return nil
+	}
+	var errs []error
+	for _, r := range s.Results {
+		if r.Status == check.Fail {
+			errs = append(errs, caseError(r))
+		}
 	}
 	var b strings.Builder
 	b.WriteString("conformtest: " + s.Line())
@@ -366,24 +444,12 @@ func summaryError(s *check.Summary) error {
 	for _, id := range s.UnknownIDs {
 		fmt.Fprintf(&b, "\n\twarning: known failure %s is neither a case of this corpus nor the signature of a failure", id)
 	}
-	return errors.New(b.String())
+	return &checkError{b.String(), errs}
 }
 
 // describe renders a failure: the difference and where the expected
-// value comes from.
-func describe(r check.Result) string {
-	text := r.Detail
-	if r.Source != "" {
-		text += " (expected: " + r.Source + ")"
-	}
-	if r.Case != "" {
-		text += "\n    case: " + r.Case
-	}
-	if !r.Signature.IsZero() {
-		text += "\n    signature: " + r.Signature.String()
-	}
-	return text
-}
+// value comes from, the case and the signature.
+func describe(r check.Result) string { return caseError(r).describe() }
 
 func unknownIDs(known map[string]string, seen map[string]bool) []string {
 	var ids []string

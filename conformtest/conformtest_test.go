@@ -2,7 +2,11 @@ package conformtest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -92,10 +96,6 @@ func callDirectly(im any, c *casefile.Case) (o outcome, ok bool) {
 			o, ok = outcome{Other: "panic"}, true
 		}
 	}()
-	x := c.Inputs["x"]
-	if x != nil {
-		x = x.Contiguous()
-	}
 	if !c.Def.Implements(im) {
 		return outcome{}, false
 	}
@@ -280,6 +280,48 @@ func TestCheckError(t *testing.T) {
 	}
 }
 
+// TestCheckCaseErrors checks that Check's error wraps one *CaseError per
+// failed case, in the corpus's order, each with its ID and signature.
+func TestCheckCaseErrors(t *testing.T) {
+	t.Parallel()
+	s, err := run(shortSlicer{}, []Option{Cases(sliceCorpus())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []*CaseError
+	for _, r := range s.Results {
+		if r.Status == check.Fail {
+			sig := ""
+			if !r.Signature.IsZero() {
+				sig = r.Signature.String()
+			}
+			want = append(want, &CaseError{ID: r.ID, Signature: sig, Detail: r.Detail, Source: r.Source, Case: r.Case})
+		}
+	}
+	err = Check(shortSlicer{}, Cases(sliceCorpus()))
+	var first *CaseError
+	if !errors.As(err, &first) {
+		t.Fatalf("errors.As finds no *CaseError in %T", err)
+	}
+	if first.ID != want[0].ID || first.Signature == "" {
+		t.Errorf("the first *CaseError is %s (signature %q), want %s with a signature", first.ID, first.Signature, want[0].ID)
+	}
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		t.Fatalf("Check's error %T has no Unwrap() []error", err)
+	}
+	var got []*CaseError
+	for _, e := range joined.Unwrap() {
+		var ce *CaseError
+		if errors.As(e, &ce) {
+			got = append(got, ce)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the *CaseErrors of Check's error (-want +got):\n%s", diff)
+	}
+}
+
 // TestSkips checks that the ops an implementation lacks, the ops Ops
 // leaves out and the cases it reports as unsupported are skipped with the
 // reason, and that skips do not fail the run.
@@ -429,3 +471,24 @@ func TestBadSetup(t *testing.T) {
 type intSlicer struct{}
 
 func (intSlicer) Slice(x *engine.Tensor, begin, size []int) (*engine.Tensor, error) { return x, nil }
+
+// TestOpsDocNamesEveryOp checks that the documentation of Ops names every
+// op a case can have, so that it cannot list fewer again.
+func TestOpsDocNamesEveryOp(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "conformtest.go", nil, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text string
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Name.Name == "Ops" && fn.Doc != nil {
+			text = fn.Doc.Text()
+		}
+	}
+	for _, op := range casefile.OpNames() {
+		if !strings.Contains(text, `"`+op+`"`) {
+			t.Errorf("the documentation of Ops does not name %q", op)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"sort"
 	"sync/atomic"
 )
@@ -111,7 +112,7 @@ func advancedGetItem(x *Tensor, items []IndexItem, r Rules) (*Tensor, error) {
 		}
 		return GetItemUnder(x, basic, r)
 	}
-	p, err := planAdvanced(x, entries)
+	p, err := planAdvanced(x, entries, r.outputLimit())
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +245,7 @@ func (p *advPrep) addArray(it IndexItem) error {
 // isWholeMask reports whether a is a boolean array of x's shape, which as
 // the only item is NumPy's single boolean index.
 func isWholeMask(a, x *Tensor) bool {
-	return a != nil && a.DType.Kind == Bool && sameShape(a.Shape, x.Shape)
+	return a != nil && a.DType.Kind == Bool && slices.Equal(a.Shape, x.Shape)
 }
 
 // fillEllipsis gives the dimensions of x of the given rank that no item
@@ -295,18 +296,6 @@ func arrayName(it IndexItem) string {
 		return "'" + it.Name + "'"
 	}
 	return "an inline array"
-}
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // newMaskEntry prepares the boolean array a as a mask: C-contiguous,
@@ -404,7 +393,7 @@ type arraySource struct {
 
 // planAdvanced makes steps 2 to 4 over the prepared entries (at least
 // one of them an array).
-func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
+func planAdvanced(x *Tensor, entries []advEntry, limit int64) (*advPlan, error) {
 	p := &advPlan{x: x, base: x.Offset}
 	// Step 2: the view of the basic items, in item order, and where the
 	// broadcast dimensions go.
@@ -425,7 +414,7 @@ func planAdvanced(x *Tensor, entries []advEntry) (*advPlan, error) {
 	p.outShape = advOutShape(p.pre, grid, p.post)
 
 	// Step 4: the output limit.
-	if err := checkOutputSize(p.outShape, x.DType.Size); err != nil {
+	if err := checkOutputSize(p.outShape, x.DType.Size, limit); err != nil {
 		return nil, err
 	}
 	nd := len(grid)
@@ -528,7 +517,7 @@ func (b *broadcastPlace) insert() int {
 // out_of_range.
 func intOffset(x *Tensor, axis int, index int64) (int, error) {
 	size := int64(x.Shape[axis])
-	pos, ok := resolveIndex(index, size, 0)
+	pos, ok := resolveIndex(index, size, Rules{})
 	if !ok {
 		return 0, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", index, axis, size)
 	}

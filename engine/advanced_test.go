@@ -809,7 +809,7 @@ func TestAdvancedVariants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := engine.GetItemUnder(x, items, engine.Rules(0).With(engine.DropSize1Dims))
+	got, err := engine.GetItemUnder(x, items, engine.Rules{}.With(engine.DropSize1Dims))
 	if err != nil || !equalInts(got.Shape, []int{3}) || !equalInt64s(ints(got), []int64{3, 4, 5}) {
 		t.Errorf("drop-size-1-dims: %v %v, want [3] [3 4 5]", shapeOf(got), err)
 	}
@@ -817,7 +817,7 @@ func TestAdvancedVariants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := engine.GetItemUnder(x, items, engine.Rules(0).With(engine.EmptyRangeRefused)); engine.KindOf(err) != engine.InvalidSpec {
+	if _, err := engine.GetItemUnder(x, items, engine.Rules{}.With(engine.EmptyRangeRefused)); engine.KindOf(err) != engine.InvalidSpec {
 		t.Errorf("empty-range-refused: error %v, want invalid_spec", err)
 	}
 }

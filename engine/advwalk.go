@@ -91,8 +91,7 @@ func newWalkPlan(grid []int, arrays []arraySource, masks []*advEntry, maskXs [][
 		}
 	}
 	var dims []int
-	var strides [][]int // per source, per walk dimension
-	strides = make([][]int, len(raw))
+	strides := make([][]int, len(raw)) // per source, per walk dimension
 	for k, d := range keep {
 		merge := k > 0
 		if merge {

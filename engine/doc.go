@@ -7,14 +7,22 @@
 // fixed-width byte and unicode strings, either byte order), a shape, byte
 // strides, an offset and raw bytes. The ops are
 //
-//   - GetItem: NumPy 1.24 basic indexing, x[index], with the items of a
-//     parsed subscript (package engine/expr parses one);
+//   - GetItem: NumPy 1.24 indexing, x[index], basic and advanced (integer
+//     and boolean arrays), with the items of a parsed subscript (package
+//     engine/expr parses one);
+//   - Take and TakeAlongAxis: np.take and np.take_along_axis;
 //   - StridedSlice: TF's StridedSlice, masks as TF bitmasks or OpenVINO
 //     0/1 lists (Mask);
 //   - Slice: tf.slice;
+//   - Gather: tf.gather with axis and batch_dims;
 //   - GatherND: tf.gather_nd with batch_dims, bad indices as an error (TF
 //     on CPU) or zeros (TF on GPU);
-//   - ONNXSlice and ONNXGatherND: ONNX Slice-13 and GatherND-13.
+//   - ONNXSlice, ONNXGather, ONNXGatherElements and ONNXGatherND: ONNX
+//     Slice-13, Gather-13, GatherElements-13 and GatherND-13.
+//
+// A result larger than the output limit of the Rules it is evaluated
+// under (Rules.OutputLimit, DefaultOutputLimit unless set) is refused
+// with InvalidSpec before anything is allocated.
 //
 // Every slicing front-end normalises its spec into one Plan (per output
 // axis an input axis, start, step and count, or a new axis), which is a

@@ -211,11 +211,11 @@ func newResult(dt DType, shape []int) *Tensor {
 // checkResultShape refuses an output shape of more than MaxRank
 // dimensions, or one that checkOutputSize refuses (invalid_spec); op
 // names the op in the message.
-func checkResultShape(op string, shape []int, itemSize int) error {
+func checkResultShape(op string, shape []int, itemSize int, limit int64) error {
 	if len(shape) > MaxRank {
 		return Errorf(InvalidSpec, "number of dimensions must be within [0, %d], %s result would have %d", MaxRank, op, len(shape))
 	}
-	return checkOutputSize(shape, itemSize)
+	return checkOutputSize(shape, itemSize, limit)
 }
 
 // axisGather is a validated gather along one axis: take, gather and
@@ -556,7 +556,7 @@ type GatherSpec struct {
 // outside, so the result is out_of_range or all zeros by the policy. Under the variant NegativeGatherIndicesWrap a negative
 // index in [-n, -1] counts from the end of the axis.
 func Gather(params, indices *Tensor, spec GatherSpec) (*Tensor, error) {
-	return GatherUnder(params, indices, spec, 0)
+	return GatherUnder(params, indices, spec, Rules{})
 }
 
 // TFGatherIndexDType reports whether tf.gather takes indices of dtype dt:
@@ -605,7 +605,7 @@ func GatherUnder(params, indices *Tensor, spec GatherSpec, r Rules) (*Tensor, er
 		}
 	}
 	outShape := append(append(append([]int{}, params.Shape[:axis]...), indices.Shape[bd:]...), params.Shape[axis+1:]...)
-	if err := checkResultShape("gather", outShape, params.DType.Size); err != nil {
+	if err := checkResultShape("gather", outShape, params.DType.Size, r.outputLimit()); err != nil {
 		return nil, err
 	}
 	if NumElements(outShape) == 0 {
@@ -685,7 +685,7 @@ func onnxBadIndex(indices *Tensor, e, n int) error {
 //     checked, also when the result is empty (as onnx_gather_nd; ONNX
 //     Runtime skips the check then).
 func ONNXGather(data, indices *Tensor, spec ONNXGatherSpec) (*Tensor, error) {
-	return ONNXGatherUnder(data, indices, spec, 0)
+	return ONNXGatherUnder(data, indices, spec, Rules{})
 }
 
 // ONNXGatherUnder is ONNXGather under the variants r (see Variant).
@@ -702,7 +702,7 @@ func ONNXGatherUnder(data, indices *Tensor, spec ONNXGatherSpec, r Rules) (*Tens
 		return nil, err
 	}
 	outShape := append(append(append([]int{}, data.Shape[:axis]...), indices.Shape...), data.Shape[axis+1:]...)
-	if err := checkResultShape("Gather", outShape, data.DType.Size); err != nil {
+	if err := checkResultShape("Gather", outShape, data.DType.Size, r.outputLimit()); err != nil {
 		return nil, err
 	}
 	n := data.Shape[axis]
@@ -744,7 +744,7 @@ func ONNXGatherUnder(data, indices *Tensor, spec ONNXGatherSpec, r Rules) (*Tens
 //   - every index is in [-s, s-1] for s = data.shape[axis], a negative one
 //     getting s added once: otherwise out_of_range.
 func ONNXGatherElements(data, indices *Tensor, spec ONNXGatherSpec) (*Tensor, error) {
-	return ONNXGatherElementsUnder(data, indices, spec, 0)
+	return ONNXGatherElementsUnder(data, indices, spec, Rules{})
 }
 
 // ONNXGatherElementsUnder is ONNXGatherElements under the variants r (see
@@ -770,7 +770,7 @@ func ONNXGatherElementsUnder(data, indices *Tensor, spec ONNXGatherSpec, r Rules
 		}
 	}
 	outShape := append([]int{}, indices.Shape...)
-	if err := checkResultShape("GatherElements", outShape, data.DType.Size); err != nil {
+	if err := checkResultShape("GatherElements", outShape, data.DType.Size, r.outputLimit()); err != nil {
 		return nil, err
 	}
 	if NumElements(outShape) == 0 {

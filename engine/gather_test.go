@@ -669,7 +669,7 @@ func TestGatherFamilyIndexDTypes(t *testing.T) {
 	got, err = engine.Take(a, huge, engine.TakeSpec{})
 	checkResult(t, "take refuses a 0-d uint64 beyond int64 (NumPy's cast fails)", got, err, fails(engine.InvalidSpec))
 	// Under the variant, gather wraps negative indices.
-	wrap := engine.Rules(0).With(engine.NegativeGatherIndicesWrap)
+	wrap := engine.Rules{}.With(engine.NegativeGatherIndicesWrap)
 	got, err = engine.GatherUnder(a, oneIndex(t, "<i8", -1), engine.GatherSpec{BadIndices: engine.BadIndexError}, wrap)
 	checkResult(t, "gather under negative-gather-indices-wrap counts -1 from the end", got, err, ok([]int{1}, 3))
 }
@@ -688,9 +688,9 @@ func TestTakeScalarResult(t *testing.T) {
 		rules engine.Rules
 		want  array
 	}{
-		{"a 0-d result is a native-order scalar", engine.TakeSpec{}, 0, array{"<i4", []int{}, []byte{2, 0, 0, 0}}},
-		{"a 0-d result keeps the input's dtype under input-byte-order", engine.TakeSpec{}, engine.Rules(0).With(engine.InputByteOrder), array{">i4", []int{}, []byte{0, 0, 0, 2}}},
-		{"a flattened 0-d result is a scalar too", engine.TakeSpec{Flatten: true}, 0, array{"<i4", []int{}, []byte{2, 0, 0, 0}}},
+		{"a 0-d result is a native-order scalar", engine.TakeSpec{}, engine.Rules{}, array{"<i4", []int{}, []byte{2, 0, 0, 0}}},
+		{"a 0-d result keeps the input's dtype under input-byte-order", engine.TakeSpec{}, engine.Rules{}.With(engine.InputByteOrder), array{">i4", []int{}, []byte{0, 0, 0, 2}}},
+		{"a flattened 0-d result is a scalar too", engine.TakeSpec{Flatten: true}, engine.Rules{}, array{"<i4", []int{}, []byte{2, 0, 0, 0}}},
 	}
 	for _, tt := range tests {
 		got, err := engine.TakeUnder(x, zero, tt.spec, tt.rules)
@@ -713,7 +713,7 @@ func TestTakeScalarResult(t *testing.T) {
 // TestGatherFamilyDropSize1Dims checks that the variant squeezes the new
 // ops' results.
 func TestGatherFamilyDropSize1Dims(t *testing.T) {
-	r := engine.Rules(0).With(engine.DropSize1Dims)
+	r := engine.Rules{}.With(engine.DropSize1Dims)
 	got, err := engine.GatherUnder(arange(1, 3), intTensor(t, []int{1}, 2), engine.GatherSpec{Axis: 1, BadIndices: engine.BadIndexError}, r)
 	checkResult(t, "gather under drop-size-1-dims", got, err, ok([]int{}, 2))
 	got, err = engine.TakeAlongAxisUnder(arange(1, 3), intTensor(t, []int{1, 2}, 2, 0), engine.TakeAlongAxisSpec{Axis: 1}, r)

@@ -40,12 +40,12 @@ type gatherND struct {
 // do not wrap). The variants NegativeGatherIndicesWrap and
 // GatherFlatBounds replace the bounds check (see rowCursor.resolve).
 func GatherND(params, indices *Tensor, batchDims int, policy BadIndexPolicy) (*Tensor, error) {
-	return GatherNDUnder(params, indices, batchDims, policy, 0)
+	return GatherNDUnder(params, indices, batchDims, policy, Rules{})
 }
 
 // GatherNDUnder is GatherND under the variants r (see Variant).
 func GatherNDUnder(params, indices *Tensor, batchDims int, policy BadIndexPolicy, r Rules) (*Tensor, error) {
-	g, err := newGatherND(params, indices, batchDims, policy)
+	g, err := newGatherND(params, indices, batchDims, policy, r.outputLimit())
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func GatherNDUnder(params, indices *Tensor, batchDims int, policy BadIndexPolicy
 	return r.finish(out)
 }
 
-func newGatherND(params, indices *Tensor, batchDims int, policy BadIndexPolicy) (*gatherND, error) {
+func newGatherND(params, indices *Tensor, batchDims int, policy BadIndexPolicy, limit int64) (*gatherND, error) {
 	if policy != BadIndexError && policy != BadIndexZero {
 		return nil, Errorf(InvalidSpec, "bad_indices must be %q or %q, got %q", BadIndexError, BadIndexZero, policy)
 	}
@@ -103,7 +103,7 @@ func newGatherND(params, indices *Tensor, batchDims int, policy BadIndexPolicy) 
 	if n < 0 || n > math.MaxInt/params.DType.Size {
 		return nil, Errorf(InvalidSpec, "output shape %v is too large", g.outShape)
 	}
-	if err := checkOutputSize(g.outShape, params.DType.Size); err != nil {
+	if err := checkOutputSize(g.outShape, params.DType.Size, limit); err != nil {
 		return nil, err
 	}
 	if len(g.outShape) > MaxRank {

@@ -9,7 +9,7 @@ import "encoding/binary"
 // dimensions; then each item in order (integer bounds, slice bounds that
 // are not integers, zero slice step).
 func GetItemPlan(shape []int, items []IndexItem) (*Plan, error) {
-	return getItemPlan(shape, items, 0)
+	return getItemPlan(shape, items, Rules{})
 }
 
 // getItemPlan is GetItemPlan under the variants rules, TF's encoding of
@@ -182,7 +182,7 @@ func sliceStep(it IndexItem, axis int) (int64, error) {
 // is invalid_spec. The dtype is x's, byte order included, except for an
 // index that makes NumPy return a scalar (see getItemResult).
 func GetItem(x *Tensor, items []IndexItem) (*Tensor, error) {
-	return GetItemUnder(x, items, 0)
+	return GetItemUnder(x, items, Rules{})
 }
 
 // GetItemUnder is GetItem under the variants r (see Variant).
@@ -194,7 +194,7 @@ func GetItemUnder(x *Tensor, items []IndexItem, r Rules) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := p.applyLimited(x)
+	out, err := p.applyLimited(x, r.outputLimit())
 	if err != nil {
 		return nil, err
 	}

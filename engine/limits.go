@@ -3,23 +3,11 @@ package engine
 import (
 	"math"
 	"math/bits"
-	"sync/atomic"
 )
 
-// DefaultOutputLimit is the default largest result of any op: 1 GiB.
+// DefaultOutputLimit is the default largest result of any op: 1 GiB (see
+// Rules.OutputLimit).
 const DefaultOutputLimit = 1 << 30
-
-var outputLimit atomic.Int64
-
-func init() { outputLimit.Store(DefaultOutputLimit) }
-
-// SetOutputLimit sets the largest result, in bytes, that any op produces;
-// a larger result is refused with invalid_spec before anything is
-// allocated. It returns the previous limit.
-func SetOutputLimit(bytes int64) int64 { return outputLimit.Swap(bytes) }
-
-// OutputLimit returns the current output limit in bytes.
-func OutputLimit() int64 { return outputLimit.Load() }
 
 // ShapeFits is NumPy's rule for the shape of any array it creates
 // (PyArray_NewFromDescr_int in NumPy 1.24): no dimension is negative, and
@@ -49,13 +37,13 @@ func ShapeFits(shape []int, itemSize int) bool {
 }
 
 // checkOutputSize refuses a result shape that NumPy cannot create (see
-// ShapeFits) or that is over the output limit (invalid_spec).
-func checkOutputSize(shape []int, itemSize int) error {
+// ShapeFits) or that is over the output limit of limit bytes
+// (invalid_spec).
+func checkOutputSize(shape []int, itemSize int, limit int64) error {
 	if !ShapeFits(shape, itemSize) {
 		return Errorf(InvalidSpec, "array is too big: the result shape %v of %d-byte elements is larger than the maximum possible size", shape, itemSize)
 	}
 	n := NumElements(shape)
-	limit := OutputLimit()
 	if n < 0 || (n > 0 && int64(n) > limit/int64(itemSize)) {
 		return Errorf(InvalidSpec, "the result (shape %v of %d-byte elements) exceeds the output limit of %d bytes", shape, itemSize, limit)
 	}
@@ -63,8 +51,8 @@ func checkOutputSize(shape []int, itemSize int) error {
 }
 
 // applyLimited materialises the plan over x after checking the size of
-// the result against the output limit.
-func (p *Plan) applyLimited(x *Tensor) (*Tensor, error) {
+// the result against the output limit of limit bytes.
+func (p *Plan) applyLimited(x *Tensor, limit int64) (*Tensor, error) {
 	// The common case, a non-empty result within the limit, is decided
 	// without building the output shape.
 	n := 1
@@ -76,8 +64,8 @@ func (p *Plan) applyLimited(x *Tensor) (*Tensor, error) {
 		}
 		n = int(lo)
 	}
-	if n <= 0 || int64(n) > OutputLimit()/int64(x.DType.Size) {
-		if err := checkOutputSize(p.OutputShape(), x.DType.Size); err != nil {
+	if n <= 0 || int64(n) > limit/int64(x.DType.Size) {
+		if err := checkOutputSize(p.OutputShape(), x.DType.Size, limit); err != nil {
 			return nil, err
 		}
 	}

@@ -2,31 +2,73 @@ package engine_test
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"testing"
 
 	"github.com/conformsuite/conform/engine"
 )
 
+// TestOutputLimit checks that every op refuses a result over the output
+// limit of its Rules, and that runs with different limits can go on at
+// the same time (each subtest is parallel, with its own limit).
 func TestOutputLimit(t *testing.T) {
-	defer engine.SetOutputLimit(engine.SetOutputLimit(64))
 	x := arange(4, 4) // 16 int64 elements: 128 bytes
-	tests := []struct {
-		rule string
-		run  func() (*engine.Tensor, error)
-		want result
+	ops := []struct {
+		name string
+		run  func(r engine.Rules) (*engine.Tensor, error) // a 128-byte result
 	}{
-		{"a result within the limit is produced", func() (*engine.Tensor, error) { return engine.Slice(x, []int64{0, 0}, []int64{2, 4}) }, ok([]int{2, 4}, 0, 1, 2, 3, 4, 5, 6, 7)},
-		{"a slice over the limit is refused before allocating", func() (*engine.Tensor, error) { return engine.Slice(x, []int64{0, 0}, []int64{-1, -1}) }, fails(engine.InvalidSpec)},
-		{"getitem over the limit is refused", func() (*engine.Tensor, error) { return engine.GetItem(x, nil) }, fails(engine.InvalidSpec)},
-		{"strided_slice over the limit is refused", func() (*engine.Tensor, error) {
-			return engine.StridedSlice(x, engine.StridedSliceSpec{Begin: []int64{}, End: []int64{}})
-		}, fails(engine.InvalidSpec)},
+		{"slice", func(r engine.Rules) (*engine.Tensor, error) {
+			return engine.SliceUnder(x, []int64{0, 0}, []int64{-1, -1}, r)
+		}},
+		{"getitem", func(r engine.Rules) (*engine.Tensor, error) { return engine.GetItemUnder(x, nil, r) }},
+		{"strided_slice", func(r engine.Rules) (*engine.Tensor, error) {
+			return engine.StridedSliceUnder(x, engine.StridedSliceSpec{Begin: []int64{}, End: []int64{}}, r)
+		}},
+		{"gather_nd", func(r engine.Rules) (*engine.Tensor, error) {
+			indices, _ := engine.FromBytes(engine.Int64Type, []int{1, 0}, nil)
+			return engine.GatherNDUnder(x, indices, 0, engine.BadIndexError, r)
+		}},
+		{"onnx_gather_nd", func(r engine.Rules) (*engine.Tensor, error) {
+			indices, _ := engine.FromBytes(engine.Int64Type, []int{1, 0}, nil)
+			return engine.ONNXGatherNDUnder(x, indices, 0, r)
+		}},
 	}
-	for _, tt := range tests {
-		got, err := tt.run()
-		checkResult(t, tt.rule, got, err, tt.want)
+	limits := []struct {
+		rule  string
+		limit int64
+		want  result
+	}{
+		{"a result one byte over the limit is refused before allocating", 127, fails(engine.InvalidSpec)},
+		{"a result exactly at the limit is produced", 128, ok([]int{4, 4}, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)},
+		{"a tiny limit refuses the result", 8, fails(engine.InvalidSpec)},
+		{"a limit of 0 is the default limit", 0, ok([]int{4, 4}, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)},
 	}
+	for _, op := range ops {
+		for _, l := range limits {
+			t.Run(fmt.Sprintf("%s/%d", op.name, l.limit), func(t *testing.T) {
+				t.Parallel()
+				r := engine.Rules{OutputLimit: l.limit}
+				for range 50 { // interleave with the other limits' runs
+					got, err := op.run(r)
+					if op.name == "gather_nd" || op.name == "onnx_gather_nd" {
+						if err == nil {
+							got = squeeze0(got)
+						}
+					}
+					checkResult(t, l.rule, got, err, l.want)
+				}
+			})
+		}
+	}
+}
+
+// squeeze0 drops the leading dimension of size 1 of a gather_nd result
+// (one index row of no entries gathers all of params).
+func squeeze0(t *engine.Tensor) *engine.Tensor {
+	s := *t
+	s.Shape, s.Strides = t.Shape[1:], t.Strides[1:]
+	return &s
 }
 
 // TestHugeEmptyGathers checks that index tensors of billions of empty rows
@@ -38,16 +80,6 @@ func TestHugeEmptyGathers(t *testing.T) {
 	checkResult(t, "ONNX GatherND of 2^34 empty rows is an empty result", got, err, ok([]int{1 << 34, 2, 0}))
 	got, err = engine.GatherND(data, indices, 0, engine.BadIndexError)
 	checkResult(t, "tf.gather_nd of 2^34 rows from empty params is out of range (TF)", got, err, fails(engine.OutOfRange))
-}
-
-func TestGatherNDOutputLimit(t *testing.T) {
-	defer engine.SetOutputLimit(engine.SetOutputLimit(64))
-	params := arange(4, 4)
-	indices, _ := engine.FromBytes(engine.Int64Type, []int{2, 0}, nil)
-	got, err := engine.GatherND(params, indices, 0, engine.BadIndexError)
-	checkResult(t, "gather_nd whose result (2 x 128 bytes) exceeds the limit is refused", got, err, fails(engine.InvalidSpec))
-	got, err = engine.ONNXGatherND(params, indices, 0)
-	checkResult(t, "ONNX GatherND whose result exceeds the limit is refused", got, err, fails(engine.InvalidSpec))
 }
 
 // TestShapeFits checks NumPy's rule for the size of an array, each row as

@@ -54,7 +54,7 @@ type ONNXSliceSpec struct {
 // (the specification's clamp into [0, -1] is degenerate; ONNX Runtime
 // returns 0 elements, as here).
 func ONNXSlicePlan(shape []int, spec ONNXSliceSpec) (*Plan, error) {
-	return onnxSlicePlan(shape, spec, 0)
+	return onnxSlicePlan(shape, spec, Rules{})
 }
 
 // onnxSlicePlan is ONNXSlicePlan under the variants r.
@@ -156,7 +156,7 @@ func onnxRange(d, start, end, step int64) (first, count int64) {
 // ONNXSlice evaluates ONNX's Slice-13 on data and returns a C-contiguous
 // tensor, which may share memory with data (see Plan.Apply).
 func ONNXSlice(data *Tensor, spec ONNXSliceSpec) (*Tensor, error) {
-	return ONNXSliceUnder(data, spec, 0)
+	return ONNXSliceUnder(data, spec, Rules{})
 }
 
 // ONNXSliceUnder is ONNXSlice under the variants r (see Variant).
@@ -165,7 +165,7 @@ func ONNXSliceUnder(data *Tensor, spec ONNXSliceSpec, r Rules) (*Tensor, error) 
 	if err != nil {
 		return nil, err
 	}
-	out, err := p.applyLimited(data)
+	out, err := p.applyLimited(data, r.outputLimit())
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +202,7 @@ func ONNXSliceUnder(data *Tensor, spec ONNXSliceSpec, r Rules) (*Tensor, error) 
 // by the same code; under GatherFlatBounds only each tuple's flattened
 // offset (after the wrap) is checked (see rowCursor.resolve).
 func ONNXGatherND(data, indices *Tensor, batchDims int) (*Tensor, error) {
-	return ONNXGatherNDUnder(data, indices, batchDims, 0)
+	return ONNXGatherNDUnder(data, indices, batchDims, Rules{})
 }
 
 // ONNXGatherNDUnder is ONNXGatherND under the variants r (see Variant).
@@ -244,7 +244,7 @@ func onnxGatherND(data, indices *Tensor, batchDims int, rules Rules) (*Tensor, e
 	if nOut < 0 || nOut > math.MaxInt/data.DType.Size {
 		return nil, Errorf(InvalidSpec, "output shape %v is too large", outShape)
 	}
-	if err := checkOutputSize(outShape, data.DType.Size); err != nil {
+	if err := checkOutputSize(outShape, data.DType.Size, rules.outputLimit()); err != nil {
 		return nil, err
 	}
 	rows := NumElements(indices.Shape[:q-1])

@@ -115,14 +115,34 @@ func VariantByName(name string) (Variant, bool) {
 	return 0, false
 }
 
-// Rules is a set of variants; the zero Rules is the reference semantics.
-type Rules uint64
+// Rules is how the engine evaluates an op: the variants of the reference
+// semantics it follows, and the largest result it produces. The zero
+// Rules is the reference semantics with the default output limit. Rules
+// is a value: runs with different Rules may go on at the same time.
+type Rules struct {
+	variants uint64 // bit v for each Variant v
+	// OutputLimit is the largest result, in bytes, that an op produces;
+	// a larger result is refused with invalid_spec before anything is
+	// allocated. 0 or less means DefaultOutputLimit.
+	OutputLimit int64
+}
 
 // With returns r with v added.
-func (r Rules) With(v Variant) Rules { return r | 1<<v }
+func (r Rules) With(v Variant) Rules {
+	r.variants |= 1 << v
+	return r
+}
 
 // Has reports whether r includes v.
-func (r Rules) Has(v Variant) bool { return r&(1<<v) != 0 }
+func (r Rules) Has(v Variant) bool { return r.variants&(1<<v) != 0 }
+
+// outputLimit returns the output limit of r in bytes.
+func (r Rules) outputLimit() int64 {
+	if r.OutputLimit <= 0 {
+		return DefaultOutputLimit
+	}
+	return r.OutputLimit
+}
 
 // String lists the variants of r by name, joined by "+".
 func (r Rules) String() string {

@@ -42,8 +42,8 @@ func TestSliceVariants(t *testing.T) {
 		variant   engine.Variant
 		shape     []int
 		op        sliceOp
-		reference result // Rules(0)
-		under     result // Rules(0).With(variant)
+		reference result // Rules{}
+		under     result // Rules{}.With(variant)
 	}{
 		{"int32 arithmetic: a tf.slice begin of 2^32+1 is 1", engine.Int32Arithmetic,
 			[]int{4}, sliceOpOf([]int64{1<<32 + 1}, []int64{2}), fails(engine.OutOfRange), ok([]int{2}, 1, 2)},
@@ -84,9 +84,9 @@ func TestSliceVariants(t *testing.T) {
 	}
 	for _, tt := range tests {
 		x := arange(tt.shape...)
-		got, err := tt.op(x, 0)
+		got, err := tt.op(x, engine.Rules{})
 		checkResult(t, tt.rule+" (reference)", got, err, tt.reference)
-		got, err = tt.op(x, engine.Rules(0).With(tt.variant))
+		got, err = tt.op(x, engine.Rules{}.With(tt.variant))
 		checkResult(t, tt.rule+" (under "+tt.variant.String()+")", got, err, tt.under)
 	}
 }

@@ -19,7 +19,7 @@ func TestVariantNames(t *testing.T) {
 			t.Errorf("%s does not round-trip: %v, %v", info.Name, v, ok)
 		}
 	}
-	r := engine.Rules(0).With(engine.DropSize1Dims).With(engine.InputByteOrder)
+	r := engine.Rules{}.With(engine.DropSize1Dims).With(engine.InputByteOrder)
 	if !r.Has(engine.DropSize1Dims) || !r.Has(engine.InputByteOrder) || r.Has(engine.EmptyRangeRefused) {
 		t.Errorf("engine.Rules %b: membership wrong", r)
 	}
@@ -39,10 +39,10 @@ func TestFinishVariants(t *testing.T) {
 		shape []int  // nil: an error is expected
 		kind  engine.ErrorKind
 	}{
-		{"the reference keeps size-1 dimensions", 0, "x[:, :, 0:1]", []int{2, 1, 1}, ""},
-		{"drop-size-1-dims squeezes every size-1 dimension", engine.Rules(0).With(engine.DropSize1Dims), "x[:, :, 0:1]", []int{2}, ""},
-		{"the reference returns an empty range", 0, "x[:, :, 2:1]", []int{2, 1, 0}, ""},
-		{"empty-range-refused refuses it", engine.Rules(0).With(engine.EmptyRangeRefused), "x[:, :, 2:1]", nil, engine.InvalidSpec},
+		{"the reference keeps size-1 dimensions", engine.Rules{}, "x[:, :, 0:1]", []int{2, 1, 1}, ""},
+		{"drop-size-1-dims squeezes every size-1 dimension", engine.Rules{}.With(engine.DropSize1Dims), "x[:, :, 0:1]", []int{2}, ""},
+		{"the reference returns an empty range", engine.Rules{}, "x[:, :, 2:1]", []int{2, 1, 0}, ""},
+		{"empty-range-refused refuses it", engine.Rules{}.With(engine.EmptyRangeRefused), "x[:, :, 2:1]", nil, engine.InvalidSpec},
 	}
 	for _, tt := range tests {
 		items, err := expr.Parse(tt.items)

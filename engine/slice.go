@@ -1,13 +1,9 @@
 package engine
 
-// SlicePlan normalises a tf.slice spec (begin and size, one entry per input
-// dimension; size -1 means "to the end") into a Plan, following
-// tensorflow/core/kernels/slice_op.cc: no negative begin, no clamping.
-func SlicePlan(shape []int, begin, size []int64) (*Plan, error) {
-	return slicePlan(shape, begin, size, 0)
-}
-
-// slicePlan is SlicePlan under the variants rules. Int32Arithmetic
+// slicePlan normalises a tf.slice spec (begin and size, one entry per
+// input dimension; size -1 means "to the end") into a Plan under the
+// variants rules, following tensorflow/core/kernels/slice_op.cc: no
+// negative begin, no clamping. Int32Arithmetic
 // truncates begin and size to 32 bits first; ExtraEntriesIgnored drops
 // the entries of each past the rank, ShortSliceSpecPadded pads each that
 // is shorter with begin 0 and size -1; the checks then run on the result.
@@ -66,7 +62,7 @@ func padSpec(v []int64, n int, value int64) []int64 {
 // Slice evaluates tf.slice on x and returns a C-contiguous tensor, which
 // may share memory with x (see Plan.Apply).
 func Slice(x *Tensor, begin, size []int64) (*Tensor, error) {
-	return SliceUnder(x, begin, size, 0)
+	return SliceUnder(x, begin, size, Rules{})
 }
 
 // SliceUnder is Slice under the variants r (see Variant).
@@ -75,7 +71,7 @@ func SliceUnder(x *Tensor, begin, size []int64, r Rules) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := p.applyLimited(x)
+	out, err := p.applyLimited(x, r.outputLimit())
 	if err != nil {
 		return nil, err
 	}

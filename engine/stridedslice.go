@@ -72,7 +72,7 @@ type denseDim struct {
 // new axis > shrink/range on one position), then per-dimension
 // canonicalisation in dimension order.
 func StridedSlicePlan(shape []int, spec StridedSliceSpec) (*Plan, error) {
-	return stridedSlicePlan(shape, spec, 0)
+	return stridedSlicePlan(shape, spec, Rules{})
 }
 
 // stridedSlicePlan is StridedSlicePlan under the variants rules, each
@@ -376,7 +376,7 @@ func expandDense(shape []int, spec StridedSliceSpec, ops stridedOps, sp sparseSp
 // wrong, whose entries address more dimensions than the input has, or
 // whose result would have more than MaxRank dimensions.
 func StridedSliceEntryDims(shape []int, spec StridedSliceSpec) ([]int, error) {
-	e, err := expandStridedSlice(shape, spec, 0)
+	e, err := expandStridedSlice(shape, spec, Rules{})
 	if err != nil {
 		return nil, err
 	}
@@ -386,7 +386,7 @@ func StridedSliceEntryDims(shape []int, spec StridedSliceSpec) ([]int, error) {
 // StridedSlice evaluates TF's StridedSlice on x and returns a
 // C-contiguous tensor, which may share memory with x (see Plan.Apply).
 func StridedSlice(x *Tensor, spec StridedSliceSpec) (*Tensor, error) {
-	return StridedSliceUnder(x, spec, 0)
+	return StridedSliceUnder(x, spec, Rules{})
 }
 
 // StridedSliceUnder is StridedSlice under the variants r (see Variant).
@@ -402,7 +402,7 @@ func StridedSliceUnder(x *Tensor, spec StridedSliceSpec, r Rules) (*Tensor, erro
 			return nil, err
 		}
 	}
-	out, err := p.applyLimited(x)
+	out, err := p.applyLimited(x, r.outputLimit())
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ type TakeAlongAxisSpec struct {
 // negative index far below -n wraps by its remainder (NumPy adds n in a
 // loop, which for indices near INT64_MIN does not end in practice).
 func Take(a, indices *Tensor, spec TakeSpec) (*Tensor, error) {
-	return TakeUnder(a, indices, spec, 0)
+	return TakeUnder(a, indices, spec, Rules{})
 }
 
 // TakeUnder is Take under the variants r (see Variant).
@@ -112,7 +112,7 @@ func TakeUnder(a, indices *Tensor, spec TakeSpec, r Rules) (*Tensor, error) {
 		return nil, Errorf(InvalidSpec, "cannot cast indices of dtype %v to int64 according to the rule 'safe'", dt)
 	}
 	outShape := append(append(append([]int{}, shape[:axis]...), indices.Shape...), shape[axis+1:]...)
-	if err := checkResultShape("take", outShape, a.DType.Size); err != nil {
+	if err := checkResultShape("take", outShape, a.DType.Size, r.outputLimit()); err != nil {
 		return nil, err
 	}
 	n := shape[axis]
@@ -186,7 +186,7 @@ func TakeUnder(a, indices *Tensor, spec TakeSpec, r Rules) (*Tensor, error) {
 // Unsigned indices beyond int64 are cast to intp as NumPy 1.24 casts them:
 // 2**64-1 reads as -1, the last position.
 func TakeAlongAxis(arr, indices *Tensor, spec TakeAlongAxisSpec) (*Tensor, error) {
-	return TakeAlongAxisUnder(arr, indices, spec, 0)
+	return TakeAlongAxisUnder(arr, indices, spec, Rules{})
 }
 
 // TakeAlongAxisUnder is TakeAlongAxis under the variants r (see Variant).
@@ -236,7 +236,7 @@ func TakeAlongAxisUnder(arr, indices *Tensor, spec TakeAlongAxisSpec, r Rules) (
 	if err := checkIndexIterator(rank, true); err != nil {
 		return nil, err
 	}
-	if err := checkResultShape("take_along_axis", outShape, arr.DType.Size); err != nil {
+	if err := checkResultShape("take_along_axis", outShape, arr.DType.Size, r.outputLimit()); err != nil {
 		return nil, err
 	}
 	if NumElements(outShape) == 0 {

@@ -12,14 +12,22 @@ import (
 // "ort", "tflite"), or a command line that starts a conform/1 child
 // (e.g. "python3 my_adapter.py"). Each case gets up to timeout.
 func Open(spec string, timeout time.Duration) (impl.Impl, error) {
+	return OpenLimit(spec, timeout, 0)
+}
+
+// OpenLimit is Open for results of up to outputLimit bytes (0 or less:
+// engine.DefaultOutputLimit): the engine refuses larger ones
+// (invalid_spec), and a child's response lines may be as long as the
+// largest result needs.
+func OpenLimit(spec string, timeout time.Duration, outputLimit int64) (impl.Impl, error) {
 	if spec == "engine" {
-		return impl.Engine{}, nil
+		return impl.Engine{OutputLimit: outputLimit}, nil
 	}
 	argv, err := Command(spec)
 	if err != nil {
 		return nil, err
 	}
-	im, err := impl.Start(argv, timeout)
+	im, err := impl.Start(argv, timeout, outputLimit)
 	if err != nil {
 		return nil, fmt.Errorf("starting %q: %w", spec, err)
 	}

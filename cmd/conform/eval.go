@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -17,9 +19,12 @@ import (
 	"github.com/conformsuite/conform/internal/printable"
 )
 
-const evalUsage = `Usage: conform eval CASE.json -o OUT.npy
-
-Evaluates one case on the reference engine and writes the result as a
+// evalCommand evaluates one case on the reference engine.
+var evalCommand = &command{
+	name:  "eval",
+	usage: []string{"eval CASE.json -o OUT.npy [--max-output BYTES] [--max-input BYTES]"},
+	short: "evaluate one case on the reference engine",
+	long: `Evaluates one case on the reference engine and writes the result as a
 C-order .npy file (the dtype of the op's data input; NumPy's scalars in
 native byte order). -o - writes it to stdout. The ops, their inputs and
 fields are listed at the end; docs/case-format.md has the details.
@@ -53,52 +58,53 @@ replace, refused before the case is evaluated: an existing directory, a
 device, FIFO, socket or anything else that is not a regular file, and the
 case's own files (CASE.json itself and every input file it names, under
 any spelling, hard link or symbolic link).
-`
+` + opsHelp(),
+	define: func(fset *flag.FlagSet) func([]string, stdio) int {
+		out := fset.String("o", "", "write the result to `FILE` (required; - for stdout)")
+		maxOutput := fset.Int64("max-output", engine.DefaultOutputLimit, "refuse results larger than `BYTES` with invalid_spec (0: the default)")
+		maxInput := maxInputFlag(fset)
+		return func(args []string, std stdio) int {
+			if len(args) != 1 || *out == "" {
+				fmt.Fprintln(std.errout, "conform eval: need exactly one CASE.json and -o OUT.npy")
+				fset.Usage()
+				return exitUsage
+			}
+			return runEval(args[0], *out, engine.Rules{OutputLimit: *maxOutput}, *maxInput, std)
+		}
+	},
+}
 
-func runEval(args []string, stdout, stderr io.Writer) int {
-	fset := newFlags("eval", evalUsage+opsHelp(), stderr)
-	out := fset.String("o", "", "write the result to `FILE` (required; - for stdout)")
-	maxOutput := fset.Int64("max-output", engine.DefaultOutputLimit, "refuse results larger than `BYTES` with invalid_spec")
-	maxInput := maxInputFlag(fset)
-	positional, code, done := parseArgs(fset, args)
-	if done {
-		return code
-	}
-	confine.SetLimit(*maxInput)
-	if len(positional) != 1 || *out == "" {
-		fmt.Fprintln(stderr, "conform eval: need exactly one CASE.json and -o OUT.npy")
-		fset.Usage()
-		return exitUsage
-	}
-	casePath := positional[0]
-	if *out != "-" {
-		if err := evalInputs(casePath).Check("-o", *out); err != nil {
-			printable.Fprintf(stderr, "conform eval: %v\n", err)
+// runEval evaluates the case at casePath under rules, reading files of at
+// most inputLimit bytes, and writes the result to out.
+func runEval(casePath, out string, rules engine.Rules, inputLimit int64, std stdio) int {
+	if out != "-" {
+		if err := evalInputs(casePath, inputLimit).Check("-o", out); err != nil {
+			printable.Fprintf(std.errout, "conform eval: %v\n", err)
 			return exitUsage
 		}
 	}
-	engine.SetOutputLimit(*maxOutput)
-	result, err := evalCase(casePath)
+	result, err := evalCase(casePath, rules, inputLimit)
+	var ie *internalError
+	if errors.As(err, &ie) {
+		return internalFailure(std.errout, "conform eval", ie)
+	}
 	if err != nil {
 		if engine.KindOf(err) == "" {
 			err = engine.Errorf(engine.BadInput, "%v", err)
 		}
-		printable.Fprintf(stderr, "conform eval: %v\n", err)
-		if _, internal := err.(internalError); internal {
-			return exitInternal
-		}
+		printable.Fprintf(std.errout, "conform eval: %v\n", err)
 		return exitRejected
 	}
-	if *out == "-" {
-		err = npy.Write(stdout, result)
+	if out == "-" {
+		err = npy.Write(std.out, result)
 		if err != nil {
 			err = fmt.Errorf("stdout: %v", err)
 		}
 	} else {
-		err = output.WriteExitingOnSignal(*out, func(w io.Writer) error { return npy.Write(w, result) })
+		err = output.WriteExitingOnSignal(out, func(w io.Writer) error { return npy.Write(w, result) })
 	}
 	if err != nil {
-		printable.Fprintf(stderr, "conform eval: cannot write output: %v\n", err)
+		printable.Fprintf(std.errout, "conform eval: cannot write output: %v\n", err)
 		return exitRejected
 	}
 	return exitOK
@@ -106,10 +112,10 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 
 // evalInputs returns the files an eval run reads, which -o may not
 // replace: the case file itself and every input file it names.
-func evalInputs(casePath string) *output.Inputs {
+func evalInputs(casePath string, inputLimit int64) *output.Inputs {
 	in := &output.Inputs{}
 	in.AddFile(casePath, "the case file")
-	for _, ci := range caseInputs(casePath) {
+	for _, ci := range caseInputs(casePath, inputLimit) {
 		in.AddFile(ci.path, fmt.Sprintf("the case's input %q", ci.name))
 	}
 	return in
@@ -121,9 +127,9 @@ type caseInput struct{ name, path string }
 // caseInputs returns the input files the case at casePath names, resolved
 // as casefile.FileInputs resolves them. It returns nil if the case cannot
 // be read or is not a JSON object with an "inputs" object.
-func caseInputs(casePath string) []caseInput {
+func caseInputs(casePath string, inputLimit int64) []caseInput {
 	// Read as the loader reads it: a regular file within the case size.
-	data, err := confine.ReadPathWithin(casePath, casefile.MaxCaseBytes)
+	data, err := confine.ReadPathWithin(casePath, casefile.MaxCaseBytes, inputLimit)
 	if err != nil {
 		return nil
 	}
@@ -148,69 +154,24 @@ func caseInputs(casePath string) []caseInput {
 	return ins
 }
 
-// internalError is a panic caught at the command boundary: a bug in
-// conform, reported as such instead of crashing.
-type internalError struct{ msg string }
+// evaluate evaluates a loaded case; tests replace it to make the engine
+// panic.
+var evaluate = (*casefile.Case).EvalUnder
 
-func (e internalError) Error() string { return "internal error (please report): " + e.msg }
-
-func evalCase(path string) (result *engine.Tensor, err error) {
+// evalCase loads the case at path, reading files of at most inputLimit
+// bytes, and evaluates it under rules. A panic (a bug in conform, not a
+// property of the case) is returned as an *internalError.
+func evalCase(path string, rules engine.Rules, inputLimit int64) (result *engine.Tensor, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			result, err = nil, internalError{fmt.Sprint(p)}
+			result, err = nil, &internalError{fmt.Sprint(p), debug.Stack()}
 		}
 	}()
-	c, err := casefile.Load(path)
+	c, err := casefile.Load(path, inputLimit)
 	if err != nil {
 		return nil, err
 	}
-	return c.Eval()
-}
-
-// newFlags returns the flag set of a subcommand; -h and a bad flag print
-// usage and the flags' defaults to stderr.
-func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
-	fset := flag.NewFlagSet(name, flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	fset.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fset.PrintDefaults()
-	}
-	return fset
-}
-
-// parseArgs parses a subcommand's arguments and returns the positional
-// ones. done is true when the command ends here, with exit status code:
-// exitOK after -h, exitUsage after a bad flag (fset has said why).
-func parseArgs(fset *flag.FlagSet, args []string) (positional []string, code int, done bool) {
-	positional, err := parseInterspersed(fset, args)
-	switch {
-	case err == flag.ErrHelp:
-		return nil, exitOK, true
-	case err != nil:
-		return nil, exitUsage, true
-	}
-	return positional, 0, false
-}
-
-// parseInterspersed parses flags that may come before or after positional
-// arguments, and returns the positional ones.
-func parseInterspersed(fset *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fset.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fset.Args()
-		if len(args) == 0 {
-			return positional, nil
-		}
-		if args[0] == "--" {
-			return append(positional, args[1:]...), nil
-		}
-		positional = append(positional, args[0])
-		args = args[1:]
-	}
+	return evaluate(c, rules)
 }
 
 // opsHelp lists the ops a case can name, for eval's usage: each op's
@@ -225,5 +186,5 @@ func opsHelp() string {
 		}
 		fmt.Fprintf(&b, "  %s (%s; %s)\n      %s\n", d.Name, inputs, strings.Join(d.Fields, ", "), d.Summary)
 	}
-	return b.String() + "\nOptions:\n"
+	return b.String()
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,11 +21,12 @@ import (
 	"github.com/conformsuite/conform/oracle"
 )
 
-const fuzzUsage = `Usage: conform fuzz --impl IMPL [--oracle numpy[,tfjs,tflite]] [--duration D] [--seed S]
-                    [--out DIR] [--shard i/n] [--max-cases N] [--max-findings N]
-                    [--known-failures FILE] [--allow-known-crashes] [--allow-empty]
-
-Generates cases for every op the implementation lists, runs each on the
+// fuzzCommand is conform fuzz.
+var fuzzCommand = &command{
+	name:  "fuzz",
+	usage: []string{"fuzz --impl IMPL [--oracle numpy[,tfjs,tflite]] [--duration D] [--seed S] [--out DIR] [flags]"},
+	short: "live differential fuzzing; shrinks and saves disagreements",
+	long: `Generates cases for every op the implementation lists, runs each on the
 implementation and on the oracles (pipelined), and compares the
 implementation exactly with the first oracle that runs the case (errors by
 kind). Every disagreement has a signature (op/symptom/detail, as check
@@ -63,131 +65,193 @@ minimal.
 
 IMPL and each oracle are "engine", an oracle name (numpy, tfjs, ort, tflite), or a
 command line starting a conform/1 child.
-
-Options:
-`
-
-func runFuzz(args []string, stdout, stderr io.Writer) int {
-	fset := newFlags("fuzz", fuzzUsage, stderr)
-	implSpec := fset.String("impl", "", "the implementation under test (required)")
-	oracles := fset.String("oracle", "numpy", "comma-separated `oracles`; the first that runs a case is its reference")
-	duration := fset.Duration("duration", 10*time.Second, "how long to fuzz (wall time, at most --timeout more)")
-	maxCases := fset.Int("max-cases", 0, "stop after `N` cases (0: no limit)")
-	seed := fset.Uint64("seed", 0, "generator `seed` (0: a random one, printed)")
-	out := fset.String("out", "fuzz-findings", "save minimal cases in `DIR`")
-	shard := fset.String("shard", "0/1", "run shard `i/n` of the case space")
-	workers := fset.Int("workers", 64, "cases in flight")
-	shrinkTime := fset.Duration("shrink-time", 5*time.Second, "time limit for shrinking one disagreement")
-	maxShrinks := fset.Int("max-findings", 25, "shrink and save at most `N` distinct signatures (or divergence classes)")
-	knownPath := fset.String("known-failures", "", "`FILE` of signatures expected to disagree (check's format)")
-	allowEmpty := fset.Bool("allow-empty", false, "exit 0 even if no case was compared (every case skipped)")
-	allowCrashes := fset.Bool("allow-known-crashes", false, "let --known-failures signatures absorb crashes and timeouts")
-	timeout := fset.Duration("timeout", 5*time.Second, "per-case timeout for protocol children")
-	positional, code, done := parseArgs(fset, args)
-	if done {
-		return code
-	}
-	shardI, shardN, shardErr := parseShard(*shard)
-	if len(positional) != 0 || *implSpec == "" || *oracles == "" || shardErr != nil || *workers < 1 {
-		if shardErr != nil {
-			fmt.Fprintf(stderr, "conform fuzz: %v\n", shardErr)
-		} else {
-			fmt.Fprintln(stderr, "conform fuzz: need --impl and at least one --oracle")
+`,
+	define: func(fset *flag.FlagSet) func([]string, stdio) int {
+		var o fuzzOptions
+		fset.StringVar(&o.impl, "impl", "", "the implementation under test (required)")
+		fset.StringVar(&o.oracles, "oracle", "numpy", "comma-separated `oracles`; the first that runs a case is its reference")
+		fset.DurationVar(&o.duration, "duration", 10*time.Second, "how long to fuzz (wall time, at most --timeout more)")
+		fset.IntVar(&o.maxCases, "max-cases", 0, "stop after `N` cases (0: no limit)")
+		fset.Uint64Var(&o.seed, "seed", 0, "generator `seed` (0: a random one, printed)")
+		fset.StringVar(&o.out, "out", "fuzz-findings", "save minimal cases in `DIR`")
+		shard := fset.String("shard", "0/1", "run shard `i/n` of the case space")
+		fset.IntVar(&o.workers, "workers", 64, "cases in flight")
+		fset.DurationVar(&o.shrinkTime, "shrink-time", 5*time.Second, "time limit for shrinking one disagreement")
+		fset.IntVar(&o.maxShrinks, "max-findings", 25, "shrink and save at most `N` distinct signatures (or divergence classes)")
+		fset.StringVar(&o.known, "known-failures", "", "`FILE` of signatures expected to disagree (check's format)")
+		fset.BoolVar(&o.allowEmpty, "allow-empty", false, "exit 0 even if no case was compared (every case skipped)")
+		fset.BoolVar(&o.allowCrashes, "allow-known-crashes", false, "let --known-failures signatures absorb crashes and timeouts")
+		fset.DurationVar(&o.timeout, "timeout", 5*time.Second, "per-case timeout for protocol children")
+		return func(args []string, std stdio) int {
+			var shardErr error
+			o.shard, o.shards, shardErr = parseShard(*shard)
+			if len(args) != 0 || o.impl == "" || o.oracles == "" || shardErr != nil || o.workers < 1 {
+				if shardErr != nil {
+					fmt.Fprintf(std.errout, "conform fuzz: %v\n", shardErr)
+				} else {
+					fmt.Fprintln(std.errout, "conform fuzz: need --impl and at least one --oracle")
+				}
+				fset.Usage()
+				return exitUsage
+			}
+			return runFuzz(o, std)
 		}
-		fset.Usage()
-		return exitUsage
-	}
+	},
+}
+
+// fuzzOptions are the flags of conform fuzz.
+type fuzzOptions struct {
+	impl, oracles, out, known     string
+	duration, shrinkTime, timeout time.Duration
+	maxCases, workers, maxShrinks int
+	seed                          uint64
+	shard, shards                 int
+	allowEmpty, allowCrashes      bool
+}
+
+// runFuzz runs conform fuzz.
+func runFuzz(o fuzzOptions, std stdio) int {
 	var known map[string]string
-	if *knownPath != "" {
+	if o.known != "" {
 		var err error
-		if known, err = check.ReadKnownFailuresFile(*knownPath); err != nil {
-			printable.Fprintf(stderr, "conform fuzz: --known-failures: %v\n", err)
+		if known, err = check.ReadKnownFailuresFile(o.known, 0); err != nil {
+			printable.Fprintf(std.errout, "conform fuzz: --known-failures: %v\n", err)
 			return exitUsage
 		}
 		for entry := range known {
 			if _, err := signature.Parse(entry); err != nil {
-				printable.Fprintf(stderr, "conform fuzz: --known-failures: ignoring %s: fuzz knows failures by signature only\n", entry)
+				printable.Fprintf(std.errout, "conform fuzz: --known-failures: ignoring %s: fuzz knows failures by signature only\n", entry)
 			}
 		}
 	}
 	createdOut := false
-	if *out != "" {
+	if o.out != "" {
 		var err error
-		if createdOut, err = fuzz.PrepareOut(*out); err != nil {
-			printable.Fprintf(stderr, "conform fuzz: --out: %v\n", err)
+		if createdOut, err = fuzz.PrepareOut(o.out); err != nil {
+			printable.Fprintf(std.errout, "conform fuzz: --out: %v\n", err)
 			return exitUsage
 		}
 	}
-	if *seed == 0 {
-		*seed = uint64(time.Now().UnixNano())&(1<<53-1) | 1
+	if o.seed == 0 {
+		o.seed = uint64(time.Now().UnixNano())&(1<<53-1) | 1
 	}
-	im, err := oracle.Open(*implSpec, *timeout)
+	all, err := openAll(append([]string{o.impl}, strings.Split(o.oracles, ",")...), o.timeout)
+	defer closeQuietly(all)
 	if err != nil {
-		printable.Fprintf(stderr, "conform fuzz: %v\n", err)
+		printable.Fprintf(std.errout, "conform fuzz: %v\n", err)
 		return exitUsage
 	}
-	defer im.Close() // a no-op after closeAll
-	var refs []impl.Impl
-	for _, name := range strings.Split(*oracles, ",") {
-		o, err := oracle.Open(strings.TrimSpace(name), *timeout)
-		if err != nil {
-			printable.Fprintf(stderr, "conform fuzz: %v\n", err)
-			return exitUsage
-		}
-		defer o.Close()
-		refs = append(refs, o)
-	}
-	// closeAll closes every implementation and reports whether one broke
-	// the protocol in a way no case's result could show (see
-	// protocol.FaultError).
-	closeAll := func() (faulted bool) {
-		for _, x := range append([]impl.Impl{im}, refs...) {
-			err := x.Close()
-			if err == nil {
-				continue
-			}
-			var fe *protocol.FaultError
-			if errors.As(err, &fe) {
-				faulted = true
-			}
-			printable.Fprintf(stderr, "conform fuzz: %s: %v\n", x.Name(), err)
-		}
-		return faulted
-	}
+	im, refs := all[0], all[1:]
 	names := []string{}
-	for _, o := range refs {
-		names = append(names, o.Name()+" "+o.Version())
+	for _, r := range refs {
+		names = append(names, r.Name()+" "+r.Version())
 	}
-	printable.Fprintf(stderr, "fuzz: %s %s against %s, seed %d, shard %d/%d, %v\n",
-		im.Name(), im.Version(), strings.Join(names, ", "), *seed, shardI, shardN, *duration)
+	printable.Fprintf(std.errout, "fuzz: %s %s against %s, seed %d, shard %d/%d, %v\n",
+		im.Name(), im.Version(), strings.Join(names, ", "), o.seed, o.shard, o.shards, o.duration)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	s, err := fuzz.Run(ctx, fuzz.Options{
-		Impl: im, Oracles: refs, Duration: *duration, CaseTimeout: *timeout, MaxCases: *maxCases, Seed: *seed,
-		Shard: shardI, Shards: shardN, Out: *out, Workers: *workers,
-		ShrinkTime: *shrinkTime, MaxShrinks: *maxShrinks, KnownFailures: known, Log: stderr,
-		AllowKnownCrashes: *allowCrashes, Inputs: runInputs("", *knownPath, append([]string{*implSpec}, strings.Split(*oracles, ",")...)...),
+		Impl: im, Oracles: refs, Duration: o.duration, CaseTimeout: o.timeout, MaxCases: o.maxCases, Seed: o.seed,
+		Shard: o.shard, Shards: o.shards, Out: o.out, Workers: o.workers,
+		ShrinkTime: o.shrinkTime, MaxShrinks: o.maxShrinks, KnownFailures: known, Log: std.errout,
+		AllowKnownCrashes: o.allowCrashes, Inputs: runInputs("", o.known, append([]string{o.impl}, strings.Split(o.oracles, ",")...)...),
 	})
 	if err != nil {
-		printable.Fprintf(stderr, "conform fuzz: %v\n", err)
+		printable.Fprintf(std.errout, "conform fuzz: %v\n", err)
 		return exitUsage
 	}
-	faulted := closeAll()
+	faulted := closeAll(all, std.errout)
+	saved := writeFindings(std.out, s, im.Name(), o.allowCrashes)
+	if saved > 0 {
+		printable.Fprintf(std.out, "replay: conform check --cases %s --impl %s\n", o.out, quoteArg(o.impl))
+	} else if createdOut {
+		os.Remove(o.out) // created for findings, and none was saved
+	}
+	fmt.Fprintf(std.out, "%d cases in %.1f s: %.0f cases/s\n", s.Cases, s.Elapsed.Seconds(), s.Rate())
+	fmt.Fprintln(std.out, s.Line())
+	status := exitOK
+	if s.Disagreed > 0 || faulted {
+		status = exitRejected
+	}
+	if s.Unsaved > 0 {
+		printable.Fprintf(std.out, "%d of %d findings could not be saved in %s (see NOT SAVED above)\n", s.Unsaved, len(s.Findings), o.out)
+		status = exitRejected
+	}
+	if s.Compared() == 0 {
+		why := "no case was generated"
+		if s.Skipped > 0 {
+			why = fmt.Sprintf("all %d cases were skipped", s.Skipped)
+		}
+		if o.allowEmpty {
+			fmt.Fprintf(std.out, "no case compared: %s (allowed by --allow-empty)\n", why)
+		} else {
+			fmt.Fprintf(std.out, "no case compared: %s; the run fails, as it tested nothing (--allow-empty accepts this)\n", why)
+			status = exitRejected
+		}
+	}
+	return status
+}
+
+// openAll opens the implementations specs. On an error it returns those
+// it opened so far with the error.
+func openAll(specs []string, timeout time.Duration) ([]impl.Impl, error) {
+	var all []impl.Impl
+	for _, spec := range specs {
+		im, err := oracle.Open(strings.TrimSpace(spec), timeout)
+		if err != nil {
+			return all, err
+		}
+		all = append(all, im)
+	}
+	return all, nil
+}
+
+// closeQuietly closes the implementations all, ignoring errors (a no-op
+// for those closeAll closed).
+func closeQuietly(all []impl.Impl) {
+	for _, im := range all {
+		im.Close()
+	}
+}
+
+// closeAll closes the implementations all, printing their errors to
+// stderr, and reports whether one broke the protocol in a way no case's
+// result could show (see protocol.FaultError).
+func closeAll(all []impl.Impl, stderr io.Writer) (faulted bool) {
+	for _, x := range all {
+		err := x.Close()
+		if err == nil {
+			continue
+		}
+		var fe *protocol.FaultError
+		if errors.As(err, &fe) {
+			faulted = true
+		}
+		printable.Fprintf(stderr, "conform fuzz: %s: %v\n", x.Name(), err)
+	}
+	return faulted
+}
+
+// writeFindings writes the disagreements of a fuzz run: each finding
+// (the implementation is named implName), the disagreements by
+// signature and the known ones. It returns the number of findings saved.
+func writeFindings(w io.Writer, s *fuzz.Summary, implName string, allowCrashes bool) (saved int) {
 	for _, f := range s.Findings {
-		printable.Fprintf(stdout, "disagreement %s (%s): %s gives %v; %s gives %v (%d input elements, shrunk from %d)\n",
-			f.ID, f.Signature, im.Name(), f.Got, f.Oracle, f.Want, elementsOf(f), f.Original)
+		printable.Fprintf(w, "disagreement %s (%s): %s gives %v; %s gives %v (%d input elements, shrunk from %d)\n",
+			f.ID, f.Signature, implName, f.Got, f.Oracle, f.Want, elementsOf(f), f.Original)
 		if f.Partial {
-			fmt.Fprintf(stdout, "  shrinking stopped at the --duration deadline: not necessarily minimal\n")
+			fmt.Fprintf(w, "  shrinking stopped at the --duration deadline: not necessarily minimal\n")
 		}
 		if f.Path != "" {
-			printable.Fprintf(stdout, "  saved %s\n", f.Path)
+			printable.Fprintf(w, "  saved %s\n", f.Path)
+			saved++
 		}
 		if f.SaveErr != nil {
-			printable.Fprintf(stdout, "  NOT SAVED: %v\n", f.SaveErr)
+			printable.Fprintf(w, "  NOT SAVED: %v\n", f.SaveErr)
 		}
 	}
 	if len(s.Groups) > 0 {
-		fmt.Fprintf(stdout, "disagreements by signature (%d):\n", len(s.Groups))
+		fmt.Fprintf(w, "disagreements by signature (%d):\n", len(s.Groups))
 	}
 	for _, g := range s.Groups {
 		var where string
@@ -201,46 +265,15 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 		default:
 			where = "not shrunk (--max-findings or the --duration deadline)"
 		}
-		printable.Fprintf(stdout, "  %-40s %8d  %s\n", g.Signature, g.Count, where)
+		printable.Fprintf(w, "  %-40s %8d  %s\n", g.Signature, g.Count, where)
 	}
 	if s.Known > 0 {
-		fmt.Fprintf(stdout, "%d known failures (--known-failures)\n", s.Known)
+		fmt.Fprintf(w, "%d known failures (--known-failures)\n", s.Known)
 	}
-	printKnownCrashes(stdout, s.KnownCrashes, s.KnownTimeouts, *allowCrashes)
-	saved := 0
-	for _, f := range s.Findings {
-		if f.Path != "" {
-			saved++
-		}
+	if line := check.KnownCrashesLine(s.KnownCrashes, s.KnownTimeouts, allowCrashes); line != "" {
+		fmt.Fprintln(w, line)
 	}
-	if saved > 0 {
-		printable.Fprintf(stdout, "replay: conform check --cases %s --impl %s\n", *out, quoteArg(*implSpec))
-	} else if createdOut {
-		os.Remove(*out) // created for findings, and none was saved
-	}
-	fmt.Fprintf(stdout, "%d cases in %.1f s: %.0f cases/s\n", s.Cases, s.Elapsed.Seconds(), s.Rate())
-	fmt.Fprintln(stdout, s.Line())
-	status := exitOK
-	if s.Disagreed > 0 || faulted {
-		status = exitRejected
-	}
-	if s.Unsaved > 0 {
-		printable.Fprintf(stdout, "%d of %d findings could not be saved in %s (see NOT SAVED above)\n", s.Unsaved, len(s.Findings), *out)
-		status = exitRejected
-	}
-	if s.Compared() == 0 {
-		why := "no case was generated"
-		if s.Skipped > 0 {
-			why = fmt.Sprintf("all %d cases were skipped", s.Skipped)
-		}
-		if *allowEmpty {
-			fmt.Fprintf(stdout, "no case compared: %s (allowed by --allow-empty)\n", why)
-		} else {
-			fmt.Fprintf(stdout, "no case compared: %s; the run fails, as it tested nothing (--allow-empty accepts this)\n", why)
-			status = exitRejected
-		}
-	}
-	return status
+	return saved
 }
 
 func elementsOf(f fuzz.Finding) int {

@@ -4,10 +4,12 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,22 +93,10 @@ func TestEval(t *testing.T) {
 			t.Errorf("%s: reading the output: %v", tt.rule, err)
 			continue
 		}
-		if got.DType != engine.Int32Type || !equal(got.Shape, tt.shape) {
+		if got.DType != engine.Int32Type || !slices.Equal(got.Shape, tt.shape) {
 			t.Errorf("%s: output %v %v, want int32 %v", tt.rule, got.DType, got.Shape, tt.shape)
 		}
 	}
-}
-
-func equal(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestUsage(t *testing.T) {
@@ -303,16 +293,40 @@ func TestReadmeAdapter(t *testing.T) {
 	}
 }
 
-func TestEvalOutputLimit(t *testing.T) {
+// TestEvalLimits checks --max-output and --max-input; the runs go on at
+// the same time, each with its own limits (no limit is global).
+func TestEvalLimits(t *testing.T) {
 	dir := t.TempDir()
-	writeInput(t, dir, "x.npy", 4, 4)
+	writeInput(t, dir, "x.npy", 4, 4) // 64 bytes of data
+	fi, err := os.Stat(filepath.Join(dir, "x.npy"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	casePath := filepath.Join(dir, "case.json")
 	os.WriteFile(casePath, []byte(`{"op":"getitem","inputs":{"x":"x.npy"},"index":"x[None]"}`), 0o644)
-	out := filepath.Join(dir, "out.npy")
-	if code, _, stderr := runCLI("eval", casePath, "-o", out, "--max-output", "63"); code != 1 || !strings.Contains(stderr, "invalid_spec") {
-		t.Errorf("a 64-byte result over a 63-byte limit: exit %d, %q", code, stderr)
+	size := func(n int64) string { return fmt.Sprint(n) }
+	tests := []struct {
+		rule  string
+		flags []string
+		code  int
+		kind  engine.ErrorKind
+	}{
+		{"a 64-byte result over a 63-byte output limit is invalid_spec", []string{"--max-output", "63"}, 1, engine.InvalidSpec},
+		{"a 64-byte result within a 64-byte output limit is written", []string{"--max-output", "64"}, 0, ""},
+		{"an input one byte over the input limit is bad_input", []string{"--max-input", size(fi.Size() - 1)}, 1, engine.BadInput},
+		{"an input of exactly the input limit is read", []string{"--max-input", size(fi.Size())}, 0, ""},
+		{"the default limits hold both", nil, 0, ""},
 	}
-	if code, _, stderr := runCLI("eval", casePath, "-o", out, "--max-output", "64"); code != 0 {
-		t.Errorf("a 64-byte result within a 64-byte limit: exit %d, %q", code, stderr)
+	for i, tt := range tests {
+		t.Run(tt.rule, func(t *testing.T) {
+			t.Parallel()
+			out := filepath.Join(dir, fmt.Sprintf("out%d.npy", i))
+			for range 20 {
+				code, _, stderr := runCLI(append([]string{"eval", casePath, "-o", out}, tt.flags...)...)
+				if code != tt.code || (tt.kind != "" && !strings.Contains(stderr, string(tt.kind)+":")) {
+					t.Fatalf("exit %d, want %d (%s); stderr %q", code, tt.code, tt.kind, stderr)
+				}
+			}
+		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -238,7 +239,7 @@ func TestEvalOutput(t *testing.T) {
 				t.Errorf("besides OUT, the directory changed: %s", d)
 			}
 			got, err := npy.ReadFile(out)
-			if err != nil || !equal(got.Shape, []int{2}) {
+			if err != nil || !slices.Equal(got.Shape, []int{2}) {
 				t.Fatalf("OUT: %v %v", got, err)
 			}
 			st, _ := os.Stat(out)

@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -22,10 +22,18 @@ import (
 	"github.com/conformsuite/conform/oracle"
 )
 
-const reportUsage = `Usage: conform report --impl A [--impl B ...] [--cases DIR | --fuzz D]
-                      [--format md,html,json] --out FILE
+// listFlag collects a repeatable string flag.
+type listFlag []string
 
-Runs every case on every implementation and writes a compliance matrix:
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// reportCommand is conform report.
+var reportCommand = &command{
+	name:  "report",
+	usage: []string{"report --impl A [--impl B ...] [--cases DIR | --fuzz D] [--format md,html,json] --out FILE"},
+	short: "spec compliance matrix: rules x implementations",
+	long: `Runs every case on every implementation and writes a compliance matrix:
 one row per rule of the semantics (each case is tagged with the rules its
 spec exercises: negative strides, end sentinels, ellipsis covering zero
 dims, conflicting mask bits, OpenVINO list masks, each error kind, gather_nd
@@ -44,114 +52,102 @@ with exit status 2: a directory or other file that is not regular, a file
 the run reads (any file under --cases DIR, a file an --impl command line
 names, under any spelling, hard link or symbolic link), and two formats
 naming one file.
+`,
+	define: func(fset *flag.FlagSet) func([]string, stdio) int {
+		var impls listFlag
+		fset.Var(&impls, "impl", "an implementation to report on (repeatable)")
+		dir := fset.String("cases", "", "use the corpus under `DIR`")
+		fuzzFor := fset.Duration("fuzz", 0, "report on cases generated for `D` (NumPy computes the expectations)")
+		format := fset.String("format", "md", "output `formats`: md, html, json (comma-separated)")
+		out := fset.String("out", "", "write the report to `FILE` (required)")
+		timeout := fset.Duration("timeout", 10*time.Second, "per-case timeout for protocol implementations")
+		maxInput := maxInputFlag(fset)
+		return func(args []string, std stdio) int {
+			formats := strings.Split(*format, ",")
+			for _, f := range formats {
+				if f != "md" && f != "html" && f != "json" {
+					fmt.Fprintf(std.errout, "conform report: unknown format %q\n", f)
+					return exitUsage
+				}
+			}
+			if len(args) != 0 || len(impls) == 0 || *out == "" || (*dir != "" && *fuzzFor > 0) {
+				fmt.Fprintln(std.errout, "conform report: need at least one --impl, --out, and at most one of --cases and --fuzz")
+				fset.Usage()
+				return exitUsage
+			}
+			inputs := runInputs(*dir, "", impls...)
+			var paths []string
+			for _, f := range formats {
+				path := *out
+				if len(formats) > 1 {
+					path = strings.TrimSuffix(path, filepath.Ext(path)) + "." + f
+				}
+				if err := inputs.Check("--out", path); err != nil {
+					printable.Fprintf(std.errout, "conform report: %v\n", err)
+					return exitUsage
+				}
+				paths = append(paths, path)
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
 
-Options:
-`
-
-// listFlag collects a repeatable string flag.
-type listFlag []string
-
-func (l *listFlag) String() string     { return strings.Join(*l, ",") }
-func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
-
-func runReport(args []string, stdout, stderr io.Writer) int {
-	fset := newFlags("report", reportUsage, stderr)
-	var impls listFlag
-	fset.Var(&impls, "impl", "an implementation to report on (repeatable)")
-	dir := fset.String("cases", "", "use the corpus under `DIR`")
-	fuzzFor := fset.Duration("fuzz", 0, "report on cases generated for `D` (NumPy computes the expectations)")
-	format := fset.String("format", "md", "output `formats`: md, html, json (comma-separated)")
-	out := fset.String("out", "", "write the report to `FILE` (required)")
-	timeout := fset.Duration("timeout", 10*time.Second, "per-case timeout for protocol implementations")
-	maxInput := maxInputFlag(fset)
-	positional, code, done := parseArgs(fset, args)
-	if done {
-		return code
-	}
-	formats := strings.Split(*format, ",")
-	for _, f := range formats {
-		if f != "md" && f != "html" && f != "json" {
-			fmt.Fprintf(stderr, "conform report: unknown format %q\n", f)
-			return exitUsage
+			fsys := confine.WithLimit(cases.FS, *maxInput)
+			name := "the embedded corpus"
+			switch {
+			case *dir != "":
+				var err error
+				if fsys, err = openCases(*dir, *maxInput); err != nil {
+					printable.Fprintf(std.errout, "conform report: %v\n", err)
+					return exitUsage
+				}
+				name = *dir
+			case *fuzzFor > 0:
+				tmp, err := os.MkdirTemp("", "conform-report-")
+				if err != nil {
+					printable.Fprintf(std.errout, "conform report: %v\n", err)
+					return exitRejected
+				}
+				defer os.RemoveAll(tmp)
+				if err := generateCorpus(ctx, filepath.Join(tmp, "fuzz"), *fuzzFor, std.errout); err != nil {
+					printable.Fprintf(std.errout, "conform report: %v\n", err)
+					return exitRejected
+				}
+				fsys, name = confine.WithLimit(os.DirFS(tmp), *maxInput), fmt.Sprintf("cases generated for %v", *fuzzFor)
+			}
+			var running []impl.Impl
+			for _, spec := range impls {
+				im, err := oracle.Open(spec, *timeout)
+				if err != nil {
+					printable.Fprintf(std.errout, "conform report: %v\n", err)
+					return exitUsage
+				}
+				defer im.Close()
+				running = append(running, im)
+			}
+			rep, err := report.Build(ctx, fsys, name, running)
+			if err != nil {
+				printable.Fprintf(std.errout, "conform report: %v\n", err)
+				return exitRejected
+			}
+			for i, f := range formats {
+				path := paths[i]
+				write := map[string]func(io.Writer) error{"md": rep.WriteMarkdown, "html": rep.WriteHTML, "json": rep.WriteJSON}[f]
+				if err := writeReport(path, write); err != nil {
+					printable.Fprintf(std.errout, "conform report: %v\n", err)
+					return exitRejected
+				}
+				fmt.Fprintf(std.out, "wrote %s\n", path)
+			}
+			failing := 0
+			for _, row := range rep.Rows {
+				if row.Failing() {
+					failing++
+				}
+			}
+			fmt.Fprintf(std.out, "%d cases, %d rules, %d with failures\n", rep.Cases, len(rep.Rows), failing)
+			return exitOK
 		}
-	}
-	if len(positional) != 0 || len(impls) == 0 || *out == "" || (*dir != "" && *fuzzFor > 0) {
-		fmt.Fprintln(stderr, "conform report: need at least one --impl, --out, and at most one of --cases and --fuzz")
-		fset.Usage()
-		return exitUsage
-	}
-	confine.SetLimit(*maxInput)
-	inputs := runInputs(*dir, "", impls...)
-	var paths []string
-	for _, f := range formats {
-		path := *out
-		if len(formats) > 1 {
-			path = strings.TrimSuffix(path, filepath.Ext(path)) + "." + f
-		}
-		if err := inputs.Check("--out", path); err != nil {
-			printable.Fprintf(stderr, "conform report: %v\n", err)
-			return exitUsage
-		}
-		paths = append(paths, path)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-
-	var fsys fs.FS = cases.FS
-	name := "the embedded corpus"
-	switch {
-	case *dir != "":
-		var err error
-		if fsys, err = openCases(*dir); err != nil {
-			printable.Fprintf(stderr, "conform report: %v\n", err)
-			return exitUsage
-		}
-		name = *dir
-	case *fuzzFor > 0:
-		tmp, err := os.MkdirTemp("", "conform-report-")
-		if err != nil {
-			printable.Fprintf(stderr, "conform report: %v\n", err)
-			return exitRejected
-		}
-		defer os.RemoveAll(tmp)
-		if err := generateCorpus(ctx, filepath.Join(tmp, "fuzz"), *fuzzFor, stderr); err != nil {
-			printable.Fprintf(stderr, "conform report: %v\n", err)
-			return exitRejected
-		}
-		fsys, name = os.DirFS(tmp), fmt.Sprintf("cases generated for %v", *fuzzFor)
-	}
-	var running []impl.Impl
-	for _, spec := range impls {
-		im, err := oracle.Open(spec, *timeout)
-		if err != nil {
-			printable.Fprintf(stderr, "conform report: %v\n", err)
-			return exitUsage
-		}
-		defer im.Close()
-		running = append(running, im)
-	}
-	rep, err := report.Build(ctx, fsys, name, running)
-	if err != nil {
-		printable.Fprintf(stderr, "conform report: %v\n", err)
-		return exitRejected
-	}
-	for i, f := range formats {
-		path := paths[i]
-		write := map[string]func(io.Writer) error{"md": rep.WriteMarkdown, "html": rep.WriteHTML, "json": rep.WriteJSON}[f]
-		if err := writeReport(path, write); err != nil {
-			printable.Fprintf(stderr, "conform report: %v\n", err)
-			return exitRejected
-		}
-		fmt.Fprintf(stdout, "wrote %s\n", path)
-	}
-	failing := 0
-	for _, row := range rep.Rows {
-		if row.Failing() {
-			failing++
-		}
-	}
-	fmt.Fprintf(stdout, "%d cases, %d rules, %d with failures\n", rep.Cases, len(rep.Rows), failing)
-	return exitOK
+	},
 }
 
 // generateCorpus writes a corpus of generated cases, with NumPy's results

@@ -2,19 +2,23 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 
 	"github.com/conformsuite/conform/internal/printable"
 	"github.com/conformsuite/conform/oracle"
 )
 
-const setupUsage = `Usage: conform setup [--oracles numpy,tfjs,ort,tflite]
-
-Installs what the oracles need, idempotently, and prints what it did and
+// setupCommand is conform setup.
+var setupCommand = &command{
+	name:  "setup",
+	usage: []string{"setup [--oracles numpy,tfjs,ort,tflite]"},
+	short: "install what the oracles need (NumPy, npm packages)",
+	long: `Installs what the oracles need, idempotently, and prints what it did and
 the versions it finds:
 
   numpy               NumPy for /usr/bin/python3: apt-get install python3-numpy
@@ -39,47 +43,38 @@ started once and its name and version are printed.
 
 Exit status: 0 when every oracle asked for is ready, 1 otherwise, 2 on a
 usage error.
-
-Options:
-`
-
-func runSetup(args []string, stdout, stderr io.Writer) int {
-	fset := newFlags("setup", setupUsage, stderr)
-	list := fset.String("oracles", strings.Join(oracle.Names, ","), "comma-separated `oracles` to set up")
-	positional, code, done := parseArgs(fset, args)
-	if done {
-		return code
-	}
-	if len(positional) != 0 {
-		fmt.Fprintf(stderr, "conform setup: unexpected argument %q\n", positional[0])
-		fset.Usage()
-		return exitUsage
-	}
-	var names []string
-	for _, n := range strings.Split(*list, ",") {
-		n = strings.TrimSpace(n)
-		if n == "" {
-			continue
+`,
+	define: func(fset *flag.FlagSet) func([]string, stdio) int {
+		list := fset.String("oracles", strings.Join(oracle.Names, ","), "comma-separated `oracles` to set up")
+		return func(args []string, std stdio) int {
+			if len(args) != 0 {
+				fmt.Fprintf(std.errout, "conform setup: unexpected argument %q\n", args[0])
+				fset.Usage()
+				return exitUsage
+			}
+			var names []string
+			for _, n := range strings.Split(*list, ",") {
+				n = strings.TrimSpace(n)
+				if n == "" {
+					continue
+				}
+				if !slices.Contains(oracle.Names, n) {
+					fmt.Fprintf(std.errout, "conform setup: unknown oracle %q (the oracles: %s)\n", n, strings.Join(oracle.Names, ", "))
+					return exitUsage
+				}
+				names = append(names, n)
+			}
+			if len(names) == 0 {
+				fmt.Fprintln(std.errout, "conform setup: --oracles names no oracle")
+				return exitUsage
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			if err := oracle.Setup(ctx, oracle.SetupOptions{Oracles: names, Out: std.out}); err != nil {
+				printable.Fprintf(std.errout, "conform setup: %v\n", err)
+				return exitRejected
+			}
+			return exitOK
 		}
-		known := false
-		for _, k := range oracle.Names {
-			known = known || n == k
-		}
-		if !known {
-			fmt.Fprintf(stderr, "conform setup: unknown oracle %q (the oracles: %s)\n", n, strings.Join(oracle.Names, ", "))
-			return exitUsage
-		}
-		names = append(names, n)
-	}
-	if len(names) == 0 {
-		fmt.Fprintln(stderr, "conform setup: --oracles names no oracle")
-		return exitUsage
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if err := oracle.Setup(ctx, oracle.SetupOptions{Oracles: names, Out: stdout}); err != nil {
-		printable.Fprintf(stderr, "conform setup: %v\n", err)
-		return exitRejected
-	}
-	return exitOK
+	},
 }

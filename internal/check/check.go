@@ -495,10 +495,10 @@ const MaxKnownFailuresBytes = 16 << 20
 // ReadKnownFailuresFile reads the known-failures file at path (see
 // ReadKnownFailures) as the files of a corpus are read: only a regular
 // file, refused before it is opened otherwise, of at most
-// MaxKnownFailuresBytes (or the input limit, if smaller; see package
-// confine). The error names the file.
-func ReadKnownFailuresFile(path string) (map[string]string, error) {
-	data, err := confine.ReadPathWithin(path, MaxKnownFailuresBytes)
+// MaxKnownFailuresBytes (or the input limit inputLimit, if smaller; 0 or
+// less means confine.DefaultLimit). The error names the file.
+func ReadKnownFailuresFile(path string, inputLimit int64) (map[string]string, error) {
+	data, err := confine.ReadPathWithin(path, MaxKnownFailuresBytes, inputLimit)
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ func TestReadKnownFailuresFile(t *testing.T) {
 		{"a directory is refused", dir, false},
 		{"a missing file is refused", filepath.Join(dir, "missing"), false},
 	} {
-		known, err := ReadKnownFailuresFile(tt.path)
+		known, err := ReadKnownFailuresFile(tt.path, 0)
 		if (err == nil) != tt.ok || (tt.ok && known["take/values"] != "why") {
 			t.Errorf("%s: %v, %v", tt.rule, known, err)
 		}

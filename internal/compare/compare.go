@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,7 +21,7 @@ func Tensors(want, got *engine.Tensor) error {
 	if want.DType != got.DType {
 		return fmt.Errorf("dtype %v, want %v", got.DType, want.DType)
 	}
-	if !equalShape(want.Shape, got.Shape) {
+	if !slices.Equal(want.Shape, got.Shape) {
 		return fmt.Errorf("shape %v, want %v", got.Shape, want.Shape)
 	}
 	w, g := want.Bytes(), got.Bytes()
@@ -35,18 +36,6 @@ func Tensors(want, got *engine.Tensor) error {
 		}
 	}
 	return fmt.Errorf("data length %d, want %d", len(g), len(w))
-}
-
-func equalShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Position formats the N-D index of the row-major flat index i in shape,

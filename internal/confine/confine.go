@@ -6,7 +6,9 @@
 // pointing outside it). Open and ReadFile read regular files only — a
 // FIFO, a device or a directory is refused before it is opened, so nothing
 // blocks or reads forever — and check a file's size against the input
-// limit (SetLimit) before a byte of it is read. ReadNPY also checks a
+// limit before a byte of it is read. The input limit travels with the file
+// system: WithLimit returns one whose files may be larger or smaller than
+// DefaultLimit, so that runs with different limits can go on at once. ReadNPY also checks a
 // .npy file's header against the file's real size before it allocates the
 // payload. Error messages name files but never quote their contents.
 package confine
@@ -19,7 +21,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/engine/npy"
@@ -29,42 +30,69 @@ import (
 // limit of the engine too.
 const DefaultLimit = 1 << 30
 
-var limit atomic.Int64
+// limitedFS is a file system with its own input limit (see WithLimit).
+type limitedFS struct {
+	fs.FS
+	limit int64
+}
 
-func init() { limit.Store(DefaultLimit) }
-
-// SetLimit sets the largest file, in bytes, that Open, ReadFile and
-// ReadNPY read (case files, case lists, .npy inputs and expected outputs,
-// pack members); n <= 0 restores DefaultLimit. It returns the previous
-// limit.
-func SetLimit(n int64) int64 {
+// WithLimit returns fsys with the input limit n: Open, ReadFile and
+// ReadNPY refuse its files larger than n bytes (case files, case lists,
+// .npy inputs and expected outputs, pack members) before reading them.
+// n <= 0 means DefaultLimit. Any other file system has the input limit
+// DefaultLimit. A sub-tree of the result (fs.Sub) keeps its limit.
+func WithLimit(fsys fs.FS, n int64) fs.FS {
+	if l, ok := fsys.(limitedFS); ok {
+		fsys = l.FS
+	}
 	if n <= 0 {
 		n = DefaultLimit
 	}
-	return limit.Swap(n)
+	return limitedFS{fsys, n}
 }
 
-// Limit returns the current input limit in bytes.
-func Limit() int64 { return limit.Load() }
+// LimitOf returns the input limit of fsys in bytes (see WithLimit).
+func LimitOf(fsys fs.FS) int64 {
+	if l, ok := fsys.(limitedFS); ok {
+		return l.limit
+	}
+	return DefaultLimit
+}
+
+// Stat implements fs.StatFS.
+func (l limitedFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(l.FS, name) }
+
+// ReadDir implements fs.ReadDirFS.
+func (l limitedFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(l.FS, name) }
+
+// Sub implements fs.SubFS: the sub-tree keeps the limit.
+func (l limitedFS) Sub(dir string) (fs.FS, error) {
+	sub, err := fs.Sub(l.FS, dir)
+	if err != nil {
+		return nil, err
+	}
+	return limitedFS{sub, l.limit}, nil
+}
 
 // Dir returns the directory dir as a file system whose paths cannot leave
-// it: a symbolic link may point elsewhere inside dir, but one that leads
-// out of it cannot be followed.
-func Dir(dir string) (fs.FS, error) {
+// it, with the input limit limit (see WithLimit): a symbolic link may
+// point elsewhere inside dir, but one that leads out of it cannot be
+// followed.
+func Dir(dir string, limit int64) (fs.FS, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
 	}
 	// The root stays open for the life of the program, as the file
 	// systems it serves are used until the command ends.
-	return root.FS(), nil
+	return WithLimit(root.FS(), limit), nil
 }
 
 // ReadPath reads the file at path, a path the user named (on the command
 // line, say): it may be anywhere, but it must be a regular file within
-// the input limit.
-func ReadPath(path string) ([]byte, error) {
-	return readFile(os.DirFS(filepath.Dir(path)), filepath.Base(path), path)
+// the input limit limit (0 or less: DefaultLimit).
+func ReadPath(path string, limit int64) ([]byte, error) {
+	return readFile(WithLimit(os.DirFS(filepath.Dir(path)), limit), filepath.Base(path), path)
 }
 
 // CheckPath reports whether name, a path from a case or corpus, is a
@@ -86,10 +114,11 @@ func Open(fsys fs.FS, name string) (fs.File, int64, error) {
 
 // open is Open, naming the file shown in errors.
 func open(fsys fs.FS, name, shown string) (fs.File, int64, error) {
-	return openWithin(fsys, name, shown, Limit())
+	return openWithin(fsys, name, shown, LimitOf(fsys))
 }
 
-// openWithin is open with the size limit limit.
+// openWithin is open with the size limit limit, at most the input limit
+// of fsys.
 func openWithin(fsys fs.FS, name, shown string, limit int64) (fs.File, int64, error) {
 	fi, err := fs.Stat(fsys, name)
 	if err != nil {
@@ -99,7 +128,7 @@ func openWithin(fsys fs.FS, name, shown string, limit int64) (fs.File, int64, er
 		return nil, 0, fmt.Errorf("%s is not a regular file (%s)", shown, FileKind(fi.Mode()))
 	}
 	if fi.Size() > limit {
-		if limit < Limit() {
+		if limit < LimitOf(fsys) {
 			return nil, 0, fmt.Errorf("%s is %d bytes, more than the limit of %d bytes for such a file", shown, fi.Size(), limit)
 		}
 		return nil, 0, fmt.Errorf("%s is %d bytes, more than the input limit of %d bytes (raise it with --max-input)", shown, fi.Size(), limit)
@@ -123,13 +152,15 @@ func ReadFile(fsys fs.FS, name string) ([]byte, error) {
 
 // readFile is ReadFile, naming the file shown in errors.
 func readFile(fsys fs.FS, name, shown string) ([]byte, error) {
-	return readFileWithin(fsys, name, shown, Limit())
+	return readFileWithin(fsys, name, shown, LimitOf(fsys))
 }
 
 // ReadPathWithin is ReadPath with the smaller of limit and the input
-// limit, for a file whose format needs less (a known-failures list).
-func ReadPathWithin(path string, limit int64) ([]byte, error) {
-	return readFileWithin(os.DirFS(filepath.Dir(path)), filepath.Base(path), path, min(limit, Limit()))
+// limit inputLimit, for a file whose format needs less (a known-failures
+// list).
+func ReadPathWithin(path string, limit, inputLimit int64) ([]byte, error) {
+	fsys := WithLimit(os.DirFS(filepath.Dir(path)), inputLimit)
+	return readFileWithin(fsys, filepath.Base(path), path, min(limit, LimitOf(fsys)))
 }
 
 // readFileWithin is readFile with the size limit limit.

@@ -2,6 +2,7 @@ package confine
 
 import (
 	"encoding/binary"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,7 +61,7 @@ func testDir(t *testing.T) string {
 
 func TestReadNPY(t *testing.T) {
 	dir := testDir(t)
-	fsys, err := Dir(dir)
+	root, err := Dir(dir, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,8 @@ func TestReadNPY(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {
-			defer SetLimit(SetLimit(tt.limit))
+			t.Parallel() // each with its own limit
+			fsys := WithLimit(root, tt.limit)
 			done := make(chan error, 1)
 			go func() {
 				_, err := ReadNPY(fsys, tt.name)
@@ -133,11 +135,60 @@ func TestCheckPath(t *testing.T) {
 
 func TestReadPath(t *testing.T) {
 	dir := testDir(t)
-	if _, err := ReadPath("/dev/zero"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, err := ReadPath("/dev/zero", 0); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("a device named on the command line is read: %v", err)
 	}
-	data, err := ReadPath(filepath.Join(dir, "x.npy"))
+	data, err := ReadPath(filepath.Join(dir, "x.npy"), 0)
 	if err != nil || len(data) == 0 {
 		t.Errorf("a regular file named on the command line: %v", err)
+	}
+}
+
+// TestLimitTravelsWithFS checks that the input limit belongs to the file
+// system, not to the process: each row reads one file through its own
+// limit, all rows at the same time, and a sub-tree keeps its limit.
+func TestLimitTravelsWithFS(t *testing.T) {
+	dir := testDir(t)
+	root, err := Dir(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := func(name string) int64 {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	n := size("x.npy")
+	tests := []struct {
+		rule  string
+		fsys  func() (fs.FS, error)
+		name  string
+		limit int64
+		ok    bool
+	}{
+		{"a file of exactly the limit is read", nil, "x.npy", n, true},
+		{"a file one byte over the limit is refused", nil, "x.npy", n - 1, false},
+		{"0 is the default limit", nil, "x.npy", 0, true},
+		{"a sub-tree keeps the lowered limit", func() (fs.FS, error) { return fs.Sub(WithLimit(root, 1), "sub") }, "up.npy", -1, false},
+		{"a sub-tree keeps the default limit", func() (fs.FS, error) { return fs.Sub(root, "sub") }, "up.npy", -1, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule, func(t *testing.T) {
+			t.Parallel()
+			fsys := WithLimit(root, tt.limit)
+			if tt.fsys != nil {
+				var err error
+				if fsys, err = tt.fsys(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for range 100 {
+				if _, err := ReadFile(fsys, tt.name); (err == nil) != tt.ok {
+					t.Fatalf("ReadFile(%s) under limit %d: %v", tt.name, LimitOf(fsys), err)
+				}
+			}
+		})
 	}
 }

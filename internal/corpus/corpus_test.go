@@ -53,10 +53,9 @@ func TestEntriesErrors(t *testing.T) {
 		{"a case file must be a regular file", fstest.MapFS{"d.json": {Mode: fs.ModeNamedPipe}}, []string{"d.json"}},
 		{"a case file must be within the input limit", fstest.MapFS{"big.json": {Data: make([]byte, 2048)}}, []string{"big.json"}},
 	}
-	defer confine.SetLimit(confine.SetLimit(1024))
 	for _, tt := range tests {
 		tt.fsys["other.jsonl"] = good
-		entries, err := Entries(tt.fsys)
+		entries, err := Entries(confine.WithLimit(tt.fsys, 1024))
 		if err != nil {
 			t.Errorf("%s: the whole listing failed: %v", tt.rule, err)
 			continue

@@ -101,7 +101,7 @@ func TestVerifyManifestTooLarge(t *testing.T) {
 	if err := os.Truncate(name, MaxManifestBytes+1); err != nil {
 		t.Fatal(err)
 	}
-	root, err := confine.Dir(dir)
+	root, err := confine.Dir(dir, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

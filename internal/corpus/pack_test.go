@@ -158,7 +158,7 @@ func TestPackLimits(t *testing.T) {
 		}
 		f.WriteAt(tt.end, tt.pad)
 		f.Close()
-		root, err := confine.Dir(dir)
+		root, err := confine.Dir(dir, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -201,14 +201,6 @@ func TestFuzzFindsPlantedBugs(t *testing.T) {
 	}
 }
 
-func idOf(line []byte) any {
-	var head struct {
-		ID any `json:"id"`
-	}
-	jsonUnmarshal(line, &head)
-	return head.ID
-}
-
 var shrinkTime = func() time.Duration {
 	if d, err := time.ParseDuration(os.Getenv("SHRINK")); err == nil {
 		return d

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -58,7 +59,7 @@ const CodeUnsupportedOp = "unsupported-op"
 // Supports reports whether the oracle listed op in its hello (and runs it
 // for the golden corpus).
 func (o *Oracle) Supports(op string) bool {
-	if only, ok := goldenOps[o.Name]; ok && !contains(only, op) {
+	if only, ok := goldenOps[o.Name]; ok && !slices.Contains(only, op) {
 		return false
 	}
 	for _, s := range o.Hello.Ops {
@@ -349,13 +350,4 @@ func record(w *corpus.Writer, id string, m casefile.Memory, res map[string]proto
 		rec["disagreement"] = strings.Join(classes, "; ")
 	}
 	return rec, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,7 +62,7 @@ func loadGatherCases(t *testing.T, ops ...string) []gatherCase {
 		if err := json.Unmarshal(e.JSON, &head); err != nil {
 			t.Fatalf("%s: %v", e.ID, err)
 		}
-		if !contains(ops, head.Op) {
+		if !slices.Contains(ops, head.Op) {
 			continue
 		}
 		m, err := check.Memory(fsys, e)
@@ -140,7 +141,7 @@ func TestGatherVariantsReproduceCorpus(t *testing.T) {
 			}
 			n := got[class]
 			n[1]++
-			if d := differ(sc.oracles[oracle], gatherOutcome(sc.c, engine.Rules(0).With(v))); d == "" {
+			if d := differ(sc.oracles[oracle], gatherOutcome(sc.c, engine.Rules{}.With(v))); d == "" {
 				n[0]++
 			} else {
 				t.Errorf("%s (%s, class %s): under %s the engine does not reproduce the oracle: %s", sc.id, oracle, class, v, d)
@@ -175,21 +176,21 @@ func TestGatherBoundsRulesOfOracles(t *testing.T) {
 		exceptions map[string]string // case ID -> why the rule does not reproduce it
 	}{
 		{"TF.js checks only the flattened offset, negative components included; rows outside are out_of_range",
-			"tfjs", casefile.OpGatherND, engine.Rules(0).With(engine.GatherFlatBounds), 794, 782, nil},
+			"tfjs", casefile.OpGatherND, engine.Rules{}.With(engine.GatherFlatBounds), 794, 782, nil},
 		{"TFLite checks the flattened offset too, but first refuses any negative component (out_of_range), which the variant does not model",
-			"tflite", casefile.OpGatherND, engine.Rules(0).With(engine.GatherFlatBounds), 344, 343,
+			"tflite", casefile.OpGatherND, engine.Rules{}.With(engine.GatherFlatBounds), 344, 343,
 			map[string]string{"gather_nd/00854": "negative component with the flat offset inside: indices_has_only_positive_elements"}},
 		{"TF.js does not wrap negative indices",
-			"tfjs", casefile.OpGatherND, engine.Rules(0).With(engine.NegativeGatherIndicesWrap), 794, 769,
+			"tfjs", casefile.OpGatherND, engine.Rules{}.With(engine.NegativeGatherIndicesWrap), 794, 769,
 			map[string]string{"gather_nd/00191": "-1 refused", "gather_nd/00307": "-1 refused", "gather_nd/00487": "negative indices refused by the flat offset",
 				"gather_nd/00759": "-1 refused", "gather_nd/01068": "-1 refused", "gather_nd/01453": "-4 refused"}},
 		{"TFLite does not wrap negative indices",
-			"tflite", casefile.OpGatherND, engine.Rules(0).With(engine.NegativeGatherIndicesWrap), 344, 340,
+			"tflite", casefile.OpGatherND, engine.Rules{}.With(engine.NegativeGatherIndicesWrap), 344, 340,
 			map[string]string{"gather_nd/00487": "negative components refused", "gather_nd/00854": "negative component refused"}},
 		{"ONNX Runtime wraps negative indices: the reference, which is gather_nd's wrap variant",
-			"ort", casefile.OpONNXGatherND, 0, 1597, 1581, nil},
+			"ort", casefile.OpONNXGatherND, engine.Rules{}, 1597, 1581, nil},
 		{"ONNX Runtime checks every component, not the flattened offset",
-			"ort", casefile.OpONNXGatherND, engine.Rules(0).With(engine.GatherFlatBounds), 1597, 1579,
+			"ort", casefile.OpONNXGatherND, engine.Rules{}.With(engine.GatherFlatBounds), 1597, 1579,
 			map[string]string{"onnx_gather_nd/00492": "component beyond its axis, flat offset inside", "onnx_gather_nd/00688": "component below -dim, flat offset inside",
 				"onnx_gather_nd/01086": "component below -dim, flat offset inside", "onnx_gather_nd/01283": "component below -dim, flat offset inside"}},
 	}

@@ -32,9 +32,15 @@ type Impl interface {
 }
 
 // Start starts a conform/1 child with the command line argv, each case
-// given up to timeout (protocol.Options.Timeout; 0 is its default).
-func Start(argv []string, timeout time.Duration) (Impl, error) {
-	c, err := protocol.Start(argv, protocol.Options{Timeout: timeout})
+// given up to timeout (protocol.Options.Timeout; 0 is its default), for
+// results of up to outputLimit bytes (0 or less:
+// engine.DefaultOutputLimit): the child's response lines may be as long
+// as the largest result needs (see protocol.MaxLineFor).
+func Start(argv []string, timeout time.Duration, outputLimit int64) (Impl, error) {
+	if outputLimit <= 0 {
+		outputLimit = engine.DefaultOutputLimit
+	}
+	c, err := protocol.Start(argv, protocol.Options{Timeout: timeout, MaxLine: protocol.MaxLineFor(outputLimit)})
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +51,11 @@ func Start(argv []string, timeout time.Duration) (Impl, error) {
 const EngineVersion = "0.1.0"
 
 // Engine is the in-process reference engine.
-type Engine struct{}
+type Engine struct {
+	// OutputLimit is the largest result in bytes (see
+	// engine.Rules.OutputLimit); 0 means engine.DefaultOutputLimit.
+	OutputLimit int64
+}
 
 // Name implements Impl.
 func (Engine) Name() string { return "engine" }
@@ -60,7 +70,7 @@ func (Engine) Supports(op string) bool { return true }
 func (Engine) Close() error { return nil }
 
 // Run implements Impl. A panic (a bug) is reported as a crash.
-func (Engine) Run(ctx context.Context, m casefile.Memory) (a protocol.Answer) {
+func (e Engine) Run(ctx context.Context, m casefile.Memory) (a protocol.Answer) {
 	defer func() {
 		if p := recover(); p != nil {
 			a = protocol.Crash(CrashEnginePanic, fmt.Sprintf("engine panic: %v", p))
@@ -69,7 +79,7 @@ func (Engine) Run(ctx context.Context, m casefile.Memory) (a protocol.Answer) {
 	c, err := m.Case()
 	var out *engine.Tensor
 	if err == nil {
-		out, err = c.Eval()
+		out, err = c.EvalUnder(engine.Rules{OutputLimit: e.OutputLimit})
 	}
 	return Of(out, err)
 }

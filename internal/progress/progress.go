@@ -21,10 +21,9 @@ type Bar struct {
 	start    time.Time
 	interval time.Duration
 
-	mu      sync.Mutex
-	done    int
-	last    time.Time
-	printed bool
+	mu   sync.Mutex
+	done int
+	last time.Time
 }
 
 // New returns a bar writing to w. On a terminal it redraws at most 10
@@ -58,13 +57,6 @@ func (b *Bar) Done() {
 	if b.tty {
 		fmt.Fprintln(b.w)
 	}
-}
-
-// Rate returns units per second since the bar started.
-func (b *Bar) Rate() float64 {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return float64(b.done) / time.Since(b.start).Seconds()
 }
 
 func (b *Bar) draw(now time.Time) {

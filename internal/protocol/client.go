@@ -90,9 +90,8 @@ func MaxLineFor(outputLimit int64) int {
 	return int((outputLimit+2)/3*4) + LineSlack
 }
 
-// DefaultMaxLine is MaxLineFor(engine.DefaultOutputLimit): about 1.33 GiB.
-// Options.MaxLine defaults to MaxLineFor(engine.OutputLimit()), the bound
-// for the output limit configured when the client starts.
+// DefaultMaxLine is MaxLineFor(engine.DefaultOutputLimit): about 1.33 GiB,
+// the default Options.MaxLine.
 const DefaultMaxLine = (engine.DefaultOutputLimit+2)/3*4 + LineSlack
 
 // DefaultMaxInflightBytes is the default Options.MaxInflightBytes: 256 MiB
@@ -141,7 +140,7 @@ type Options struct {
 	// after its stdin is closed, default 5 s; then it is killed.
 	CloseTimeout time.Duration
 	// MaxLine is the longest line (hello or response, without its
-	// newline) the client reads, default MaxLineFor(engine.OutputLimit()).
+	// newline) the client reads, default DefaultMaxLine.
 	// The client never buffers more: as soon as a line is longer, the
 	// request(s) in flight get a CrashProtocol "protocol error: response
 	// line longer than N bytes" (found as for a death, see failLocked) and
@@ -179,7 +178,7 @@ func (o Options) withDefaults() Options {
 		o.CloseTimeout = 5 * time.Second
 	}
 	if o.MaxLine <= 0 {
-		o.MaxLine = MaxLineFor(engine.OutputLimit())
+		o.MaxLine = DefaultMaxLine
 	}
 	if o.MaxStartFailures <= 0 {
 		o.MaxStartFailures = 3

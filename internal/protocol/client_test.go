@@ -413,9 +413,11 @@ func TestMaxLineDefault(t *testing.T) {
 	if got := MaxLineFor(engine.DefaultOutputLimit); got != DefaultMaxLine {
 		t.Errorf("MaxLineFor(DefaultOutputLimit) = %d, want DefaultMaxLine %d", got, DefaultMaxLine)
 	}
-	defer engine.SetOutputLimit(engine.SetOutputLimit(3000))
-	if got, want := (Options{}).withDefaults().MaxLine, 4000+LineSlack; got != want {
-		t.Errorf("with an output limit of 3000 bytes, the default MaxLine is %d, want %d", got, want)
+	if got := (Options{}).withDefaults().MaxLine; got != DefaultMaxLine {
+		t.Errorf("the default MaxLine is %d, want DefaultMaxLine %d", got, DefaultMaxLine)
+	}
+	if got, want := MaxLineFor(3000), 4000+LineSlack; got != want {
+		t.Errorf("MaxLineFor(3000) = %d, want %d", got, want)
 	}
 }
 

@@ -201,13 +201,13 @@ func Attribute(m casefile.Memory, s Signature, got protocol.Answer) Signature {
 	if err != nil {
 		return s
 	}
-	ref := evalUnder(c, 0)
+	ref := evalUnder(c, engine.Rules{})
 	for _, info := range engine.Variants {
 		if !c.Def.HasVariant(info.Variant) {
 			continue
 		}
 		// A variant that changes nothing on this case explains nothing.
-		under := evalUnder(c, engine.Rules(0).With(info.Variant))
+		under := evalUnder(c, engine.Rules{}.With(info.Variant))
 		if !under.IsCrash() && !Of(s.Op, ref, under).IsZero() && Of(s.Op, under, got).IsZero() {
 			s.Variant = info.Name
 			break
