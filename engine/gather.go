@@ -821,19 +821,7 @@ func newGatherSource(t *Tensor, split int) *gatherSource {
 		return s
 	}
 	s.data, s.offset, s.strided = t.Data, t.Offset, true
-	for i, d := range t.Shape[:split] {
-		if d == 1 {
-			continue
-		}
-		st := t.Strides[i]
-		if k := len(s.dims); k > 0 && s.strides[k-1] == st*d {
-			s.dims[k-1] *= d
-			s.strides[k-1] = st
-			continue
-		}
-		s.dims = append(s.dims, d)
-		s.strides = append(s.strides, st)
-	}
+	s.dims, s.strides = mergeAxes(t.Shape[:split], t.Strides[:split])
 	s.block = newLayout(&Tensor{DType: t.DType, Shape: t.Shape[split:], Strides: t.Strides[split:]})
 	return s
 }

@@ -178,26 +178,35 @@ type layout struct {
 
 func newLayout(t *Tensor) layout {
 	l := layout{data: t.Data, offset: t.Offset, block: t.DType.Size}
-	for i, d := range t.Shape {
-		if d == 1 {
-			continue
-		}
-		s := t.Strides[i]
-		if k := len(l.shape); k > 0 && l.strides[k-1] == s*d {
-			// Axis i continues the previous axis: one axis of d times
-			// as many positions, s bytes apart.
-			l.shape[k-1] *= d
-			l.strides[k-1] = s
-			continue
-		}
-		l.shape = append(l.shape, d)
-		l.strides = append(l.strides, s)
-	}
+	l.shape, l.strides = mergeAxes(t.Shape, t.Strides)
 	if k := len(l.shape); k > 0 && l.strides[k-1] == l.block {
 		l.block *= l.shape[k-1]
 		l.shape, l.strides = l.shape[:k-1], l.strides[:k-1]
 	}
 	return l
+}
+
+// mergeAxes returns the axes of a view with the given shape and byte
+// strides, in order, without its axes of size 1 and with every axis that
+// continues the one before it (the previous stride is its stride times
+// its size) merged into that one: the same positions, in fewer axes.
+func mergeAxes(shape, strides []int) (dims, merged []int) {
+	for i, d := range shape {
+		if d == 1 {
+			continue
+		}
+		s := strides[i]
+		if k := len(dims); k > 0 && merged[k-1] == s*d {
+			// Axis i continues the previous axis: one axis of d times
+			// as many positions, s bytes apart.
+			dims[k-1] *= d
+			merged[k-1] = s
+			continue
+		}
+		dims = append(dims, d)
+		merged = append(merged, s)
+	}
+	return dims, merged
 }
 
 // copyTo copies the blocks of l, in row-major order, into dst, which holds

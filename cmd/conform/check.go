@@ -155,14 +155,23 @@ func runCheck(o checkOptions, std stdio) int {
 		if summary.Skipped > 0 {
 			why = fmt.Sprintf("all %d cases were skipped", summary.Skipped)
 		}
-		if o.allowEmpty {
-			fmt.Fprintf(std.out, "no case ran: %s (allowed by --allow-empty)\n", why)
-		} else {
-			fmt.Fprintf(std.out, "no case ran: %s; the gate fails, as it tested nothing (--allow-empty accepts this)\n", why)
+		if !testedNothing(std.out, "no case ran", "the gate", why, o.allowEmpty) {
 			status = exitRejected
 		}
 	}
 	return status
+}
+
+// testedNothing prints that a run tested nothing (what happened and why)
+// and reports whether that is allowed (--allow-empty); subject names what
+// fails otherwise.
+func testedNothing(w io.Writer, what, subject, why string, allow bool) bool {
+	if allow {
+		fmt.Fprintf(w, "%s: %s (allowed by --allow-empty)\n", what, why)
+		return true
+	}
+	fmt.Fprintf(w, "%s: %s; %s fails, as it tested nothing (--allow-empty accepts this)\n", what, why, subject)
+	return false
 }
 
 // prepareCheck checks what conform check was asked before anything runs:

@@ -182,10 +182,7 @@ func runFuzz(o fuzzOptions, std stdio) int {
 		if s.Skipped > 0 {
 			why = fmt.Sprintf("all %d cases were skipped", s.Skipped)
 		}
-		if o.allowEmpty {
-			fmt.Fprintf(std.out, "no case compared: %s (allowed by --allow-empty)\n", why)
-		} else {
-			fmt.Fprintf(std.out, "no case compared: %s; the run fails, as it tested nothing (--allow-empty accepts this)\n", why)
+		if !testedNothing(std.out, "no case compared", "the run", why, o.allowEmpty) {
 			status = exitRejected
 		}
 	}
