@@ -26,4 +26,5 @@ require (
 	google.golang.org/protobuf v1.25.0 // indirect
 	gorgonia.org/vecf32 v0.9.0 // indirect
 	gorgonia.org/vecf64 v0.9.0 // indirect
+	pgregory.net/rapid v1.3.0 // indirect
 )
