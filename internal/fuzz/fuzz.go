@@ -215,14 +215,57 @@ func compareCase(ctx context.Context, im impl.Impl, oracles []impl.Impl, m casef
 // counted in their Group. The run goes on generating cases until its
 // duration or case limit, or until StopAfter findings are saved.
 func Run(ctx context.Context, opts Options) (*Summary, error) {
+	opts, ops, err := withDefaults(opts)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	runCtx, stopRun := context.WithCancel(ctx)
+	defer stopRun()
+	caseCtx, genCtx, deadline, cancel := deadlineContexts(runCtx, start, opts)
+	defer cancel()
+
+	// The run allocates many short-lived buffers; collecting less often
+	// buys throughput for a bounded amount of memory.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+
+	r := &run{
+		opts:    opts,
+		ops:     ops,
+		known:   knownSignatures(opts.KnownFailures),
+		caseCtx: caseCtx,
+		genCtx:  genCtx,
+		stopRun: stopRun,
+		bar:     progress.New(opts.Log, "fuzz", opts.MaxCases),
+		// Each signature is queued at most once, so the queue rarely
+		// fills; when it does, the signature is queued again with its
+		// next disagreement.
+		shrinks: make(chan disagreement, min(opts.MaxShrinks, 256)),
+		s:       &Summary{},
+		groups:  map[signature.Signature]*Group{},
+	}
+	r.shrinker = newShrinker(caseCtx, deadline, opts, r.pending.Load)
+	shrinkDone := r.startShrinkers()
+	r.generate()
+	r.s.Elapsed = time.Since(start)
+	r.bar.Done()
+	close(r.shrinks)
+	<-shrinkDone
+	r.listGroups()
+	return r.s, nil
+}
+
+// withDefaults checks opts and fills in its defaults. It returns the ops
+// to generate: Options.Ops, or every op the implementation supports.
+func withDefaults(opts Options) (Options, []string, error) {
 	if opts.Shards < 1 {
 		opts.Shards = 1
 	}
 	if opts.Shard < 0 || opts.Shard >= opts.Shards {
-		return nil, fmt.Errorf("shard %d is not in [0, %d)", opts.Shard, opts.Shards)
+		return opts, nil, fmt.Errorf("shard %d is not in [0, %d)", opts.Shard, opts.Shards)
 	}
 	if len(opts.Oracles) == 0 {
-		return nil, fmt.Errorf("no oracle")
+		return opts, nil, fmt.Errorf("no oracle")
 	}
 	ops := opts.Ops
 	if len(ops) == 0 {
@@ -233,7 +276,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 	}
 	if len(ops) == 0 {
-		return nil, fmt.Errorf("%s supports none of the ops %v", opts.Impl.Name(), casefile.OpNames())
+		return opts, nil, fmt.Errorf("%s supports none of the ops %v", opts.Impl.Name(), casefile.OpNames())
 	}
 	if opts.Workers < 1 {
 		opts.Workers = 64
@@ -244,81 +287,69 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
-	start := time.Now()
-	runCtx, stopRun := context.WithCancel(ctx)
-	defer stopRun()
-	// caseCtx bounds every comparison, shrinking's included; genCtx ends
-	// the generation of cases.
-	caseCtx, genCtx := runCtx, runCtx
-	var deadline time.Time
-	if opts.Duration > 0 {
-		deadline = start.Add(opts.Duration)
-		var cancelCases, cancelGen context.CancelFunc
-		caseCtx, cancelCases = context.WithDeadline(runCtx, deadline.Add(max(opts.CaseTimeout, 0)))
-		defer cancelCases()
-		genCtx, cancelGen = context.WithDeadline(caseCtx, deadline)
-		defer cancelGen()
+	return opts, ops, nil
+}
+
+// deadlineContexts returns the contexts of a run started at start:
+// caseCtx bounds every comparison, shrinking's included, and genCtx ends
+// the generation of cases. With a Duration, generation ends at the
+// deadline (start+Duration, zero without one) and comparisons
+// CaseTimeout later; without one, both are runCtx. cancel releases them.
+func deadlineContexts(runCtx context.Context, start time.Time, opts Options) (caseCtx, genCtx context.Context, deadline time.Time, cancel func()) {
+	if opts.Duration <= 0 {
+		return runCtx, runCtx, time.Time{}, func() {}
 	}
+	deadline = start.Add(opts.Duration)
+	caseCtx, cancelCases := context.WithDeadline(runCtx, deadline.Add(max(opts.CaseTimeout, 0)))
+	genCtx, cancelGen := context.WithDeadline(caseCtx, deadline)
+	return caseCtx, genCtx, deadline, func() {
+		cancelGen()
+		cancelCases()
+	}
+}
 
-	// The run allocates many short-lived buffers; collecting less often
-	// buys throughput for a bounded amount of memory.
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
+// shrinkers is the number of disagreements shrunk at once.
+const shrinkers = 4
 
-	s := &Summary{}
-	known := knownSignatures(opts.KnownFailures)
-	// groups and queued are guarded by mu; queued counts the signatures
-	// queued for shrinking (at most MaxShrinks).
-	groups := map[signature.Signature]*Group{}
-	queued := 0
-	var mu sync.Mutex
-	var next atomic.Int64
-	bar := progress.New(opts.Log, "fuzz", opts.MaxCases)
-	// Each signature is queued at most once, so the queue rarely fills;
-	// when it does, the signature is queued again with its next
-	// disagreement.
-	shrinks := make(chan disagreement, min(opts.MaxShrinks, 256))
-	const shrinkers = 4
-	var pending atomic.Int64 // disagreements queued or being shrunk
-	shrinker := newShrinker(caseCtx, deadline, opts, pending.Load)
-	started := 0 // shrinks started, guarded by mu
+// run is the state of one Run, shared by its workers, which generate and
+// compare cases, and its shrinkers.
+type run struct {
+	opts     Options
+	ops      []string
+	known    map[signature.Signature]string // knownSignatures(opts.KnownFailures)
+	caseCtx  context.Context                // bounds every comparison
+	genCtx   context.Context                // ends the generation of cases
+	stopRun  context.CancelFunc             // ends the run (StopAfter)
+	bar      *progress.Bar
+	next     atomic.Int64 // the next case number
+	pending  atomic.Int64 // disagreements queued or being shrunk
+	shrinks  chan disagreement
+	shrinker *shrinker
 
+	mu      sync.Mutex // guards what follows
+	s       *Summary
+	groups  map[signature.Signature]*Group
+	queued  int // signatures queued for shrinking (at most MaxShrinks)
+	started int // shrinks started
+}
+
+// startShrinkers starts the shrinkers, which shrink the disagreements
+// sent on r.shrinks until it is closed; the channel returned is closed
+// when they are done.
+//
+// A few disagreements are shrunk at once: the implementation and the
+// oracles answer one comparison at a time while shrinking, so one
+// shrinker alone would leave them idle (rapid's phase is serialised by
+// rapidMu; the axis-by-axis phase runs in parallel).
+func (r *run) startShrinkers() <-chan struct{} {
 	shrinkDone := make(chan struct{})
 	var shrinking sync.WaitGroup
-	// A few disagreements are shrunk at once: the implementation and the
-	// oracles answer one comparison at a time while shrinking, so one
-	// shrinker alone would leave them idle (rapid's phase is serialised
-	// by rapidMu; the axis-by-axis phase runs in parallel).
 	for range shrinkers {
 		shrinking.Add(1)
 		go func() {
 			defer shrinking.Done()
-			for d := range shrinks {
-				// StopAfter counts the shrinks started, so that shrinkers
-				// running at once do not save more than it allows.
-				mu.Lock()
-				done := opts.StopAfter > 0 && started >= opts.StopAfter
-				started++
-				mu.Unlock()
-				if done {
-					pending.Add(-1)
-					continue
-				}
-				f, ok := shrinker.shrink(d)
-				pending.Add(-1)
-				if ok {
-					mu.Lock()
-					if f.SaveErr != nil {
-						s.Unsaved++
-					}
-					s.Findings = append(s.Findings, f)
-					saved := f
-					groups[groupKey(f.Signature)].Finding = &saved
-					enough := opts.StopAfter > 0 && len(s.Findings) >= opts.StopAfter
-					mu.Unlock()
-					if enough {
-						stopRun()
-					}
-				}
+			for d := range r.shrinks {
+				r.shrinkOne(d)
 			}
 		}()
 	}
@@ -326,90 +357,162 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		shrinking.Wait()
 		close(shrinkDone)
 	}()
+	return shrinkDone
+}
 
+// shrinkOne shrinks one queued disagreement and records its finding,
+// unless StopAfter shrinks have already started. It ends the run once
+// StopAfter findings are saved.
+func (r *run) shrinkOne(d disagreement) {
+	// StopAfter counts the shrinks started, so that shrinkers running at
+	// once do not save more than it allows.
+	r.mu.Lock()
+	done := r.opts.StopAfter > 0 && r.started >= r.opts.StopAfter
+	r.started++
+	r.mu.Unlock()
+	if done {
+		r.pending.Add(-1)
+		return
+	}
+	f, ok := r.shrinker.shrink(d)
+	r.pending.Add(-1)
+	if ok && r.addFinding(f) {
+		r.stopRun()
+	}
+}
+
+// addFinding records a finding in the summary and its group, and reports
+// whether StopAfter findings are now saved.
+func (r *run) addFinding(f Finding) (enough bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if f.SaveErr != nil {
+		r.s.Unsaved++
+	}
+	r.s.Findings = append(r.s.Findings, f)
+	saved := f
+	r.groups[groupKey(f.Signature)].Finding = &saved
+	return r.opts.StopAfter > 0 && len(r.s.Findings) >= r.opts.StopAfter
+}
+
+// generate runs the workers, each generating and comparing cases, until
+// generation ends (genCtx), the case limit is reached or a comparison is
+// cut short.
+func (r *run) generate() {
 	var wg sync.WaitGroup
-	for w := 0; w < opts.Workers; w++ {
+	for w := 0; w < r.opts.Workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for genCtx.Err() == nil {
-				// While disagreements wait to be shrunk, most workers
-				// pause: shrinking compares one case at a time, and would
-				// otherwise queue behind every generated case in flight.
-				for w >= opts.Workers/8 && pending.Load() > 0 && genCtx.Err() == nil {
-					time.Sleep(5 * time.Millisecond)
-				}
-				k := int(next.Add(1) - 1)
-				if opts.MaxCases > 0 && k >= opts.MaxCases {
+			for r.genCtx.Err() == nil {
+				r.yieldToShrinking(w)
+				k := int(r.next.Add(1) - 1)
+				if r.opts.MaxCases > 0 && k >= r.opts.MaxCases {
 					return
 				}
-				index := k*opts.Shards + opts.Shard
-				op := ops[index%len(ops)]
-				seed := gen.CaseSeed(opts.Seed, op, index)
-				m := gen.CaseOf(op).Example(seed)
-				out := compareCase(caseCtx, opts.Impl, opts.Oracles, m)
-				if caseCtx.Err() != nil {
-					return // a result cut short is not a result
+				if !r.fuzzCase(k) {
+					return
 				}
-				// Only a disagreement is classified (outside the lock):
-				// the hot path of agreeing cases does not pay for it.
-				var sig signature.Signature
-				if !out.skipped && out.diff != "" {
-					sig = classify(opts.Impl.Name(), m, out)
-				}
-				mu.Lock()
-				s.Cases++
-				switch {
-				case out.skipped:
-					s.Skipped++
-				case out.diff == "":
-					s.Agreed++
-				default:
-					g := groups[groupKey(sig)]
-					if g == nil {
-						g = &Group{Signature: sig}
-						for _, form := range sig.Forms() {
-							if g.Reason, g.Known = known[form]; g.Known {
-								g.crash = sig.Symptom == signature.Crash
-								g.Known = !g.crash || opts.AllowKnownCrashes
-								break
-							}
-						}
-						groups[groupKey(sig)] = g
-					}
-					g.Count++
-					if g.crash && sig.Detail == string(protocol.CrashTimeout) {
-						s.KnownTimeouts++
-					} else if g.crash {
-						s.KnownCrashes++
-					}
-					if g.Known {
-						s.Known++
-						break
-					}
-					s.Disagreed++
-					if g.queued || queued >= opts.MaxShrinks {
-						break
-					}
-					select {
-					case shrinks <- disagreement{op: op, seed: seed, m: m, out: out, sig: sig}:
-						g.queued = true
-						queued++
-						pending.Add(1)
-					default:
-					}
-				}
-				mu.Unlock()
-				bar.Add(1)
 			}
 		}()
 	}
 	wg.Wait()
-	s.Elapsed = time.Since(start)
-	bar.Done()
-	close(shrinks)
-	<-shrinkDone
-	for _, g := range groups {
+}
+
+// yieldToShrinking pauses worker w while disagreements wait to be shrunk,
+// unless it is one of the first eighth of the workers: shrinking compares
+// one case at a time, and would otherwise queue behind every generated
+// case in flight.
+func (r *run) yieldToShrinking(w int) {
+	for w >= r.opts.Workers/8 && r.pending.Load() > 0 && r.genCtx.Err() == nil {
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// fuzzCase generates the run's k-th case, compares the implementation
+// with its reference on it and counts the result. It reports false when
+// the comparison was cut short (then nothing is counted).
+func (r *run) fuzzCase(k int) bool {
+	index := k*r.opts.Shards + r.opts.Shard
+	op := r.ops[index%len(r.ops)]
+	seed := gen.CaseSeed(r.opts.Seed, op, index)
+	m := gen.CaseOf(op).Example(seed)
+	out := compareCase(r.caseCtx, r.opts.Impl, r.opts.Oracles, m)
+	if r.caseCtx.Err() != nil {
+		return false // a result cut short is not a result
+	}
+	// Only a disagreement is classified (outside the lock): the hot path
+	// of agreeing cases does not pay for it.
+	var sig signature.Signature
+	if !out.skipped && out.diff != "" {
+		sig = classify(r.opts.Impl.Name(), m, out)
+	}
+	r.mu.Lock()
+	r.s.Cases++
+	switch {
+	case out.skipped:
+		r.s.Skipped++
+	case out.diff == "":
+		r.s.Agreed++
+	default:
+		r.countDisagreement(disagreement{op: op, seed: seed, m: m, out: out, sig: sig})
+	}
+	r.mu.Unlock()
+	r.bar.Add(1)
+	return true
+}
+
+// countDisagreement counts d in its group and in the summary, and queues
+// it for shrinking if it is the first of a signature neither known nor
+// queued, within MaxShrinks. r.mu is held.
+func (r *run) countDisagreement(d disagreement) {
+	g := r.group(d.sig)
+	g.Count++
+	if g.crash && d.sig.Detail == string(protocol.CrashTimeout) {
+		r.s.KnownTimeouts++
+	} else if g.crash {
+		r.s.KnownCrashes++
+	}
+	if g.Known {
+		r.s.Known++
+		return
+	}
+	r.s.Disagreed++
+	if g.queued || r.queued >= r.opts.MaxShrinks {
+		return
+	}
+	select {
+	case r.shrinks <- d:
+		g.queued = true
+		r.queued++
+		r.pending.Add(1)
+	default:
+	}
+}
+
+// group returns the group of sig, made (and looked up in the known
+// failures) on its first disagreement. r.mu is held.
+func (r *run) group(sig signature.Signature) *Group {
+	if g := r.groups[groupKey(sig)]; g != nil {
+		return g
+	}
+	g := &Group{Signature: sig}
+	for _, form := range sig.Forms() {
+		if g.Reason, g.Known = r.known[form]; g.Known {
+			g.crash = sig.Symptom == signature.Crash
+			g.Known = !g.crash || r.opts.AllowKnownCrashes
+			break
+		}
+	}
+	r.groups[groupKey(sig)] = g
+	return g
+}
+
+// listGroups lists the groups in the summary, the most frequent first
+// (then by signature), and counts the unknown signatures not shrunk.
+func (r *run) listGroups() {
+	s := r.s
+	for _, g := range r.groups {
 		s.Groups = append(s.Groups, g)
 		if !g.Known && g.Finding == nil {
 			s.Unshrunk++
@@ -422,5 +525,4 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		return a.Signature.String() < b.Signature.String()
 	})
-	return s, nil
 }
