@@ -27,8 +27,8 @@ import (
 	"strings"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/confine"
+	"github.com/conformsuite/conform/internal/npy"
 )
 
 // Case is a parsed case: the op, its typed spec and its decoded inputs.

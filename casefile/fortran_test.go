@@ -12,8 +12,8 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
-	"github.com/conformsuite/conform/gen"
+	"github.com/conformsuite/conform/internal/gen"
+	"github.com/conformsuite/conform/internal/npy"
 )
 
 // fortranNPY returns t as a .npy file in Fortran order: the header says

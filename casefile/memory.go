@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/npy"
 )
 
 // Memory is a case held in memory, as generators build it: the op and

@@ -11,7 +11,7 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/gen"
+	"github.com/conformsuite/conform/internal/gen"
 )
 
 // viaJSON parses m the way a case file is parsed: its spec marshalled

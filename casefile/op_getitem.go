@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/expr"
+	"github.com/conformsuite/conform/internal/expr"
 	"github.com/conformsuite/conform/internal/pysrc"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/conformsuite/conform/casefile"
-	_ "github.com/conformsuite/conform/gen" // hangs the generators on the ops
+	_ "github.com/conformsuite/conform/internal/gen" // hangs the generators on the ops
 )
 
 // TestOpCompleteness checks, for every op of the registry, each place

@@ -10,7 +10,7 @@ import "github.com/conformsuite/conform/casefile"
 // GetItemer is implemented by an implementation of NumPy basic indexing,
 // x[index]. index is the case's subscript as written, e.g.
 // "x[1, 2:4, None, ..., :-3:-1, :]", and items is the same subscript
-// parsed by conform (engine/expr): an implementation may use either.
+// parsed by conform (internal/expr): an implementation may use either.
 // Subscripts that conform cannot parse never reach the implementation.
 //
 // The result is what np.asarray(x[index]) returns. For an index of one

@@ -11,7 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/expr"
+	"github.com/conformsuite/conform/internal/expr"
 )
 
 // refGetItem is x[items] for a valid advanced index, computed the plain

@@ -9,7 +9,7 @@
 //
 //   - GetItem: NumPy 1.24 indexing, x[index], basic and advanced (integer
 //     and boolean arrays), with the items of a parsed subscript (package
-//     engine/expr parses one);
+//     internal/expr parses one);
 //   - Take and TakeAlongAxis: np.take and np.take_along_axis;
 //   - StridedSlice: TF's StridedSlice, masks as TF bitmasks or OpenVINO
 //     0/1 lists (Mask);
@@ -37,6 +37,6 @@
 // replaces; the ...Under forms of the ops evaluate a case under a set of
 // them, so a classifier can say which rule an implementation follows.
 //
-// The package does no I/O: package engine/npy reads and writes .npy
+// The package does no I/O: package internal/npy reads and writes .npy
 // files.
 package engine

@@ -6,7 +6,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/gen"
+	"github.com/conformsuite/conform/internal/gen"
 )
 
 // FuzzOps drives every op with cases from the generators, the fuzzer's

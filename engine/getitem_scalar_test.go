@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/expr"
+	"github.com/conformsuite/conform/internal/expr"
 )
 
 // array is a tensor as the scalar-rule tests compare it: the dtype as

@@ -10,7 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/expr"
+	"github.com/conformsuite/conform/internal/expr"
 )
 
 // This file holds the benchmarks of the copy kernels and the tests that

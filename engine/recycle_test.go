@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/expr"
+	"github.com/conformsuite/conform/internal/expr"
 )
 
 // getItem evaluates the subscript s on x.

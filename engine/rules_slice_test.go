@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/expr"
+	"github.com/conformsuite/conform/internal/expr"
 )
 
 // sliceOp is one call of a slicing op under a set of variants.

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/expr"
+	"github.com/conformsuite/conform/internal/expr"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/npy"
 )
 
 // TestNumPyOracleGatherOps checks the NumPy oracle's answers on the

@@ -12,8 +12,8 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
-	cgen "github.com/conformsuite/conform/gen"
+	cgen "github.com/conformsuite/conform/internal/gen"
+	"github.com/conformsuite/conform/internal/npy"
 	"github.com/conformsuite/conform/internal/protocol"
 )
 

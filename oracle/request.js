@@ -215,7 +215,7 @@ function loadInputs(c, op, opInputs) {
 // ------------------------------------------------------------ getitem parser
 
 // getitem subscripts are parsed by the TF.js oracle's parser, which
-// follows engine/expr exactly (see ./README.md); it is loaded on first use
+// follows internal/expr exactly (see ./README.md); it is loaded on first use
 // (it loads TensorFlow.js), and getitem is offered only if it is there.
 const TFJS_ORACLE = path.join(__dirname, 'tfjs', 'oracle.js');
 let tfjsParser = null;

@@ -9,11 +9,11 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/expr"
+	"github.com/conformsuite/conform/internal/expr"
 )
 
 // getitemSeeds are subscripts that exercise the corners of the grammar
-// engine/expr accepts (gpython's Python 3.4) and of its item rules.
+// internal/expr accepts (gpython's Python 3.4) and of its item rules.
 var getitemSeeds = []string{
 	"x[1, 2:4, None, ..., :-3:-1, :]", "x[()]", "x[ ( ) ]", "x[1,]", "x[...,]", "x[(...)]", "x[(None,)]",
 	"x[(1, 2)]", "x[((1, 2))]", "x[(1, 2),]", "x[(),]", "x[1:2, (3, 4)]", "x[[0, 1]]", "x[[]]",
@@ -52,7 +52,7 @@ var getitemFragments = []string{
 }
 
 // TestTFJSGetItemParse checks that the TF.js oracle parses getitem
-// subscripts as engine/expr does: where expr.Parse rejects a source the
+// subscripts as internal/expr does: where expr.Parse rejects a source the
 // oracle gives the same error kind (several ellipses excepted: the oracle
 // leaves those to TF.js); where expr.Parse reads a literal NumPy refuses
 // as an item, the oracle answers the first such item's error kind, as

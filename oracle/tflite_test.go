@@ -14,8 +14,8 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/expr"
-	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/expr"
+	"github.com/conformsuite/conform/internal/npy"
 	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/internal/tfspec"
 )
@@ -384,7 +384,7 @@ func beyondInt32(t *engine.Tensor) bool {
 // strided_slice case, or of a getitem case in TF's encoding, and whether
 // a mask bit at position 32 or above is one TFLite's int32 masks would
 // need (ok false if the case cannot be read). getitem items come from
-// engine/expr; a subscript it refuses for its ellipses alone (the TF.js
+// internal/expr; a subscript it refuses for its ellipses alone (the TF.js
 // parser the oracle borrows leaves several ellipses to the kernel) is read
 // with each ellipsis as None, which encodes as the same begin, end and
 // stride and also sets one mask bit.

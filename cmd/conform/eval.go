@@ -13,8 +13,8 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/confine"
+	"github.com/conformsuite/conform/internal/npy"
 	"github.com/conformsuite/conform/internal/output"
 	"github.com/conformsuite/conform/internal/printable"
 )

@@ -15,7 +15,7 @@ import (
 
 	"github.com/conformsuite/conform/cases"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/npy"
 )
 
 // writeInput writes an int32 arange tensor of the given shape as .npy.

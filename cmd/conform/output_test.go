@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/npy"
 	"github.com/conformsuite/conform/internal/output"
 )
 

@@ -13,8 +13,8 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/cases"
-	"github.com/conformsuite/conform/gen"
 	"github.com/conformsuite/conform/internal/confine"
+	"github.com/conformsuite/conform/internal/gen"
 	"github.com/conformsuite/conform/internal/golden"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/printable"

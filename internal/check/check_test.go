@@ -13,9 +13,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/npy"
 )
 
 func npyOf(values ...int32) []byte {

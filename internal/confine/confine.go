@@ -23,7 +23,7 @@ import (
 	"strings"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/npy"
 )
 
 // DefaultLimit is the default input limit: 1 GiB, the default output

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/conformsuite/conform/casefile"
-	"github.com/conformsuite/conform/gen"
+	"github.com/conformsuite/conform/internal/gen"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/oracle"
 )

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/conformsuite/conform/casefile"
-	"github.com/conformsuite/conform/gen"
+	"github.com/conformsuite/conform/internal/gen"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/output"
 	"github.com/conformsuite/conform/internal/progress"

@@ -13,7 +13,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/conformsuite/conform/casefile"
-	"github.com/conformsuite/conform/gen"
+	"github.com/conformsuite/conform/internal/gen"
 	"github.com/conformsuite/conform/internal/golden"
 	"github.com/conformsuite/conform/internal/signature"
 )

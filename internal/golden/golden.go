@@ -15,8 +15,8 @@ import (
 	"sync"
 
 	"github.com/conformsuite/conform/casefile"
-	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/corpus"
+	"github.com/conformsuite/conform/internal/npy"
 	"github.com/conformsuite/conform/internal/progress"
 	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/oracle"
@@ -222,7 +222,7 @@ func Build(ctx context.Context, opts Options, cases []casefile.Memory, oracles [
 	}
 	prov := map[string]any{
 		"format":    "conform golden corpus 1",
-		"generator": map[string]any{"package": "github.com/conformsuite/conform/gen", "seed": opts.Seed, "per_op": opts.PerOp},
+		"generator": map[string]any{"package": "github.com/conformsuite/conform/internal/gen", "seed": opts.Seed, "per_op": opts.PerOp},
 		"oracles":   versions,
 		"reference": Reference,
 		"command":   fmt.Sprintf("conform golden --seed %d --per-op %d", opts.Seed, perOpValue(opts.PerOp)),

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/conformsuite/conform/casefile"
-	"github.com/conformsuite/conform/gen"
 	"github.com/conformsuite/conform/internal/check"
+	"github.com/conformsuite/conform/internal/gen"
 	"github.com/conformsuite/conform/internal/impl"
 )
 

@@ -13,10 +13,10 @@ import (
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/cases"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/compare"
 	"github.com/conformsuite/conform/internal/corpus"
+	"github.com/conformsuite/conform/internal/npy"
 	"github.com/conformsuite/conform/internal/protocol"
 )
 

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/npy"
 )
 
 // tensorOf builds a tensor of dtype descr and shape over data.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/npy"
 )
 
 // Answer is an implementation's answer to one case: exactly one of an

@@ -14,8 +14,8 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/budget"
+	"github.com/conformsuite/conform/internal/npy"
 )
 
 // MaxRequestLine bounds one request line.

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
 	"github.com/conformsuite/conform/internal/heaptest"
+	"github.com/conformsuite/conform/internal/npy"
 )
 
 // TestReadAheadStaysInBudget checks that ServeFunc reads requests ahead

@@ -8,7 +8,7 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/gen"
+	"github.com/conformsuite/conform/internal/gen"
 )
 
 func x(shape ...int) *engine.Tensor {

@@ -16,7 +16,7 @@ ndarray = np.ndarray
 MAX_RANK = 32          # NPY_MAXDIMS
 MAX_SPEC_LENGTH = 31   # TF: strided_slice specs have n < 32 entries
 MAX_ITEMS = 64         # NumPy: at most 2*NPY_MAXDIMS index items
-MAX_SOURCE = 64 << 10  # engine/expr: longest index source
+MAX_SOURCE = 64 << 10  # internal/expr: longest index source
 MAX_HEADER = 10000     # NumPy 1.24 max_header_size
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 MASK64 = (1 << 64) - 1
@@ -46,7 +46,7 @@ class Skip(Exception):
 
 class TooDeep(Skip):
     """An index expression nested deeper than Python's own parser allows
-    (engine/expr's LALR parser has no such limit): the case is skipped."""
+    (internal/expr's LALR parser has no such limit): the case is skipped."""
 
 
 def invalid(msg):

@@ -28,7 +28,7 @@ def check_dtype(dt):
         raise bad("unsupported dtype %s: kind must be one of b, i, u, f, c, S, U" % dt.str)
 
 
-# The header np.save (and conform's engine/npy) writes; parsed without
+# The header np.save (and conform's internal/npy) writes; parsed without
 # NumPy's slow general header parser.
 CANONICAL_HEADER = re.compile(
     rb"\{'descr': '([<>|][biufcSU][1-9][0-9]{0,9})', 'fortran_order': (False|True), "

@@ -9,7 +9,7 @@ oracle/README.md.
 Ops:
   getitem        NumPy indexing, np.asarray(x[key]), evaluated by NumPy
                  itself. The index string is parsed with the ast module
-                 (never eval'd) and must be what conform's engine/expr
+                 (never eval'd) and must be what conform's internal/expr
                  accepts; its common simple shapes are read by fast_index,
                  which gives the same keys and errors without ast. Advanced
                  indices: names of integer or boolean index arrays (the

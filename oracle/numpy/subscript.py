@@ -1,6 +1,6 @@
 """The getitem subscript parser: a subscript such as "x[1:3, ..., i]"
 becomes a NumPy key, read by fast_index for its common shapes and by the
-ast module (never eval'd) otherwise, accepting what conform's engine/expr
+ast module (never eval'd) otherwise, accepting what conform's internal/expr
 accepts, with its errors."""
 
 import ast
@@ -75,7 +75,7 @@ def leaf(e):
 
 
 def evaluate(e):
-    """Evaluates e as engine/expr does: a literal, True, False, None or
+    """Evaluates e as internal/expr does: a literal, True, False, None or
     np.newaxis under any chain of unary -, +, ~ and not. Returns (kind,
     int value, description, is_literal): see leaf."""
     ops = []
@@ -124,7 +124,7 @@ INDEX_CACHE = {}
 
 def parse_index(src):
     """Parses "x[...]" into a tuple key for NumPy, rejecting what
-    engine/expr rejects with the same kinds."""
+    internal/expr rejects with the same kinds."""
     hit = INDEX_CACHE.get(src)
     if hit is not None:
         if hit[0] is None:
@@ -352,11 +352,11 @@ def parse_index_ast(src):
     text = norm.lstrip(" \t\n")
     # Drop comments: a '#' outside a comment can only be inside a string
     # literal, and any string literal makes the index invalid either way.
-    # (Python refuses a NUL byte even inside a comment; engine/expr does not.)
+    # (Python refuses a NUL byte even inside a comment; internal/expr does not.)
     code = "\n".join(line.split("#", 1)[0] for line in text.split("\n"))
     if "\f" in code or "\v" in code:
         # Python's tokenizer takes form feed (and, inside brackets, vertical
-        # tab) as white space; the Python 3.4 lexer of engine/expr does not.
+        # tab) as white space; the Python 3.4 lexer of internal/expr does not.
         raise invalid("syntax error: form feed or vertical tab in index %r" % src[:120])
     check_tokens(code)
     try:
@@ -398,7 +398,7 @@ def parse_index_ast(src):
 
 def check_tokens(text):
     """Rejects numeric literals that Python 3.11 accepts but the Python 3.4
-    grammar of engine/expr does not (digit group underscores)."""
+    grammar of internal/expr does not (digit group underscores)."""
     if "_" not in text:
         return
     import tokenize

@@ -520,7 +520,7 @@ function tfEntries(s) {
   return out;
 }
 
-// getitemEntries turns the parsed items of a NumPy subscript (engine/expr's
+// getitemEntries turns the parsed items of a NumPy subscript (internal/expr's
 // grammar, via the TF.js oracle's parser) without index arrays into
 // sparse entries, with NumPy's checks on the items: at most one ellipsis,
 // not more integers and slices than dims.

@@ -282,11 +282,11 @@ function mapError(e) {
 
 // getitem runs TF's Python x[...] encoding (_slice_helper in
 // tensorflow/python/ops/array_ops.py) on tf.stridedSlice. The subscript is
-// first parsed as engine/expr parses it: the Python 3.4 expression grammar
+// first parsed as internal/expr parses it: the Python 3.4 expression grammar
 // (as gpython implements it), then NumPy's basic-indexing rules on the
 // items, with the same error kinds. Nothing is evaluated.
 
-const MAX_INDEX_SOURCE = 64 << 10; // bytes, as engine/expr
+const MAX_INDEX_SOURCE = 64 << 10; // bytes, as internal/expr
 const MAX_INDEX_ITEMS = 64; // NumPy's limit, checked before the items
 const MAX_NESTING = 200; // parentheses etc.; deeper sources are skipped
 const INT64_MIN_BIG = -(1n << 63n);
@@ -319,7 +319,7 @@ const ID_CHARS = /^[A-Za-z0-9_\p{Lu}\p{Ll}\p{Lt}\p{Lm}\p{Lo}\p{Nl}\p{Mn}\p{Mc}\p
 
 // pyTokens splits Python source into tokens: {t: 'name'|'num'|'str'|'op'|
 // 'nl'|'end', v, num}; num is {kind: 'int', n: BigInt}, {kind: 'float'}
-// or {kind: 'complex'}. It follows gpython's lexer (the one engine/expr
+// or {kind: 'complex'}. It follows gpython's lexer (the one internal/expr
 // uses): lines that are blank or hold only a comment are skipped (blank
 // by Go's unicode.IsSpace), an indented line outside brackets is a syntax
 // error, a backslash continues the line (or ends the input), and only
@@ -783,7 +783,7 @@ function describeNode(e) {
   return e.what || 'an unsupported expression';
 }
 
-// evalNode evaluates an item expression as engine/expr does: an int
+// evalNode evaluates an item expression as internal/expr does: an int
 // literal, True, False, None or np.newaxis under a chain of unary -, +, ~
 // and not. Returns {kind: 'int'|'bool'|'none'|'other', n, what, literal};
 // literal marks an 'other' value that is a Python literal NumPy refuses as
@@ -830,7 +830,7 @@ function evalNode(e) {
 
 // parseIndex parses "x[...]" into items: {kind: 'int', n} | {kind:
 // 'slice', start, stop, step} (BigInt or null; bounds clamped to int64 as
-// engine/expr clamps them) | {kind: 'newaxis'} | {kind: 'ellipsis'}.
+// internal/expr clamps them) | {kind: 'newaxis'} | {kind: 'ellipsis'}.
 // Several ellipses are kept: TF.js's stridedSlice decides about them.
 function parseIndex(src) {
   if (Buffer.byteLength(src, 'utf8') > MAX_INDEX_SOURCE) {
@@ -1254,7 +1254,7 @@ async function main() {
       ops: OPS,
       notes: {
         getitem: "TF's Python __getitem__ encoding (array_ops._slice_helper) run on tf.stridedSlice; " +
-          'the index is parsed as engine/expr parses it',
+          'the index is parsed as internal/expr parses it',
         gather: 'tf.gather(params, indices, axis, batchDims); the CPU kernel refuses out-of-range indices, ' +
           'so bad_indices "zero" runs only where every index is in range',
         dtypes: 'int32, bool and |S run natively; every other dtype runs as int32 element positions',

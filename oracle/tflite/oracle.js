@@ -17,7 +17,7 @@
 //   getitem        TF's Python x[...] encoding (_slice_helper in
 //                  tensorflow/python/ops/array_ops.py) run as
 //                  strided_slice; the subscript is parsed by the TF.js
-//                  oracle's parser, which follows engine/expr
+//                  oracle's parser, which follows internal/expr
 //   slice          SLICE (TFLite's own tf.slice kernel, what a converter
 //                  writes for tf.slice): begin/size as constant int32
 //                  tensors, int64 if a value does not fit

@@ -11,7 +11,7 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/npy"
+	"github.com/conformsuite/conform/internal/npy"
 )
 
 // draws is the number of cases each test of the new ops' generators

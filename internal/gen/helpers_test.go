@@ -12,7 +12,7 @@ import (
 
 	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/engine/expr"
+	"github.com/conformsuite/conform/internal/expr"
 )
 
 // poolPerOp is the number of cases per op in the shared pool that the

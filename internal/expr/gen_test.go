@@ -6,8 +6,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
-	"github.com/conformsuite/conform/engine/expr"
-	"github.com/conformsuite/conform/gen"
+	"github.com/conformsuite/conform/internal/expr"
+	"github.com/conformsuite/conform/internal/gen"
 )
 
 // TestPlainReadingOfGeneratedSubscripts checks that Parse, which reads
