@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/conformsuite/conform/engine"
@@ -153,7 +154,7 @@ func TestAdvancedWalkPaths(t *testing.T) {
 			t.Fatalf("%s: %v", tt.rule, err)
 		}
 		shape, want := refGetItem(tt.x, tt.items)
-		if !equalInts(got.Shape, shape) || !bytes.Equal(got.Bytes(), want) {
+		if !slices.Equal(got.Shape, shape) || !bytes.Equal(got.Bytes(), want) {
 			t.Errorf("%s: shape %v, want %v, or values differ", tt.rule, got.Shape, shape)
 		}
 	}

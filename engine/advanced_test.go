@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -504,7 +505,7 @@ func TestAdvancedMatchesReference(t *testing.T) {
 			t.Fatalf("GetItem(%v, %s): %v", x.Shape, describeItems(items), err)
 		}
 		wantShape, want := refGetItem(x, items)
-		if !equalInts(got.Shape, wantShape) {
+		if !slices.Equal(got.Shape, wantShape) {
 			t.Fatalf("GetItem(%v, %s): shape %v, want %v", x.Shape, describeItems(items), got.Shape, wantShape)
 		}
 		if !got.IsContiguous() || got.DType != x.DType {
@@ -746,12 +747,12 @@ func TestAdvancedRules(t *testing.T) {
 			t.Errorf("%s: %s on %v: %v", tc.rule, tc.src, tc.shape, err)
 			continue
 		}
-		if !equalInts(got.Shape, tc.want) {
+		if !slices.Equal(got.Shape, tc.want) {
 			t.Errorf("%s: %s on %v: shape %v, want %v", tc.rule, tc.src, tc.shape, got.Shape, tc.want)
 			continue
 		}
 		wantShape, want := refGetItem(x, items)
-		if !equalInts(wantShape, tc.want) || !bytes.Equal(got.Bytes(), want) {
+		if !slices.Equal(wantShape, tc.want) || !bytes.Equal(got.Bytes(), want) {
 			t.Errorf("%s: %s on %v: values %v, reference %v %v", tc.rule, tc.src, tc.shape, ints(got), wantShape, bytesInts(want))
 		}
 	}
@@ -810,7 +811,7 @@ func TestAdvancedVariants(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := engine.GetItemUnder(x, items, engine.Rules{}.With(engine.DropSize1Dims))
-	if err != nil || !equalInts(got.Shape, []int{3}) || !equalInt64s(ints(got), []int64{3, 4, 5}) {
+	if err != nil || !slices.Equal(got.Shape, []int{3}) || !slices.Equal(ints(got), []int64{3, 4, 5}) {
 		t.Errorf("drop-size-1-dims: %v %v, want [3] [3 4 5]", shapeOf(got), err)
 	}
 	items, err = parseBind(t, "x[[]]", nil)
@@ -885,7 +886,7 @@ func TestAdvancedLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !equalInt64s(ints(got), want) {
+	if !slices.Equal(ints(got), want) {
 		t.Fatalf("x[m]: values differ")
 	}
 	got, err = engine.GetItem(x, []engine.IndexItem{{Kind: engine.IndexArray, Array: boolTensor([]int{rows}, mvals[:rows]...)}, {Kind: engine.IndexSlice, Step: -1, HasStep: true}})

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -77,11 +78,11 @@ func checkResult(t *testing.T, rule string, got *engine.Tensor, err error, want 
 		t.Errorf("%s: unexpected error %v", rule, err)
 		return
 	}
-	if !equalInts(got.Shape, want.shape) {
+	if !slices.Equal(got.Shape, want.shape) {
 		t.Errorf("%s: shape %v, want %v", rule, got.Shape, want.shape)
 		return
 	}
-	if g := ints(got); !equalInt64s(g, want.values) {
+	if g := ints(got); !slices.Equal(g, want.values) {
 		t.Errorf("%s: values %v, want %v", rule, g, want.values)
 	}
 }
@@ -91,30 +92,6 @@ func shapeOf(t *engine.Tensor) any {
 		return nil
 	}
 	return t.Shape
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func equalInt64s(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // requireNumPy returns the Python that has NumPy (Debian's python3-numpy

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -173,7 +174,7 @@ func TestGatherNDLarge(t *testing.T) {
 			t.Fatal(err)
 		}
 		shape, values, _ := gatherByDefinition(params, indices, ishape, 0)
-		if !equalInts(got.Shape, shape) || !equalInt64s(ints(got), values) {
+		if !slices.Equal(got.Shape, shape) || !slices.Equal(ints(got), values) {
 			t.Errorf("%s: wrong result", tt.name)
 		}
 		engine.Release(got)
@@ -194,7 +195,7 @@ func TestGatherNDLarge(t *testing.T) {
 			want := append([]int64(nil), values...)
 			clear(want[bad*block : (bad+1)*block])
 			clear(want[(tt.rows-1)*block:])
-			if !equalInt64s(ints(zeroed), want) {
+			if !slices.Equal(ints(zeroed), want) {
 				t.Errorf("%s, bad row %d, zero mode: wrong result", tt.name, bad)
 			}
 			engine.Release(zeroed) // the next zero-mode result may reuse it

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/go-python/gpython/py"
@@ -338,7 +339,7 @@ func TestONNXSliceMatchesDefinition(t *testing.T) {
 		if err != nil {
 			t.Fatalf("engine: %v", err)
 		}
-		if !equalInts(got.Shape, wantShape) || !equalInt64s(ints(got), wantValues) {
+		if !slices.Equal(got.Shape, wantShape) || !slices.Equal(ints(got), wantValues) {
 			t.Fatalf("engine gives %v %v; definition gives %v %v", got.Shape, ints(got), wantShape, wantValues)
 		}
 	})
@@ -382,7 +383,7 @@ func TestONNXGatherNDMatchesDefinition(t *testing.T) {
 		if outOfRange || err != nil {
 			t.Fatalf("definition out of range: %v; engine: %v", outOfRange, err)
 		}
-		if !equalInts(got.Shape, shape) || !equalInt64s(ints(got), values) {
+		if !slices.Equal(got.Shape, shape) || !slices.Equal(ints(got), values) {
 			t.Fatalf("engine gives %v %v; definition gives %v %v", got.Shape, ints(got), shape, values)
 		}
 	})

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"bytes"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/go-python/gpython/py"
@@ -155,7 +156,7 @@ func TestGetItemEqualsStridedSliceOfTFEncoding(t *testing.T) {
 			}
 			return
 		}
-		if !equalInts(a.Shape, b.Shape) || !bytes.Equal(a.Bytes(), b.Bytes()) {
+		if !slices.Equal(a.Shape, b.Shape) || !bytes.Equal(a.Bytes(), b.Bytes()) {
 			t.Fatalf("getitem gives %v %v; strided_slice gives %v %v", a.Shape, ints(a), b.Shape, ints(b))
 		}
 	})
@@ -234,7 +235,7 @@ func TestGatherNDMatchesDefinition(t *testing.T) {
 			}
 		case err != nil:
 			t.Fatalf("engine: %v", err)
-		case !equalInts(got.Shape, shape) || !equalInt64s(ints(got), values):
+		case !slices.Equal(got.Shape, shape) || !slices.Equal(ints(got), values):
 			t.Fatalf("engine gives %v %v; definition gives %v %v", got.Shape, ints(got), shape, values)
 		}
 	})

@@ -239,6 +239,21 @@ type onnxGatherHead struct {
 }
 
 // drawONNXGatherHead draws the data, index dtype and axis of an ONNX
+// withIndices draws the indices of shape ishape, in [-s, s) unless the
+// case is drawn with bad indices, and returns the case and its planned
+// outcome: out_of_range if an index is outside.
+func (h *onnxGatherHead) withIndices(t *rapid.T, ishape []int, s int) (casefile.Memory, engine.ErrorKind) {
+	values := drawIndexValues(t, engine.NumElements(ishape), s, h.idt, true, chance(t, "bad indices", onnxGatherBadPerMille))
+	indices := newTensor(h.idt, ishape, encodeIndices(h.idt, values))
+	if anyOutside(h.idt, values, -int64(s), int64(s)) {
+		h.fail(engine.OutOfRange)
+	}
+	return casefile.Memory{
+		Spec:   h.spec,
+		Inputs: map[string]*engine.Tensor{"data": h.data, "indices": indices},
+	}, h.want
+}
+
 // gather case of op.
 func drawONNXGatherHead(t *rapid.T, op string) *onnxGatherHead {
 	h := &onnxGatherHead{spec: map[string]any{"op": op}}
@@ -273,21 +288,12 @@ func ONNXGatherCase() *rapid.Generator[casefile.Memory] {
 
 func drawONNXGather(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 	h := drawONNXGatherHead(t, "onnx_gather")
-	shape, data, spec, idt, axis, fail := h.shape, h.data, h.spec, h.idt, h.axis, h.fail
 	ishape := drawIndexShape(t, pick(t, "indices rank", indexRankWeights...), smallIndexBudget)
 	s := 0
-	if axis >= 0 {
-		s = shape[axis]
+	if h.axis >= 0 {
+		s = h.shape[h.axis]
 	}
-	values := drawIndexValues(t, engine.NumElements(ishape), s, idt, true, chance(t, "bad indices", onnxGatherBadPerMille))
-	indices := newTensor(idt, ishape, encodeIndices(idt, values))
-	if anyOutside(idt, values, -int64(s), int64(s)) {
-		fail(engine.OutOfRange)
-	}
-	return casefile.Memory{
-		Spec:   spec,
-		Inputs: map[string]*engine.Tensor{"data": data, "indices": indices},
-	}, h.want
+	return h.withIndices(t, ishape, s)
 }
 
 // ONNXGatherElementsCase returns a generator of onnx_gather_elements cases
@@ -305,7 +311,7 @@ func ONNXGatherElementsCase() *rapid.Generator[casefile.Memory] {
 
 func drawONNXGatherElements(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 	h := drawONNXGatherHead(t, "onnx_gather_elements")
-	shape, data, spec, idt, axis, fail := h.shape, h.data, h.spec, h.idt, h.axis, h.fail
+	shape, axis, fail := h.shape, h.axis, h.fail
 	r := len(shape)
 	ax := max(axis, 0)
 	ishape := make([]int, r)
@@ -350,13 +356,5 @@ func drawONNXGatherElements(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 	if r > 0 {
 		s = shape[ax]
 	}
-	values := drawIndexValues(t, engine.NumElements(ishape), s, idt, true, chance(t, "bad indices", onnxGatherBadPerMille))
-	indices := newTensor(idt, ishape, encodeIndices(idt, values))
-	if anyOutside(idt, values, -int64(s), int64(s)) {
-		fail(engine.OutOfRange)
-	}
-	return casefile.Memory{
-		Spec:   spec,
-		Inputs: map[string]*engine.Tensor{"data": data, "indices": indices},
-	}, h.want
+	return h.withIndices(t, ishape, s)
 }

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -318,7 +319,7 @@ func drawMaskShape(t *rapid.T, it *advItem, fault int) int {
 			fault = advFaultNone
 		}
 	}
-	if !it.named && hasZero(it.shape) {
+	if !it.named && slices.Contains(it.shape, 0) {
 		it.named = true // an empty list would be an integer index
 	}
 	return fault
@@ -348,7 +349,7 @@ func drawMaskValues(t *rapid.T, it *advItem) int {
 // is a scalar or only a mask's count, its first dim otherwise.
 func makeRoomForEmpty(items []*advItem, b []int, haveBool bool) []int {
 	for _, it := range items {
-		if it.kind == advIntArray && it.zero && !hasZero(b) {
+		if it.kind == advIntArray && it.zero && !slices.Contains(b, 0) {
 			if len(b) == 0 || (haveBool && len(b) == 1) {
 				b = append([]int{0}, b...)
 			} else {
@@ -486,7 +487,7 @@ func nameAdvInputs(t *rapid.T, items []*advItem, x *engine.Tensor) map[string]*e
 		}
 		if it.kind == advIntArray && len(namedInts) > 0 && chance(t, "reuse name", 80) {
 			e := namedInts[offset(t, "reuse", 3)%len(namedInts)]
-			if sameShape(e.shape, it.shape) && !anyOutside(e.dt, e.values, -int64(it.dims[0]), int64(it.dims[0])) {
+			if slices.Equal(e.shape, it.shape) && !anyOutside(e.dt, e.values, -int64(it.dims[0]), int64(it.dims[0])) {
 				it.name, it.dt, it.values = e.name, e.dt, e.values
 				continue
 			}
@@ -640,29 +641,6 @@ func broadcastAll(items []*advItem) ([]int, bool) {
 		}
 	}
 	return out, true
-}
-
-// hasZero reports whether shape has a dimension of size 0.
-func hasZero(shape []int) bool {
-	for _, d := range shape {
-		if d == 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// sameShape reports whether a and b are the same shape.
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // floatLists are inline float lists (invalid_spec).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -389,7 +390,7 @@ func TestGetItemAdvancedCoverage(t *testing.T) {
 					shapes = append(shapes, x.Shape)
 				}
 			}
-			return len(shapes) >= 2 && !sameShape(shapes[0], shapes[1])
+			return len(shapes) >= 2 && !slices.Equal(shapes[0], shapes[1])
 		}},
 		{"adjacent arrays after a slice (their dims in place)", func(e evaluated) bool {
 			items, at := arrayItems(e.m)
