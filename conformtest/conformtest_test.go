@@ -19,9 +19,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/cases"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/corpus"
 )
@@ -99,7 +99,7 @@ func callDirectly(im any, c *casefile.Case) (o outcome, ok bool) {
 	if !c.Def.Implements(im) {
 		return outcome{}, false
 	}
-	if s, ok := c.Spec.(casefile.GetItemSpec); ok && s.ParseErr != nil {
+	if s, ok := c.Spec.(engine.GetItemSpec); ok && s.ParseErr != nil {
 		return outcomeOf(nil, s.ParseErr), true
 	}
 	// The loaded cases are shared by parallel tests: call on a copy.

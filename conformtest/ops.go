@@ -1,6 +1,6 @@
 package conformtest
 
-import "github.com/conformsuite/conform/casefile"
+import "github.com/conformsuite/conform/internal/casefile"
 
 // The interfaces of the ops, one per op, in the order of the ops
 // (casefile.OpNames). Each is an alias of the interface the op's

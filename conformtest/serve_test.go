@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/conformsuite/conform/internal/check"
-	"github.com/conformsuite/conform/oracle"
+	"github.com/conformsuite/conform/internal/oracle"
 	"github.com/google/go-cmp/cmp"
 )
 

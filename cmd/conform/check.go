@@ -15,10 +15,10 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/confine"
+	"github.com/conformsuite/conform/internal/oracle"
 	"github.com/conformsuite/conform/internal/output"
 	"github.com/conformsuite/conform/internal/printable"
 	"github.com/conformsuite/conform/internal/protocol"
-	"github.com/conformsuite/conform/oracle"
 )
 
 // checkCommand runs a corpus against an implementation: the gate.

@@ -11,8 +11,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/confine"
 	"github.com/conformsuite/conform/internal/npy"
 	"github.com/conformsuite/conform/internal/output"

@@ -15,10 +15,10 @@ import (
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/fuzz"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/oracle"
 	"github.com/conformsuite/conform/internal/printable"
 	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/internal/signature"
-	"github.com/conformsuite/conform/oracle"
 )
 
 // fuzzCommand is conform fuzz.

@@ -12,8 +12,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/cases"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/gen"

@@ -11,14 +11,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/conformsuite/conform/casefile"
+	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // numpyAdapter is the plain NumPy conform/1 adapter of testdata/numpy_adapter.py:
 // np.asarray(x[index]) for getitem (advanced indices included), np.take and
 // np.take_along_axis, strided_slice translated into a NumPy index, tf.slice
 // as basic slicing, gather_nd by a loop. It is written as a user would write
-// it, independently of oracle/numpy.
+// it, independently of internal/oracle/numpy.
 const numpyAdapter = "/usr/bin/python3 testdata/numpy_adapter.py"
 
 // numpyAdapterOps are the ops the plain NumPy adapter lists in its hello.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/conformsuite/conform/internal/oracle"
 	"github.com/conformsuite/conform/internal/output"
-	"github.com/conformsuite/conform/oracle"
 )
 
 // runInputs returns the files a check, report or fuzz run reads, which

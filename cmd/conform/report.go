@@ -11,15 +11,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/cases"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/confine"
 	"github.com/conformsuite/conform/internal/gen"
 	"github.com/conformsuite/conform/internal/golden"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/oracle"
 	"github.com/conformsuite/conform/internal/printable"
 	"github.com/conformsuite/conform/internal/report"
-	"github.com/conformsuite/conform/oracle"
 )
 
 // listFlag collects a repeatable string flag.

@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/conformsuite/conform/casefile"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/printable"
 	"github.com/conformsuite/conform/internal/protocol"
 )

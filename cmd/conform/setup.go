@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/conformsuite/conform/internal/oracle"
 	"github.com/conformsuite/conform/internal/printable"
-	"github.com/conformsuite/conform/oracle"
 )
 
 // setupCommand is conform setup.

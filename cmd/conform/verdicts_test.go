@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/conformsuite/conform/casefile"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/check"
 )
 

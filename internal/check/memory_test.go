@@ -12,8 +12,8 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/heaptest"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/oracle"
 	"github.com/conformsuite/conform/internal/protocol"
-	"github.com/conformsuite/conform/oracle"
 )
 
 // startProtocolChild starts the test binary as the conform/1 child of TestMain

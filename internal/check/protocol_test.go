@@ -12,12 +12,12 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/npy"
+	"github.com/conformsuite/conform/internal/oracle"
 	"github.com/conformsuite/conform/internal/protocol"
-	"github.com/conformsuite/conform/oracle"
 )
 
 // TestMain re-runs the test binary as a conform/1 child that misbehaves on

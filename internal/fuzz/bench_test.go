@@ -4,10 +4,10 @@ import (
 	"context"
 	"testing"
 
-	"github.com/conformsuite/conform/casefile"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/gen"
 	"github.com/conformsuite/conform/internal/impl"
-	"github.com/conformsuite/conform/oracle"
+	"github.com/conformsuite/conform/internal/oracle"
 )
 
 func sampleCases(n int) []casefile.Memory {

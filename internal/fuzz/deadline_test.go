@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/conformsuite/conform/internal/impl"
-	"github.com/conformsuite/conform/oracle"
+	"github.com/conformsuite/conform/internal/oracle"
 )
 
 // hangingImpl starts the test binary as a child that never answers, with

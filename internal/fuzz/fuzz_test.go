@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/oracle"
 	"github.com/conformsuite/conform/internal/protocol"
-	"github.com/conformsuite/conform/oracle"
 )
 
 // The test binary re-runs itself as a deliberately broken conform/1 child
@@ -39,7 +39,7 @@ var bugs = map[string]struct {
 			return nil, nil, false
 		}
 		idx, params := c.Inputs["indices"].Contiguous(), c.Inputs["params"]
-		if idx.Rank() == 0 || params.Rank() <= c.Spec.(casefile.GatherNDSpec).BatchDims {
+		if idx.Rank() == 0 || params.Rank() <= c.Spec.(engine.GatherNDSpec).BatchDims {
 			return nil, nil, false
 		}
 		depth := idx.Shape[idx.Rank()-1]
@@ -47,7 +47,7 @@ var bugs = map[string]struct {
 		changed := false
 		for i := 0; i*8 < len(data); i++ {
 			v := int64(binary.LittleEndian.Uint64(data[8*i:]))
-			dim := c.Spec.(casefile.GatherNDSpec).BatchDims + i%max(depth, 1)
+			dim := c.Spec.(engine.GatherNDSpec).BatchDims + i%max(depth, 1)
 			if v < 0 && dim < params.Rank() {
 				binary.LittleEndian.PutUint64(data[8*i:], uint64(v+int64(params.Shape[dim])))
 				changed = true
@@ -57,7 +57,7 @@ var bugs = map[string]struct {
 			return nil, nil, false
 		}
 		wrapped, _ := engine.FromBytes(idx.DType, idx.Shape, data)
-		out, err := engine.GatherND(params, wrapped, c.Spec.(casefile.GatherNDSpec).BatchDims, c.Spec.(casefile.GatherNDSpec).BadIndices)
+		out, err := engine.GatherND(params, wrapped, c.Spec.(engine.GatherNDSpec).BatchDims, c.Spec.(engine.GatherNDSpec).BadIndices)
 		return out, err, true
 	}},
 	"strict-shrink": {"rejects shrink axes with a stride other than 1, which TF accepts", func(c *casefile.Case) (*engine.Tensor, error, bool) {
@@ -76,7 +76,7 @@ var bugs = map[string]struct {
 		if c.Op != casefile.OpSlice {
 			return nil, nil, false
 		}
-		spec := c.Spec.(casefile.SliceSpec)
+		spec := c.Spec.(engine.SliceSpec)
 		if len(spec.Size) != c.Inputs["x"].Rank() {
 			return nil, nil, false
 		}

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/output"
 	"github.com/conformsuite/conform/internal/protocol"

@@ -12,7 +12,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/conformsuite/conform/casefile"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/gen"
 	"github.com/conformsuite/conform/internal/golden"
 	"github.com/conformsuite/conform/internal/signature"

@@ -5,7 +5,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/conformsuite/conform/casefile"
+	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // register hangs the case generator of an op on the op's definition

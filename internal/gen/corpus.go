@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/conformsuite/conform/casefile"
+	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // maxAttemptsFactor bounds the draws Corpus makes per requested case, so

@@ -13,8 +13,8 @@ import (
 	"github.com/go-python/gpython/py"
 	"pgregory.net/rapid"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/expr"
 )
 

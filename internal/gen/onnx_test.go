@@ -11,8 +11,8 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // onnxPool is poolPerOp cases of each ONNX op, case i drawn with seed

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/conformsuite/conform/casefile"
+	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // TestEveryOpHasAGenerator checks that this package hangs a generator on

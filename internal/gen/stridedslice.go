@@ -3,8 +3,8 @@ package gen
 import (
 	"pgregory.net/rapid"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 )
 
 func init() {

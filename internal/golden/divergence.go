@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/internal/signature"
 )
@@ -97,7 +97,7 @@ func (d *Disagreement) Applies(v engine.Variant) bool {
 var Unexplained = Divergence{ID: "unexplained", Explanation: "no known divergence explains this disagreement: investigate"}
 
 // Divergences lists the known divergence classes, most specific first.
-// Each was confirmed by running TF.js directly; see oracle/README.md.
+// Each was confirmed by running TF.js directly; see internal/oracle/README.md.
 var Divergences = []Divergence{
 	{
 		ID: "tfjs-strings-not-byte-safe", Oracle: "tfjs",
@@ -222,7 +222,7 @@ func gatherBatchDims(m casefile.Memory) int {
 }
 
 // The ONNX Runtime divergences from the ONNX specification, on the ONNX
-// ops (see oracle/README.md).
+// ops (see internal/oracle/README.md).
 func init() {
 	Divergences = append(Divergences,
 		Divergence{
@@ -254,7 +254,7 @@ func init() {
 			Explanation: "ONNX Runtime's GatherND only checks that the batch sizes divide each other, not that data and indices have the same batch dimensions as the ONNX spec requires.",
 			Match: func(d *Disagreement) bool {
 				c, err := d.Case.Case()
-				return err == nil && d.Op() == casefile.OpONNXGatherND && c.Spec.(casefile.ONNXGatherNDSpec).BatchDims > 0 && d.Is(signature.OutputForError, string(engine.InvalidSpec))
+				return err == nil && d.Op() == casefile.OpONNXGatherND && c.Spec.(engine.ONNXGatherNDSpec).BatchDims > 0 && d.Is(signature.OutputForError, string(engine.InvalidSpec))
 			},
 		},
 		Divergence{
@@ -262,7 +262,7 @@ func init() {
 			Explanation: "ONNX Runtime's GatherND accepts a negative batch_dims (and computes a result); the ONNX spec requires 0 <= batch_dims < min(rank(data), rank(indices)).",
 			Match: func(d *Disagreement) bool {
 				c, err := d.Case.Case()
-				return err == nil && d.Op() == casefile.OpONNXGatherND && c.Spec.(casefile.ONNXGatherNDSpec).BatchDims < 0 && d.Is(signature.OutputForError, string(engine.InvalidSpec))
+				return err == nil && d.Op() == casefile.OpONNXGatherND && c.Spec.(engine.ONNXGatherNDSpec).BatchDims < 0 && d.Is(signature.OutputForError, string(engine.InvalidSpec))
 			},
 		},
 		Divergence{
@@ -310,7 +310,7 @@ func beginOutside(m casefile.Memory) bool {
 		return false
 	}
 	shape := c.Inputs["x"].Shape
-	for i, b := range c.Spec.(casefile.SliceSpec).Begin {
+	for i, b := range c.Spec.(engine.SliceSpec).Begin {
 		if b < 0 || (i < len(shape) && b > int64(shape[i])) {
 			return true
 		}
@@ -341,7 +341,7 @@ func stridedPlan(m casefile.Memory) (*engine.Plan, int) {
 	x := c.Inputs["x"]
 	var plan *engine.Plan
 	if c.Op == casefile.OpGetItem {
-		spec := c.Spec.(casefile.GetItemSpec)
+		spec := c.Spec.(engine.GetItemSpec)
 		if spec.ParseErr != nil {
 			return nil, 0
 		}

@@ -9,9 +9,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/cases"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/npy"
 	"github.com/conformsuite/conform/internal/protocol"
@@ -160,7 +160,7 @@ func TestCountPairs(t *testing.T) {
 }
 
 // TestClassifyTFLite has one minimal case per TFLite class (the examples
-// oracle/tflite_test.go pins against the oracle), and the rule it shows.
+// internal/oracle/tflite_test.go pins against the oracle), and the rule it shows.
 func TestClassifyTFLite(t *testing.T) {
 	i32 := engine.Int32Type
 	x := func(shape ...int) map[string]*engine.Tensor {

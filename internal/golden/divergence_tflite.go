@@ -1,14 +1,14 @@
 package golden
 
 import (
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/signature"
 	"github.com/conformsuite/conform/internal/tfspec"
 )
 
-// The codes of the crashes the TFLite oracle reports (oracle/tflite/oracle.js,
-// oracle/README.md), on cases where TFLite raised no error but failed.
+// The codes of the crashes the TFLite oracle reports (internal/oracle/tflite/oracle.js,
+// internal/oracle/README.md), on cases where TFLite raised no error but failed.
 const (
 	tfliteTrapped       = "trap"           // a WebAssembly trap: an out-of-bounds access
 	tfliteReadOutside   = "read-outside"   // output elements that are not input elements
@@ -36,8 +36,8 @@ func slice(m casefile.Memory, f func(tfspec.Slice) bool) bool {
 
 // The TensorFlow Lite divergences from TF, on the STRIDED_SLICE
 // (strided_slice, and getitem through TF's encoding), SLICE and GATHER_ND
-// kernels of the WebAssembly build the oracle runs (oracle/README.md;
-// oracle/tflite_test.go pins an example of each). Where TF refuses a
+// kernels of the WebAssembly build the oracle runs (internal/oracle/README.md;
+// internal/oracle/tflite_test.go pins an example of each). Where TF refuses a
 // spec, the classes follow the order of TF's checks, so a spec with
 // several faults is classed by the check TF fails first and TFLite
 // lacks; the differences in results come after.

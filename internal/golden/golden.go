@@ -14,12 +14,12 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/conformsuite/conform/casefile"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/npy"
+	"github.com/conformsuite/conform/internal/oracle"
 	"github.com/conformsuite/conform/internal/progress"
 	"github.com/conformsuite/conform/internal/protocol"
-	"github.com/conformsuite/conform/oracle"
 )
 
 // Reference is the oracle whose results are a case's expectation.

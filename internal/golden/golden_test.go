@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/conformsuite/conform/casefile"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/gen"
 	"github.com/conformsuite/conform/internal/impl"

@@ -10,9 +10,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/cases"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/compare"
 	"github.com/conformsuite/conform/internal/corpus"

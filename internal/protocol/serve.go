@@ -12,9 +12,9 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/budget"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/npy"
 )
 

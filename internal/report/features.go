@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // Feature is one rule of the semantics a case can exercise.

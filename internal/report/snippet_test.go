@@ -11,8 +11,8 @@ import (
 	"github.com/go-python/gpython/parser"
 	"github.com/go-python/gpython/py"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // getItem is a getitem case over x of shape (2, 3), with more inputs

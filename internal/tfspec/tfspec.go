@@ -20,8 +20,8 @@ import (
 	"math/bits"
 	"regexp"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // Entry kinds, by TF's priority on one position: ellipsis > new axis >
@@ -97,7 +97,7 @@ func ReadStrided(m casefile.Memory) (s Strided, ok bool) {
 			s.Entries = append(s.Entries, e)
 		}
 	case casefile.OpGetItem:
-		spec := c.Spec.(casefile.GetItemSpec)
+		spec := c.Spec.(engine.GetItemSpec)
 		if spec.ParseErr != nil || engine.Refused(spec.Items) != nil {
 			return Strided{}, false
 		}
@@ -265,7 +265,7 @@ func SeveralEllipses(m casefile.Memory) bool {
 		if s, ok := ReadStrided(m); ok {
 			return s.Ellipses() >= 2
 		}
-		return len(ellipsisRE.FindAllString(c.Spec.(casefile.GetItemSpec).Index, -1)) >= 2
+		return len(ellipsisRE.FindAllString(c.Spec.(engine.GetItemSpec).Index, -1)) >= 2
 	}
 	return false
 }
@@ -282,7 +282,7 @@ func ReadSlice(m casefile.Memory) (s Slice, ok bool) {
 	if err != nil || c.Op != casefile.OpSlice {
 		return Slice{}, false
 	}
-	spec := c.Spec.(casefile.SliceSpec)
+	spec := c.Spec.(engine.SliceSpec)
 	return Slice{Begin: spec.Begin, Size: spec.Size, Shape: c.Inputs["x"].Shape}, true
 }
 

@@ -3,8 +3,8 @@ package tfspec
 import (
 	"testing"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 )
 
 func input(t *testing.T, dt engine.DType, shape []int, data []byte) *engine.Tensor {

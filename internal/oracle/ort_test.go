@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	cgen "github.com/conformsuite/conform/internal/gen"
 	"github.com/conformsuite/conform/internal/npy"
 	"github.com/conformsuite/conform/internal/protocol"
@@ -401,7 +401,7 @@ func tfDense(m casefile.Memory) (dims []denseDim, ok bool) {
 			entries = append(entries, e)
 		}
 	case casefile.OpGetItem:
-		spec := c.Spec.(casefile.GetItemSpec)
+		spec := c.Spec.(engine.GetItemSpec)
 		if spec.ParseErr != nil {
 			return nil, false
 		}
@@ -553,7 +553,7 @@ func tfDivergence(r ortResult) string {
 }
 
 // TestORTDivergences pins the minimal example of each documented way ONNX
-// Runtime differs from the engine (oracle/README.md): the engine's answer
+// Runtime differs from the engine (internal/oracle/README.md): the engine's answer
 // and ONNX Runtime's, exactly.
 func TestORTDivergences(t *testing.T) {
 	c := startORT(t)

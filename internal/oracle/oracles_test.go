@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/compare"
 	"github.com/conformsuite/conform/internal/npy"
 	"github.com/conformsuite/conform/internal/protocol"

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/expr"
 	"github.com/conformsuite/conform/internal/npy"
 	"github.com/conformsuite/conform/internal/protocol"
@@ -179,7 +179,7 @@ func TestTFLiteOracle(t *testing.T) {
 // tfliteDivergence names the class of a disagreement between the engine
 // (TF / NumPy semantics) and TFLite, or returns "". The classes come from
 // TFLite's kernels as this build runs them (strided_slice.cc, slice.cc,
-// gather_nd.cc; see oracle/README.md).
+// gather_nd.cc; see internal/oracle/README.md).
 func tfliteDivergence(r tfliteResult) string {
 	op := r.m.Op()
 	if r.crash != "" {
@@ -236,7 +236,7 @@ func tfliteDivergence(r tfliteResult) string {
 }
 
 // tfliteCrashClasses are the classes of the crashes the TFLite oracle
-// reports, by their codes (oracle/README.md).
+// reports, by their codes (internal/oracle/README.md).
 var tfliteCrashClasses = map[string]string{
 	"trap":                    "crash: TFLite trapped (WebAssembly out-of-bounds access or abort)",
 	"read-outside":            "crash: TFLite read outside its input (out-of-bounds read or unwritten output, no error)",
@@ -409,7 +409,7 @@ func tfliteSpecEntries(m casefile.Memory) (values [][]int64, maskBeyond31, ok bo
 			maskBeyond31 = true
 		}
 		return [][]int64{spec.Begin, spec.End, spec.Strides}, maskBeyond31, true
-	case casefile.GetItemSpec:
+	case engine.GetItemSpec:
 		items := spec.Items
 		if spec.ParseErr != nil {
 			if items, err = expr.Parse(ellipsisRE.ReplaceAllString(spec.Index, "None")); err != nil {

@@ -8,11 +8,6 @@ import (
 	"github.com/conformsuite/conform/internal/pysrc"
 )
 
-// SliceSpec is the spec of a slice case: tf.slice's begin and size.
-type SliceSpec struct {
-	Begin, Size []int64
-}
-
 // Slicer is the method conformtest calls for slice.
 type Slicer interface {
 	Slice(x *engine.Tensor, begin, size []int64) (*engine.Tensor, error)
@@ -32,7 +27,7 @@ var sliceOp = &OpDef{
 	Family:   "tf",
 	Variants: []engine.Variant{engine.Int32Arithmetic, engine.ShortSliceSpecPadded, engine.ExtraEntriesIgnored, engine.EmptyRangeRefused, engine.DropSize1Dims},
 	parse: func(c *Case) (any, error) {
-		var s SliceSpec
+		var s engine.SliceSpec
 		var err error
 		if s.Begin, err = c.ints("begin", true); err != nil {
 			return nil, err
@@ -43,16 +38,16 @@ var sliceOp = &OpDef{
 		return s, nil
 	},
 	eval: func(c *Case, r engine.Rules) (*engine.Tensor, error) {
-		s := specOf[SliceSpec](c)
+		s := specOf[engine.SliceSpec](c)
 		return engine.SliceUnder(c.Inputs["x"], s.Begin, s.Size, r)
 	},
 	implements: implements[Slicer],
 	call: func(impl any, c *Case) (*engine.Tensor, error) {
-		s := specOf[SliceSpec](c)
+		s := specOf[engine.SliceSpec](c)
 		return impl.(Slicer).Slice(c.Inputs["x"], s.Begin, s.Size)
 	},
 	tag: func(c *Case, add func(string)) {
-		s := specOf[SliceSpec](c)
+		s := specOf[engine.SliceSpec](c)
 		x := c.Inputs["x"]
 		for i := range s.Size {
 			if i < x.Rank() && s.Size[i] == 0 {
@@ -61,7 +56,7 @@ var sliceOp = &OpDef{
 		}
 	},
 	snippet: func(b *strings.Builder, c *Case) {
-		s := specOf[SliceSpec](c)
+		s := specOf[engine.SliceSpec](c)
 		fmt.Fprintf(b, "tf.slice(x, %s, %s)  # TensorFlow\n", pysrc.Ints(s.Begin), pysrc.Ints(s.Size))
 		if len(s.Begin) == len(s.Size) && len(s.Begin) == c.Inputs["x"].Rank() {
 			parts := make([]string, len(s.Begin))

@@ -7,11 +7,6 @@ import (
 	"github.com/conformsuite/conform/engine"
 )
 
-// ONNXGatherNDSpec is the spec of an onnx_gather_nd case.
-type ONNXGatherNDSpec struct {
-	BatchDims int
-}
-
 // ONNXGatherNDer is the method conformtest calls for onnx_gather_nd.
 type ONNXGatherNDer interface {
 	ONNXGatherND(data, indices *engine.Tensor, batchDims int) (*engine.Tensor, error)
@@ -32,26 +27,26 @@ var onnxGatherNDOp = &OpDef{
 	Variants: []engine.Variant{engine.GatherFlatBounds, engine.DropSize1Dims},
 	parse: func(c *Case) (any, error) {
 		b, err := c.int32Field("batch_dims", 0)
-		return ONNXGatherNDSpec{BatchDims: b}, err
+		return engine.ONNXGatherNDSpec{BatchDims: b}, err
 	},
 	eval: func(c *Case, r engine.Rules) (*engine.Tensor, error) {
-		return engine.ONNXGatherNDUnder(c.Inputs["data"], c.Inputs["indices"], specOf[ONNXGatherNDSpec](c).BatchDims, r)
+		return engine.ONNXGatherNDUnder(c.Inputs["data"], c.Inputs["indices"], specOf[engine.ONNXGatherNDSpec](c).BatchDims, r)
 	},
 	implements: implements[ONNXGatherNDer],
 	call: func(impl any, c *Case) (*engine.Tensor, error) {
-		return impl.(ONNXGatherNDer).ONNXGatherND(c.Inputs["data"], c.Inputs["indices"], specOf[ONNXGatherNDSpec](c).BatchDims)
+		return impl.(ONNXGatherNDer).ONNXGatherND(c.Inputs["data"], c.Inputs["indices"], specOf[engine.ONNXGatherNDSpec](c).BatchDims)
 	},
 	features: []Feature{
 		{"onnx-negative-index-wrap", "onnx", "an ONNX gather: negative indices wrap once"},
 	},
 	tag: func(c *Case, add func(string)) {
 		add("onnx-negative-index-wrap")
-		if specOf[ONNXGatherNDSpec](c).BatchDims > 0 {
+		if specOf[engine.ONNXGatherNDSpec](c).BatchDims > 0 {
 			add("gather-batch-dims")
 		}
 	},
 	snippet: func(b *strings.Builder, c *Case) {
-		s := specOf[ONNXGatherNDSpec](c)
+		s := specOf[engine.ONNXGatherNDSpec](c)
 		fmt.Fprintf(b, "# ONNX GatherND-13: batch_dims=%d (negative indices wrap once)\n", s.BatchDims)
 		if s.BatchDims == 0 {
 			b.WriteString("data[tuple(np.moveaxis(indices, -1, 0))]  # NumPy equivalent when every index is in [-dim, dim)\n")

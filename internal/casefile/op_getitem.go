@@ -10,18 +10,6 @@ import (
 	"github.com/conformsuite/conform/internal/pysrc"
 )
 
-// GetItemSpec is the spec of a getitem case: NumPy's x[index].
-type GetItemSpec struct {
-	// Index is the subscript as written, e.g. "x[1:, None, i]".
-	Index string
-	// Items is the parsed subscript, nil if it does not parse. The arrays
-	// of items written as names are not bound here (Array is nil): see
-	// Case.IndexItems.
-	Items []engine.IndexItem
-	// ParseErr is why the subscript does not parse: the case's answer.
-	ParseErr error
-}
-
 // GetItemer is the method conformtest calls for getitem: x[index] with
 // its parsed items. It is not called for a subscript that does not parse
 // or that holds a literal NumPy refuses (an engine.IndexInvalid item or a
@@ -49,7 +37,7 @@ var getItemOp = &OpDef{
 		if !ok {
 			return nil, bad(`getitem case has no "index" field`)
 		}
-		var s GetItemSpec
+		var s engine.GetItemSpec
 		if unmarshalString(raw, &s.Index) != nil {
 			return nil, bad(`"index" must be a string such as "x[1:3, ...]"`)
 		}
@@ -57,10 +45,10 @@ var getItemOp = &OpDef{
 		return s, nil
 	},
 	names: func(spec any) []string {
-		return expr.Names(spec.(GetItemSpec).Items)
+		return expr.Names(spec.(engine.GetItemSpec).Items)
 	},
 	eval: func(c *Case, r engine.Rules) (*engine.Tensor, error) {
-		s := specOf[GetItemSpec](c)
+		s := specOf[engine.GetItemSpec](c)
 		if s.ParseErr != nil {
 			return nil, s.ParseErr
 		}
@@ -68,7 +56,7 @@ var getItemOp = &OpDef{
 	},
 	implements: implements[GetItemer],
 	call: func(impl any, c *Case) (*engine.Tensor, error) {
-		s := specOf[GetItemSpec](c)
+		s := specOf[engine.GetItemSpec](c)
 		if s.ParseErr != nil {
 			return nil, s.ParseErr
 		}
@@ -91,7 +79,7 @@ var getItemOp = &OpDef{
 // array written as a name bound to the case's input of that name; nil if
 // the subscript does not parse.
 func (c *Case) IndexItems() []engine.IndexItem {
-	items, err := expr.Bind(specOf[GetItemSpec](c).Items, c.Inputs)
+	items, err := expr.Bind(specOf[engine.GetItemSpec](c).Items, c.Inputs)
 	if err != nil {
 		return nil // a name without input: Parse refuses such a case
 	}
@@ -99,7 +87,7 @@ func (c *Case) IndexItems() []engine.IndexItem {
 }
 
 func tagGetItem(c *Case, add func(string)) {
-	s := specOf[GetItemSpec](c)
+	s := specOf[engine.GetItemSpec](c)
 	src := strings.ReplaceAll(s.Index, " ", "")
 	if strings.Contains(src, "[()]") || strings.HasSuffix(src, ",]") || strings.Contains(src, "[(") || strings.Contains(src, "newaxis") {
 		add("subscript-forms")
@@ -178,7 +166,7 @@ func tagGetItem(c *Case, add func(string)) {
 // holds an item NumPy refuses (a float, a string, ...), appears only as a
 // string literal, and is not evaluated.
 func getItemSnippet(b *strings.Builder, c *Case) {
-	s := specOf[GetItemSpec](c)
+	s := specOf[engine.GetItemSpec](c)
 	if s.ParseErr != nil {
 		fmt.Fprintf(b, "index = %s  # the subscript as the case writes it, not run here\n", pysrc.String(s.Index))
 		fmt.Fprintf(b, "%s\n", pysrc.Comment(fmt.Sprintf("it does not parse: %v", s.ParseErr)))

@@ -17,7 +17,7 @@ type fieldJSON struct {
 }
 
 // OpsJSON returns the registry as the oracle programs read it, the file
-// oracle/ops.json: every op in OpNames order with its family, its inputs
+// internal/oracle/ops.json: every op in OpNames order with its family, its inputs
 // (a getitem case has one more per name its subscript uses) and its spec
 // fields with their types (FieldType), as indented JSON ending in a
 // newline. A field of one op in a case of another is bad_input.
@@ -25,7 +25,7 @@ func OpsJSON() []byte {
 	doc := struct {
 		Generated string   `json:"generated"`
 		Ops       []opJSON `json:"ops"`
-	}{Generated: "from conform's op registry (package casefile) by `UPDATE=1 go test ./oracle -run TestOpsJSON`; do not edit"}
+	}{Generated: "from conform's op registry (package casefile) by `UPDATE=1 go test ./internal/oracle -run TestOpsJSON`; do not edit"}
 	for _, d := range ordered {
 		op := opJSON{Name: d.Name, Family: d.Family, Inputs: d.Inputs, Fields: []fieldJSON{}}
 		for i, f := range d.Fields {

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/gen"
 )
 
@@ -69,7 +69,7 @@ func TestVariantDeclarations(t *testing.T) {
 // of variants against the ops' declarations, in OpNames order ("every op"
 // when all declare it).
 func TestVariantsTableOps(t *testing.T) {
-	doc, err := os.ReadFile("../docs/commands.md")
+	doc, err := os.ReadFile("../../docs/commands.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,10 +79,10 @@ func TestLocateIgnoresTheWorkingDirectory(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "ran")
 	files := map[string]string{
 		"go.mod":                   "module github.com/conformsuite/conform\n\ngo 1.24\n",
-		"oracle/numpy/oracle.py":   "open(" + strconv.Quote(marker) + ", 'w').write('numpy')\n",
-		"oracle/tfjs/oracle.js":    "require('fs').writeFileSync(" + strconv.Quote(marker) + ", 'tfjs')\n",
-		"oracle/package.json":      `{"scripts": {"preinstall": "touch ` + marker + `"}}`,
-		"oracle/package-lock.json": "{}",
+		"internal/oracle/numpy/oracle.py":   "open(" + strconv.Quote(marker) + ", 'w').write('numpy')\n",
+		"internal/oracle/tfjs/oracle.js":    "require('fs').writeFileSync(" + strconv.Quote(marker) + ", 'tfjs')\n",
+		"internal/oracle/package.json":      `{"scripts": {"preinstall": "touch ` + marker + `"}}`,
+		"internal/oracle/package-lock.json": "{}",
 	}
 	for name, body := range files {
 		p := filepath.Join(tree, filepath.FromSlash(name))
@@ -128,7 +128,7 @@ func TestLocateIgnoresTheWorkingDirectory(t *testing.T) {
 		c.Close()
 	}
 	if data, err := os.ReadFile(marker); err == nil {
-		t.Errorf("the working directory's oracle/ ran (%s)", data)
+		t.Errorf("the working directory's internal/oracle/ ran (%s)", data)
 	}
 	// conform setup installs the node packages in the cache, not there.
 	npm := fakeNPM(t, "")

@@ -7,8 +7,8 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/npy"
 	"github.com/conformsuite/conform/internal/protocol"
 )

@@ -17,7 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// notPrograms are the files of the source tree's oracle/ directory that
+// notPrograms are the files of the source tree's internal/oracle/ directory that
 // the children never run, so the binary does not embed them.
 func notProgram(p string, d fs.DirEntry) bool {
 	base := d.Name()
@@ -30,7 +30,7 @@ func notProgram(p string, d fs.DirEntry) bool {
 	return false
 }
 
-// sourceDir is this package's directory, the oracle/ directory of the
+// sourceDir is this package's directory, the internal/oracle/ directory of the
 // source tree (tests may change the working directory).
 var sourceDir, _ = os.Getwd()
 
@@ -140,7 +140,7 @@ func TestEmbeddedProgramsAreTheSourceTree(t *testing.T) {
 	emb := ProgramFiles()
 	for _, f := range src {
 		if !slices.Contains(emb, f) {
-			t.Errorf("oracle/%s is not embedded: add it to the //go:embed line of embed.go", f)
+			t.Errorf("internal/oracle/%s is not embedded: add it to the //go:embed line of embed.go", f)
 		}
 	}
 	for _, f := range emb {

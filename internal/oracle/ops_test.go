@@ -6,12 +6,12 @@ import (
 	"os"
 	"testing"
 
-	"github.com/conformsuite/conform/casefile"
+	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // TestOpsJSON checks that ops.json, the op table the oracle programs read
 // (embedded with them), is the one the op registry generates:
-// `UPDATE=1 go test ./oracle -run TestOpsJSON` rewrites it after an op
+// `UPDATE=1 go test ./internal/oracle -run TestOpsJSON` rewrites it after an op
 // changes.
 func TestOpsJSON(t *testing.T) {
 	want := casefile.OpsJSON()
@@ -30,6 +30,6 @@ func TestOpsJSON(t *testing.T) {
 		t.Fatalf("ops.json is not embedded with the oracle programs: %v", err)
 	}
 	if !bytes.Equal(got, want) || !bytes.Equal(embedded, want) {
-		t.Errorf("oracle/ops.json is not the registry's (UPDATE=1 go test ./oracle -run TestOpsJSON rewrites it); want:\n%s", want)
+		t.Errorf("internal/oracle/ops.json is not the registry's (UPDATE=1 go test ./internal/oracle -run TestOpsJSON rewrites it); want:\n%s", want)
 	}
 }

@@ -7,12 +7,6 @@ import (
 	"github.com/conformsuite/conform/engine"
 )
 
-// GatherNDSpec is the spec of a gather_nd case.
-type GatherNDSpec struct {
-	BatchDims  int
-	BadIndices engine.BadIndexPolicy
-}
-
 // GatherNDer is the method conformtest calls for gather_nd.
 type GatherNDer interface {
 	GatherND(params, indices *engine.Tensor, batchDims int, policy engine.BadIndexPolicy) (*engine.Tensor, error)
@@ -32,7 +26,7 @@ var gatherNDOp = &OpDef{
 	Family:   "tf",
 	Variants: []engine.Variant{engine.NegativeGatherIndicesWrap, engine.GatherFlatBounds, engine.DropSize1Dims},
 	parse: func(c *Case) (any, error) {
-		var s GatherNDSpec
+		var s engine.GatherNDSpec
 		var err error
 		if s.BatchDims, err = c.int32Field("batch_dims", 0); err != nil {
 			return nil, err
@@ -43,12 +37,12 @@ var gatherNDOp = &OpDef{
 		return s, nil
 	},
 	eval: func(c *Case, r engine.Rules) (*engine.Tensor, error) {
-		s := specOf[GatherNDSpec](c)
+		s := specOf[engine.GatherNDSpec](c)
 		return engine.GatherNDUnder(c.Inputs["params"], c.Inputs["indices"], s.BatchDims, s.BadIndices, r)
 	},
 	implements: implements[GatherNDer],
 	call: func(impl any, c *Case) (*engine.Tensor, error) {
-		s := specOf[GatherNDSpec](c)
+		s := specOf[engine.GatherNDSpec](c)
 		return impl.(GatherNDer).GatherND(c.Inputs["params"], c.Inputs["indices"], s.BatchDims, s.BadIndices)
 	},
 	features: []Feature{
@@ -64,7 +58,7 @@ var gatherNDOp = &OpDef{
 	},
 	tag: tagGatherND,
 	snippet: func(b *strings.Builder, c *Case) {
-		s := specOf[GatherNDSpec](c)
+		s := specOf[engine.GatherNDSpec](c)
 		extra := ""
 		if s.BatchDims != 0 {
 			extra = fmt.Sprintf(", batch_dims=%d", s.BatchDims)
@@ -83,7 +77,7 @@ func (c *Case) badIndices() (engine.BadIndexPolicy, error) {
 }
 
 func tagGatherND(c *Case, add func(string)) {
-	s := specOf[GatherNDSpec](c)
+	s := specOf[engine.GatherNDSpec](c)
 	p, idx := c.Inputs["params"], c.Inputs["indices"]
 	if s.BatchDims > 0 {
 		add("gather-batch-dims")

@@ -25,7 +25,7 @@ import (
 var programs embed.FS
 
 // Programs returns the oracle programs embedded in the binary, laid out as
-// in the module's oracle/ directory.
+// in the module's internal/oracle/ directory.
 func Programs() fs.FS { return programs }
 
 // ProgramFiles returns the slash-separated paths of the embedded oracle

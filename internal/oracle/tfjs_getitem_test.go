@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/conformsuite/conform/casefile"
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/expr"
 )
 
