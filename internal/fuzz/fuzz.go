@@ -436,7 +436,7 @@ func (r *run) fuzzCase(k int) bool {
 	index := k*r.opts.Shards + r.opts.Shard
 	op := r.ops[index%len(r.ops)]
 	seed := gen.CaseSeed(r.opts.Seed, op, index)
-	m := gen.CaseOf(op).Example(seed)
+	m := example(op, seed)
 	out := compareCase(r.caseCtx, r.opts.Impl, r.opts.Oracles, m)
 	if r.caseCtx.Err() != nil {
 		return false // a result cut short is not a result

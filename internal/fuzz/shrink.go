@@ -193,6 +193,20 @@ func (s *shrinker) shrinkTime() time.Duration {
 
 var initTesting sync.Once
 
+// rapidFlags guards rapid's global flags: minimise sets them (under
+// rapidMu, so one shrinker at a time) while the generating workers' calls
+// to Example read rapid.seed. Example takes it for reading (see example),
+// setRapidFlags for writing.
+var rapidFlags sync.RWMutex
+
+// example draws the case of op with seed, as Generator.Example does, but
+// never while setRapidFlags writes the flags Example reads.
+func example(op string, seed int) casefile.Memory {
+	rapidFlags.RLock()
+	defer rapidFlags.RUnlock()
+	return gen.CaseOf(op).Example(seed)
+}
+
 // setRapidFlags sets rapid's (global) flags and returns a function that
 // restores them.
 func setRapidFlags(values map[string]string) func() {
@@ -206,6 +220,8 @@ func setRapidFlags(values map[string]string) func() {
 			flag.CommandLine.Parse(nil)
 		}
 	})
+	rapidFlags.Lock()
+	defer rapidFlags.Unlock()
 	old := map[string]string{}
 	for name, v := range values {
 		f := flag.Lookup(name)
@@ -216,6 +232,8 @@ func setRapidFlags(values map[string]string) func() {
 		flag.Set(name, v)
 	}
 	return func() {
+		rapidFlags.Lock()
+		defer rapidFlags.Unlock()
 		for name, v := range old {
 			flag.Set(name, v)
 		}
