@@ -29,7 +29,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Spec compliance: %s\n\n", mdText(r.Corpus))
 	fmt.Fprintf(&b, "%d cases. Each cell: cases passed / cases run, and how many the implementation skipped. ", r.Cases)
-	b.WriteString("✅ all passed, ❌ some failed, ➖ not run.\n\n")
+	b.WriteString("✅ all passed, ❌ some failed, ⚠️ none failed but most were skipped (not a pass), ➖ not run.\n\n")
 	b.WriteString("| rule | group | cases |")
 	for _, im := range r.Impls {
 		fmt.Fprintf(&b, " %s %s |", mdText(im.Name), mdText(im.Version))
@@ -118,10 +118,12 @@ func mark(c *Cell) string {
 	switch {
 	case c.Total == 0:
 		return "➖"
-	case c.Passed == c.Total:
-		return "✅"
+	case c.Passed < c.Total:
+		return "❌"
+	case c.MostlySkipped():
+		return "⚠️"
 	}
-	return "❌"
+	return "✅"
 }
 
 // cut shortens a message to its first 400 bytes (on a character
@@ -311,8 +313,10 @@ report.impls.forEach((im, i) => {
   const lab = el("label"); lab.appendChild(cb); lab.appendChild(document.createTextNode(" " + im.name + " "));
   implBox.appendChild(lab);
 });
+function mostlySkipped(c) { return c.skipped > c.total; }
 function colour(c) {
   if (c.total === 0) return "";
+  if (c.passed === c.total && mostlySkipped(c)) return "hsl(50,80%,80%)";
   const hue = Math.round(120 * c.passed / c.total);
   return "hsl(" + hue + ",65%,81%)";
 }
@@ -348,8 +352,8 @@ function render() {
     tr.appendChild(el("td", {className: "n"}, row.cases));
     row.cells.forEach((c, i) => {
       if (!shown[i]) return;
-      const text = c.total === 0 ? (c.skipped ? "skipped " + c.skipped : "–") : c.passed + "/" + c.total;
-      const td = el("td", {className: "cell" + (c.total === 0 ? " none" : c.passed < c.total ? " fail" : " pass")}, text);
+      const text = c.total === 0 ? (c.skipped ? "skipped " + c.skipped : "–") : c.passed + "/" + c.total + (c.skipped ? ", " + c.skipped + " skipped" : "");
+      const td = el("td", {className: "cell" + (c.total === 0 ? " none" : c.passed < c.total ? " fail" : mostlySkipped(c) ? " skipped" : " pass")}, text);
       td.style.background = colour(c);
       if (c.smallest_failure) { td.title = "smallest failing case: " + c.smallest_failure.id; td.addEventListener("click", () => showDetail(row, i)); }
       tr.appendChild(td);

@@ -153,3 +153,26 @@ func TestHTMLInBrowser(t *testing.T) {
 		t.Error("#hide=broken should hide the broken column only")
 	}
 }
+
+// TestCellMark checks the mark of a cell: a failure is ❌ however many
+// cases were skipped, and a cell without failures is a pass only if its
+// implementation ran at least as many of the rule's cases as it skipped.
+func TestCellMark(t *testing.T) {
+	for _, tt := range []struct {
+		cell Cell
+		want string
+		why  string
+	}{
+		{Cell{Passed: 90, Total: 90}, "✅", "every case run passed, none skipped"},
+		{Cell{Passed: 90, Total: 90, Skipped: 90}, "✅", "half skipped is not mostly skipped"},
+		{Cell{Passed: 90, Total: 90, Skipped: 1536}, "⚠️", "most of the rule's cases skipped: no pass"},
+		{Cell{Passed: 89, Total: 90, Skipped: 1536}, "❌", "a failure shows whatever was skipped"},
+		{Cell{Passed: 0, Total: 1}, "❌", "the only case run failed"},
+		{Cell{Skipped: 4}, "➖", "nothing run"},
+		{Cell{}, "➖", "no case of the rule"},
+	} {
+		if got := mark(&tt.cell); got != tt.want {
+			t.Errorf("%s: mark(%+v) = %s, want %s", tt.why, tt.cell, got, tt.want)
+		}
+	}
+}

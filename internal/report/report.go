@@ -317,6 +317,12 @@ func (r Row) Failing() bool {
 	return false
 }
 
+// MostlySkipped reports whether the implementation skipped more of the
+// rule's cases than it ran: then a cell without failures is no pass (a
+// library that cannot do a negative stride at all must not look green
+// on the few negative-stride cases it happened to run).
+func (c *Cell) MostlySkipped() bool { return c.Skipped > c.Total }
+
 // String formats a cell as "passed/total", followed by ", N skipped"
 // if the implementation skipped some of its cases.
 func (c *Cell) String() string {
