@@ -131,7 +131,7 @@ func prepareAdvanced(x *Tensor, items []IndexItem) (entries []advEntry, fancy bo
 	p := advPrep{ellipsis: -1}
 	for _, it := range items {
 		if len(p.entries) > 2*MaxRank {
-			return nil, false, Errorf(InvalidSpec, "too many indices for array")
+			return nil, false, RuleGetItemTooManyItems.Errorf("too many indices for array")
 		}
 		if it.Kind == IndexArray && len(items) == 1 && isWholeMask(it.Array, x) {
 			// NumPy's single boolean index: the elements where it is
@@ -151,7 +151,7 @@ func prepareAdvanced(x *Tensor, items []IndexItem) (entries []advEntry, fancy bo
 		return p.entries, false, nil
 	}
 	if n := p.newDims + p.fancyDims; n > MaxRank {
-		return nil, false, Errorf(InvalidSpec, "number of dimensions must be within [0, %d], indexing result would have %d", MaxRank, n)
+		return nil, false, RuleResultRank.Errorf("number of dimensions must be within [0, %d], indexing result would have %d", MaxRank, n)
 	}
 	if err := checkMaskShapes(x, p.entries); err != nil {
 		return nil, false, err
@@ -175,7 +175,7 @@ func (p *advPrep) add(it IndexItem) error {
 	switch it.Kind {
 	case IndexEllipsis:
 		if p.ellipsis >= 0 {
-			return Errorf(InvalidSpec, "an index can only have a single ellipsis ('...')")
+			return RuleGetItemTwoEllipses.Errorf("an index can only have a single ellipsis ('...')")
 		}
 		p.ellipsis = len(p.entries)
 		p.entries = append(p.entries, advEntry{kind: advEllipsis})
@@ -194,7 +194,7 @@ func (p *advPrep) add(it IndexItem) error {
 	case IndexInvalid:
 		return it.Err
 	default:
-		return Errorf(InvalidSpec, "unknown index item kind %d", it.Kind)
+		return RuleGetItemUnknownItem.Errorf("unknown index item kind %d", it.Kind)
 	}
 	return nil
 }
@@ -206,7 +206,7 @@ func (p *advPrep) add(it IndexItem) error {
 func (p *advPrep) addArray(it IndexItem) error {
 	a := it.Array
 	if a == nil {
-		return Errorf(InvalidSpec, "the index array %q has no value: its name is not bound to an input", it.Name)
+		return RuleGetItemUnboundArray.Errorf("the index array %q has no value: its name is not bound to an input", it.Name)
 	}
 	switch {
 	case a.DType.Kind == Bool:
@@ -217,7 +217,7 @@ func (p *advPrep) addArray(it IndexItem) error {
 			return nil
 		}
 		if len(p.entries)+a.Rank() >= 2*MaxRank {
-			return Errorf(InvalidSpec, "too many indices for array")
+			return RuleGetItemTooManyItems.Errorf("too many indices for array")
 		}
 		p.used += a.Rank()
 		p.entries = append(p.entries, newMaskEntry(a))
@@ -226,7 +226,7 @@ func (p *advPrep) addArray(it IndexItem) error {
 			var v [1]int64
 			readInts(v[:], a.Data, a.Offset, 0, a.DType)
 			if a.DType.Kind == Uint && v[0] < 0 {
-				return Errorf(OutOfRange, "0-d index array %s holds a value beyond int64 (NumPy: OverflowError)", arrayName(it))
+				return RuleGetItem0DOverflow.Errorf("0-d index array %s holds a value beyond int64 (NumPy: OverflowError)", arrayName(it))
 			}
 			p.used++
 			p.entries = append(p.entries, advEntry{kind: advInt, index: v[0]})
@@ -237,7 +237,7 @@ func (p *advPrep) addArray(it IndexItem) error {
 		p.used++
 		p.entries = append(p.entries, advEntry{kind: advArray, arr: a})
 	default:
-		return Errorf(InvalidSpec, "arrays used as indices must be of integer (or boolean) type; %s has dtype %v", arrayName(it), a.DType)
+		return RuleGetItemArrayDType.Errorf("arrays used as indices must be of integer (or boolean) type; %s has dtype %v", arrayName(it), a.DType)
 	}
 	return nil
 }
@@ -254,7 +254,7 @@ func isWholeMask(a, x *Tensor) bool {
 func (p *advPrep) fillEllipsis(rank int) error {
 	switch {
 	case p.used > rank:
-		return Errorf(InvalidSpec, "too many indices for array: array is %d-dimensional, but %d were indexed", rank, p.used)
+		return RuleGetItemTooManyIndices.Errorf("too many indices for array: array is %d-dimensional, but %d were indexed", rank, p.used)
 	case p.used < rank && p.ellipsis >= 0:
 		p.entries[p.ellipsis].dims = rank - p.used
 		p.newDims += rank - p.used
@@ -277,7 +277,7 @@ func checkMaskShapes(x *Tensor, entries []advEntry) error {
 				// not empty: a mask of shape (0,) is an empty index
 				// on a dimension of any size.
 				if d != 0 && d != x.Shape[axis+k] {
-					return Errorf(InvalidSpec, "boolean index did not match indexed array along dimension %d; dimension is %d but corresponding boolean dimension is %d", axis+k, x.Shape[axis+k], d)
+					return RuleGetItemBoolShape.Errorf("boolean index did not match indexed array along dimension %d; dimension is %d but corresponding boolean dimension is %d", axis+k, x.Shape[axis+k], d)
 				}
 			}
 			axis += e.dims
@@ -406,7 +406,7 @@ func planAdvanced(x *Tensor, entries []advEntry, limit int64) (*advPlan, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := checkIndexIterator(iteratorArrays(fancies), oneElement(dims)); err != nil {
+	if err := checkIndexIterator(iteratorArrays(fancies), oneElement(dims), RuleGetItemNoSubspaceArrays); err != nil {
 		return nil, err
 	}
 	p.grid = grid
@@ -519,7 +519,7 @@ func intOffset(x *Tensor, axis int, index int64) (int, error) {
 	size := int64(x.Shape[axis])
 	pos, ok := resolveIndex(index, size, Rules{})
 	if !ok {
-		return 0, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", index, axis, size)
+		return 0, RuleGetItemIndexOutOfBounds.Errorf("index %d is out of bounds for axis %d with size %d", index, axis, size)
 	}
 	return int(pos) * x.Strides[axis], nil
 }
@@ -605,7 +605,7 @@ func broadcastMismatch(fancies []advFancy) error {
 			shapes = append(shapes, shapeString([]int{b2i(f.e.truth)}))
 		}
 	}
-	return Errorf(InvalidSpec, "shape mismatch: indexing arrays could not be broadcast together with shapes %v", shapes)
+	return RuleGetItemBroadcastMismatch.Errorf("shape mismatch: indexing arrays could not be broadcast together with shapes %v", shapes)
 }
 
 // iteratorArrays counts the index arrays NumPy's index iterator holds:
@@ -1004,7 +1004,7 @@ func checkBounds(s arraySource) error {
 			readInts(vals[:m], t.Data, off+j*stride, stride, t.DType)
 			for _, v := range vals[:m] {
 				if v < -dim || v >= dim {
-					return Errorf(OutOfRange, "index %d is out of bounds for axis with size %d", v, dim)
+					return RuleGetItemArrayOutOfBounds.Errorf("index %d is out of bounds for axis with size %d", v, dim)
 				}
 			}
 		}

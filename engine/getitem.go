@@ -29,7 +29,7 @@ func getItemPlan(shape []int, items []IndexItem, rules Rules) (*Plan, error) {
 	widen := rules.Has(EllipsisCoversOneDim) && n.ellipses == 1 && n.consumed >= rank
 	drop := widen || rules.Has(ExtraEntriesIgnored)
 	if n.consumed > rank && !rules.Has(ExtraEntriesIgnored) {
-		return nil, Errorf(InvalidSpec, "too many indices for array: array is %d-dimensional, but %d were indexed", rank, n.consumed)
+		return nil, RuleGetItemTooManyIndices.Errorf("too many indices for array: array is %d-dimensional, but %d were indexed", rank, n.consumed)
 	}
 	if !drop {
 		if err := checkOutputRank(rank - n.ints + n.newAxes); err != nil {
@@ -52,7 +52,7 @@ func getItemPlan(shape []int, items []IndexItem, rules Rules) (*Plan, error) {
 		}
 	}
 	if b.emptyFixed >= 0 && NumElements(b.plan.OutputShape()) > 0 {
-		return nil, Errorf(OutOfRange, "axis %d is empty: an integer index has no element to be clamped to (variant %s)", b.emptyFixed, ShrinkIndexClamped)
+		return nil, RuleShrinkClampedEmpty.Errorf("axis %d is empty: an integer index has no element to be clamped to (variant %s)", b.emptyFixed, ShrinkIndexClamped)
 	}
 	return b.plan, nil
 }
@@ -80,12 +80,12 @@ func countItems(items []IndexItem) (itemCounts, error) {
 			n.newAxes++
 		case IndexEllipsis:
 			if n.ellipses++; n.ellipses > 1 {
-				return n, Errorf(InvalidSpec, "an index can only have a single ellipsis ('...')")
+				return n, RuleGetItemTwoEllipses.Errorf("an index can only have a single ellipsis ('...')")
 			}
 		case IndexInvalid:
 			return n, it.Err
 		default:
-			return n, Errorf(InvalidSpec, "unknown index item kind %d", it.Kind)
+			return n, RuleGetItemUnknownItem.Errorf("unknown index item kind %d", it.Kind)
 		}
 	}
 	return n, nil
@@ -133,7 +133,7 @@ func (b *basicPlanner) add(it IndexItem) error {
 		size := int64(b.shape[b.axis])
 		pos, inBounds := resolveIndex(it.Index, size, b.rules)
 		if !inBounds {
-			return Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", it.Index, b.axis, size)
+			return RuleGetItemIndexOutOfBounds.Errorf("index %d is out of bounds for axis %d with size %d", it.Index, b.axis, size)
 		}
 		if size == 0 {
 			b.emptyFixed = b.axis // clamped into an empty dimension
@@ -167,7 +167,7 @@ func sliceStep(it IndexItem, axis int) (int64, error) {
 		step = it.Step
 	}
 	if step == 0 {
-		return 0, Errorf(InvalidSpec, "slice step cannot be zero (axis %d)", axis)
+		return 0, RuleGetItemZeroStep.Errorf("slice step cannot be zero (axis %d)", axis)
 	}
 	return step, nil
 }

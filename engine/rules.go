@@ -161,7 +161,7 @@ func (r Rules) finish(out *Tensor) (*Tensor, error) {
 	if r.Has(EmptyRangeRefused) {
 		for i, d := range out.Shape {
 			if d == 0 {
-				return nil, Errorf(InvalidSpec, "dimension %d of the result is empty (variant %s)", i, EmptyRangeRefused)
+				return nil, RuleEmptyRangeRefused.Errorf("dimension %d of the result is empty (variant %s)", i, EmptyRangeRefused)
 			}
 		}
 	}

@@ -35,7 +35,7 @@ func MaskFromList(list []int64) (Mask, error) {
 				m.Extra++
 			}
 		default:
-			return Mask{}, Errorf(InvalidSpec, "mask list entry %d is %d; entries must be 0 or 1", i, v)
+			return Mask{}, RuleStridedMaskList.Errorf("mask list entry %d is %d; entries must be 0 or 1", i, v)
 		}
 	}
 	return m, nil
@@ -97,15 +97,15 @@ func stridedSlicePlan(shape []int, spec StridedSliceSpec, rules Rules) (*Plan, e
 	for i, d := range dense[:rank] {
 		size := int64(shape[i])
 		if d.stride == 0 {
-			return nil, Errorf(InvalidSpec, "strides[%d] must be non-zero", i)
+			return nil, RuleStridedZeroStride.Errorf("strides[%d] must be non-zero", i)
 		}
 		if d.shrink {
 			if d.stride < 0 {
-				return nil, Errorf(InvalidSpec, "only stride 1 allowed on non-range indexing (dimension %d has stride %d)", i, d.stride)
+				return nil, RuleStridedShrinkStride.Errorf("only stride 1 allowed on non-range indexing (dimension %d has stride %d)", i, d.stride)
 			}
 			pos, inBounds := resolveIndex(d.begin, size, rules)
 			if !inBounds {
-				return nil, Errorf(OutOfRange, "slice index %d of dimension %d out of bounds (size %d)", d.begin, i, size)
+				return nil, RuleStridedShrinkOutOfBounds.Errorf("slice index %d of dimension %d out of bounds (size %d)", d.begin, i, size)
 			}
 			if size == 0 {
 				emptyShrink = i // clamped into an empty dimension
@@ -126,7 +126,7 @@ func stridedSlicePlan(shape []int, spec StridedSliceSpec, rules Rules) (*Plan, e
 		}
 	}
 	if emptyShrink >= 0 && NumElements(plan.OutputShape()) > 0 {
-		return nil, Errorf(OutOfRange, "dimension %d is empty: a shrink index has no element to be clamped to (variant %s)", emptyShrink, ShrinkIndexClamped)
+		return nil, RuleShrinkClampedEmpty.Errorf("dimension %d is empty: a shrink index has no element to be clamped to (variant %s)", emptyShrink, ShrinkIndexClamped)
 	}
 	return plan, nil
 }
@@ -270,13 +270,13 @@ func stridedOperands(spec StridedSliceSpec, rules Rules) (stridedOps, error) {
 		begin, end, strides = truncateInt32(begin), truncateInt32(end), truncateInt32(strides)
 	}
 	if len(end) != n || len(strides) != n {
-		return stridedOps{}, Errorf(InvalidSpec, "begin, end and strides must have equal lengths, got %d, %d and %d", n, len(end), len(strides))
+		return stridedOps{}, RuleStridedLengths.Errorf("begin, end and strides must have equal lengths, got %d, %d and %d", n, len(end), len(strides))
 	}
 	if n > MaxSpecLength {
-		return stridedOps{}, Errorf(InvalidSpec, "spec has %d entries; at most %d are allowed (masks are 32-bit)", n, MaxSpecLength)
+		return stridedOps{}, RuleStridedTooLong.Errorf("spec has %d entries; at most %d are allowed (masks are 32-bit)", n, MaxSpecLength)
 	}
 	if spec.EllipsisMask.count() > 1 {
-		return stridedOps{}, Errorf(InvalidSpec, "multiple ellipses in slice spec not allowed")
+		return stridedOps{}, RuleStridedTwoEllipses.Errorf("multiple ellipses in slice spec not allowed")
 	}
 	return stridedOps{begin, end, strides}, nil
 }
@@ -353,7 +353,7 @@ func expandDense(shape []int, spec StridedSliceSpec, ops stridedOps, sp sparseSp
 				if dropPastRank {
 					continue
 				}
-				return nil, Errorf(InvalidSpec, "index out of range using input dim %d; input has only %d dims", full, rank)
+				return nil, RuleStridedTooManyDims.Errorf("index out of range using input dim %d; input has only %d dims", full, rank)
 			}
 			d := ops.entry(spec, i)
 			dense[full] = d
@@ -418,7 +418,7 @@ func leading(x *Tensor, k int, p *Plan) (*Tensor, error) {
 	n := NumElements(shape)
 	if n > x.Len() {
 		if NumElements(p.OutputShape()) > 0 {
-			return nil, Errorf(OutOfRange, "the input read as shape %v has only %d elements (variant %s)", shape, x.Len(), MaskBitsPastSpecApplied)
+			return nil, RuleMaskBitsShortInput.Errorf("the input read as shape %v has only %d elements (variant %s)", shape, x.Len(), MaskBitsPastSpecApplied)
 		}
 		return &Tensor{DType: x.DType, Shape: append([]int{}, shape...), Strides: ContiguousStrides(shape, x.DType.Size), Data: []byte{}}, nil
 	}
