@@ -110,11 +110,15 @@ func advancedGetItem(x *Tensor, items []IndexItem, r Rules) (*Tensor, error) {
 				basic = append(basic, e.item)
 			}
 		}
+		r.Trace.add(RuleGetItem0DIntArray)
 		return GetItemUnder(x, basic, r)
 	}
 	p, err := planAdvanced(x, entries, r.outputLimit())
 	if err != nil {
 		return nil, err
+	}
+	if r.Trace != nil {
+		traceAdvanced(r.Trace, x, items, entries, p)
 	}
 	out, err := p.run()
 	if err != nil {
@@ -377,6 +381,7 @@ type advPlan struct {
 	checkArgs []arraySource // the integer arrays to bounds-check
 	walk      *walkPlan     // the walk over arrays and masks, made by run
 	gridOffs  []int         // the offsets of all grid positions, when run makes them once for many rows
+	separated bool          // the arrays are separated: the broadcast dimensions go first
 }
 
 // arraySource is an integer index array read in place: its values at a
@@ -480,7 +485,79 @@ func (p *advPlan) view(entries []advEntry) (dims []advDim, insert int, fancies [
 			fancies = append(fancies, advFancy{e, axis})
 		}
 	}
+	p.separated = place.status == 3
 	return dims, place.insert(), fancies, nil
+}
+
+// traceAdvanced records into t the rules of advanced indexing that the
+// items over x exercise, prepared as entries and planned as p: the kinds
+// of index arrays, their broadcast, where their dimensions go, the
+// values left unchecked in an empty result, and the basic items' rules.
+func traceAdvanced(t *Trace, x *Tensor, items []IndexItem, entries []advEntry, p *advPlan) {
+	var first []int
+	hasArrays, unchecked := false, NumElements(p.outShape) == 0
+	for _, it := range items {
+		switch {
+		case it.Kind == IndexArray && it.Array != nil && it.Array.DType.IsInteger() && it.Array.Rank() == 0:
+			t.add(RuleGetItem0DIntArray)
+			t.add(RuleGetItemIntAmongArrays)
+		case it.Kind == IndexInt:
+			t.add(RuleGetItemIntAmongArrays)
+			t.add(RuleGetItemIntegerIndex)
+			t.addIf(it.Index < 0, RuleGetItemNegativeIndex)
+		case it.Kind == IndexNewAxis:
+			t.add(RuleGetItemNewAxis)
+		}
+	}
+	axis := 0
+	for _, e := range entries {
+		switch e.kind {
+		case advArray:
+			t.add(RuleGetItemIntArray)
+			t.addIf(e.arr.DType.Kind == Uint, RuleGetItemUnsignedArray)
+			t.addIf(unchecked && e.arr.Len() > 0, RuleGetItemEmptyUnchecked)
+			if !hasArrays {
+				first, hasArrays = e.arr.Shape, true
+			} else if !slices.Equal(first, e.arr.Shape) {
+				t.add(RuleGetItemBroadcast)
+			}
+			if !unchecked {
+				t.traceNegative(e.arr, RuleGetItemNegativeIndex)
+			}
+			axis++
+		case advMask:
+			t.add(RuleGetItemBoolArray)
+			t.addIf(e.whole, RuleGetItemSingleBool)
+			axis += e.dims
+		case advBool0:
+			t.add(RuleGetItemBool0D)
+		case advEllipsis:
+			if e.dims == 0 {
+				t.addIf(slices.ContainsFunc(items, func(it IndexItem) bool { return it.Kind == IndexEllipsis }), RuleGetItemEllipsisNoDims)
+			} else if !slices.ContainsFunc(items, func(it IndexItem) bool { return it.Kind == IndexEllipsis }) {
+				t.add(RuleGetItemImplicitEllipsis)
+			}
+			axis += e.dims
+		case advSlice:
+			if step, err := sliceStep(e.item, axis); err == nil {
+				d := int64(x.Shape[axis])
+				_, count := canonicalRange(d, e.item.Start, e.item.Stop, step, !e.item.HasStart, !e.item.HasStop)
+				t.traceRange(getItemRanges, d, e.item.Start, e.item.Stop, step, !e.item.HasStart, !e.item.HasStop, count)
+			}
+			axis++
+		case advInt:
+			axis++
+		}
+	}
+	if slices.ContainsFunc(items, func(it IndexItem) bool { return it.Kind == IndexEllipsis }) {
+		t.add(RuleGetItemEllipsis)
+	}
+	switch {
+	case p.separated:
+		t.add(RuleGetItemSeparatedFirst)
+	case len(p.pre)+len(p.post) > 0:
+		t.add(RuleGetItemAdjacentInPlace)
+	}
 }
 
 // broadcastPlace finds where the broadcast dimensions go as view reads

@@ -608,6 +608,16 @@ func GatherUnder(params, indices *Tensor, spec GatherSpec, r Rules) (*Tensor, er
 	if err := checkResultShape("gather", outShape, params.DType.Size, r.outputLimit()); err != nil {
 		return nil, err
 	}
+	if t := r.Trace; t != nil {
+		t.addIf(axis != 0, RuleGatherAxisNonZero)
+		t.addIf(bd > 0, RuleGatherBatched)
+		t.addIf(policy == BadIndexZero, RuleGatherZeroMode)
+		if NumElements(outShape) == 0 {
+			t.addIf(indices.Len() > 0, RuleGatherEmptyResult)
+		} else {
+			t.traceNegative(indices, RuleGatherNegativeIndex)
+		}
+	}
 	if NumElements(outShape) == 0 {
 		return r.finish(newResult(params.DType, outShape))
 	}
@@ -705,6 +715,11 @@ func ONNXGatherUnder(data, indices *Tensor, spec ONNXGatherSpec, r Rules) (*Tens
 	if err := checkResultShape("Gather", outShape, data.DType.Size, r.outputLimit()); err != nil {
 		return nil, err
 	}
+	if t := r.Trace; t != nil {
+		t.addIf(axis != 0, RuleONNXGatherAxisNon0)
+		t.addIf(NumElements(outShape) == 0 && indices.Len() > 0, RuleONNXGatherEmpty)
+		t.traceNegative(indices, RuleONNXGatherNegative)
+	}
 	n := data.Shape[axis]
 	if NumElements(outShape) == 0 {
 		if bad := firstBadIndex(indices.Contiguous(), n, indexNegativeWrap); bad >= 0 {
@@ -772,6 +787,13 @@ func ONNXGatherElementsUnder(data, indices *Tensor, spec ONNXGatherSpec, r Rules
 	outShape := append([]int{}, indices.Shape...)
 	if err := checkResultShape("GatherElements", outShape, data.DType.Size, r.outputLimit()); err != nil {
 		return nil, err
+	}
+	if t := r.Trace; t != nil {
+		t.addIf(axis != 0, RuleONNXElemAxisNon0)
+		for d := range rank {
+			t.addIf(d != axis && indices.Shape[d] < data.Shape[d], RuleONNXElemSmaller)
+		}
+		t.traceNegative(indices, RuleONNXElemNegative)
 	}
 	if NumElements(outShape) == 0 {
 		return r.finish(newResult(data.DType, outShape))

@@ -50,6 +50,14 @@ func GatherNDUnder(params, indices *Tensor, batchDims int, policy BadIndexPolicy
 		return nil, err
 	}
 	g.rules = r
+	if t := r.Trace; t != nil {
+		t.addIf(g.depth == 0, RuleGatherNDDepth0)
+		t.addIf(g.depth > 0 && g.depth == params.Rank()-batchDims, RuleGatherNDFullDepth)
+		t.addIf(batchDims > 0, RuleGatherNDBatched)
+		t.addIf(policy == BadIndexZero, RuleGatherNDZeroMode)
+		t.addIf(g.rows == 0, RuleGatherNDEmptyRows)
+		t.traceNegative(indices, RuleGatherNDNegative)
+	}
 	out, err := g.run(policy)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,9 @@
 package engine
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // GetItemPlan normalises a NumPy basic index (NumPy 1.24 semantics) over an
 // input of the given shape into a Plan. Checks run in NumPy's order: at
@@ -44,6 +47,9 @@ func getItemPlan(shape []int, items []IndexItem, rules Rules) (*Plan, error) {
 		if err := b.add(it); err != nil {
 			return nil, err
 		}
+	}
+	if t := rules.Trace; t != nil {
+		t.addIf(n.ellipses == 0 && b.axis < rank, RuleGetItemImplicitEllipsis)
 	}
 	b.full(rank - b.axis)
 	if drop {
@@ -119,12 +125,15 @@ func (b *basicPlanner) add(it IndexItem) error {
 	rank := len(b.shape)
 	switch it.Kind {
 	case IndexEllipsis:
+		b.rules.Trace.add(RuleGetItemEllipsis)
 		if b.widen {
 			b.full(min(1, rank-b.axis))
 		} else {
+			b.rules.Trace.addIf(rank == b.consumed, RuleGetItemEllipsisNoDims)
 			b.full(rank - b.consumed)
 		}
 	case IndexNewAxis:
+		b.rules.Trace.add(RuleGetItemNewAxis)
 		b.plan.Axes = append(b.plan.Axes, PlanAxis{Input: NewAxis, Step: 1, Count: 1})
 	case IndexInt:
 		if b.axis == rank && b.drop { // past the last dimension
@@ -138,6 +147,10 @@ func (b *basicPlanner) add(it IndexItem) error {
 		if size == 0 {
 			b.emptyFixed = b.axis // clamped into an empty dimension
 		}
+		if t := b.rules.Trace; t != nil {
+			t.add(RuleGetItemIntegerIndex)
+			t.addIf(it.Index < 0, RuleGetItemNegativeIndex)
+		}
 		b.plan.Fixed[b.axis] = int(pos)
 		b.axis++
 	case IndexSlice:
@@ -149,6 +162,9 @@ func (b *basicPlanner) add(it IndexItem) error {
 			return err
 		}
 		start, count := canonicalRange(int64(b.shape[b.axis]), it.Start, it.Stop, step, !it.HasStart, !it.HasStop)
+		if b.rules.Trace != nil {
+			b.rules.Trace.traceRange(getItemRanges, int64(b.shape[b.axis]), it.Start, it.Stop, step, !it.HasStart, !it.HasStop, count)
+		}
 		b.plan.Axes = append(b.plan.Axes, PlanAxis{Input: b.axis, Start: int(start), Step: int(step), Count: int(count)})
 		b.axis++
 	}
@@ -197,6 +213,9 @@ func GetItemUnder(x *Tensor, items []IndexItem, r Rules) (*Tensor, error) {
 	out, err := p.applyLimited(x, r.outputLimit())
 	if err != nil {
 		return nil, err
+	}
+	if r.Trace != nil && len(items) == x.Rank() && !r.Has(InputByteOrder) && !slices.ContainsFunc(items, func(it IndexItem) bool { return it.Kind != IndexInt }) {
+		r.Trace.add(RuleGetItemScalarResult)
 	}
 	return r.finish(getItemResult(x.Rank(), items, out, r))
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"slices"
 )
 
 // This file holds the ONNX front-ends: Slice (opset 13) and GatherND
@@ -102,6 +103,9 @@ func onnxSlicePlan(shape []int, spec ONNXSliceSpec, rules Rules) (*Plan, error) 
 		}
 		d := int64(shape[axis])
 		start, count := onnxRange(d, spec.Starts[i], spec.Ends[i], step)
+		if rules.Trace != nil {
+			traceONNXRange(rules.Trace, d, spec.Starts[i], spec.Ends[i], step, count)
+		}
 		if count > 1 {
 			// |step| < count*|step| <= d here, so it fits an int; keep
 			// the plan's step small whatever the spec says.
@@ -109,6 +113,11 @@ func onnxSlicePlan(shape []int, spec ONNXSliceSpec, rules Rules) (*Plan, error) 
 		} else {
 			plan.Axes[axis] = PlanAxis{Input: int(axis), Start: int(start), Step: 1, Count: int(count)}
 		}
+	}
+	if t := rules.Trace; t != nil {
+		t.addIf(spec.Axes != nil, RuleONNXSliceAxes)
+		t.addIf(slices.ContainsFunc(spec.Axes, func(a int64) bool { return a < 0 }), RuleONNXSliceNegativeAxis)
+		t.addIf(slices.Contains(seen, false), RuleONNXSliceAxisNotSliced)
 	}
 	return plan, nil
 }
@@ -246,6 +255,11 @@ func onnxGatherND(data, indices *Tensor, batchDims int, rules Rules) (*Tensor, e
 	}
 	if err := checkOutputSize(outShape, data.DType.Size, rules.outputLimit()); err != nil {
 		return nil, err
+	}
+	if t := rules.Trace; t != nil {
+		t.addIf(batchDims > 0, RuleONNXGatherNDBatched)
+		t.addIf(k == 0, RuleONNXGatherNDDepth0)
+		t.traceNegative(indices, RuleONNXGatherNDNegative)
 	}
 	rows := NumElements(indices.Shape[:q-1])
 	rowsPerBatch := NumElements(indices.Shape[batchDims : q-1])

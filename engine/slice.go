@@ -26,6 +26,7 @@ func slicePlan(shape []int, begin, size []int64, rules Rules) (*Plan, error) {
 		dim := int64(d)
 		b, s := begin[i], size[i]
 		if s == -1 {
+			rules.Trace.add(RuleSliceSizeToEnd)
 			s = dim - b
 		}
 		if dim == 0 {
@@ -40,6 +41,7 @@ func slicePlan(shape []int, begin, size []int64, rules Rules) (*Plan, error) {
 				return nil, RuleSliceSize.Errorf("expected size[%d] in [0, %d], but got %d", i, dim-b, size[i])
 			}
 		}
+		rules.Trace.addIf(s == 0, RuleSliceEmptyResult)
 		plan.Axes[i] = PlanAxis{Input: i, Start: int(b), Step: 1, Count: int(s)}
 	}
 	return plan, nil

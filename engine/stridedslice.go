@@ -110,10 +110,18 @@ func stridedSlicePlan(shape []int, spec StridedSliceSpec, rules Rules) (*Plan, e
 			if size == 0 {
 				emptyShrink = i // clamped into an empty dimension
 			}
+			if t := rules.Trace; t != nil {
+				t.add(RuleStridedShrink)
+				t.addIf(d.begin < 0, RuleStridedShrinkNegative)
+				t.addIf(d.stride > 1, RuleStridedShrinkStrideOver)
+			}
 			plan.Fixed[i] = int(pos)
 			continue
 		}
 		start, count := canonicalRange(size, d.begin, d.end, d.stride, d.beginMasked, d.endMasked)
+		if rules.Trace != nil {
+			rules.Trace.traceRange(stridedRanges, size, d.begin, d.end, d.stride, d.beginMasked, d.endMasked, count)
+		}
 		ranges[i] = PlanAxis{Input: i, Start: int(start), Step: int(d.stride), Count: int(count)}
 	}
 	for _, o := range outputs {
@@ -219,6 +227,9 @@ func expandStridedSlice(shape []int, spec StridedSliceSpec, rules Rules) (*strid
 		return nil, err
 	}
 	sp := sparseStridedSpec(spec, len(ops.begin))
+	if rules.Trace != nil {
+		traceStridedMasks(rules.Trace, spec, sp.n, rules)
+	}
 	x, err := expandDense(shape, spec, ops, sp, rules)
 	if err != nil {
 		return nil, err
@@ -233,6 +244,27 @@ func expandStridedSlice(shape []int, spec StridedSliceSpec, rules Rules) (*strid
 		return nil, err
 	}
 	return x, nil
+}
+
+// traceStridedMasks records into t the mask rules of a spec of n
+// entries: several mask bits on one entry, and bits past the entries
+// (ignored unless rules apply them).
+func traceStridedMasks(t *Trace, spec StridedSliceSpec, n int, rules Rules) {
+	for i := 0; i < n && i < 64; i++ {
+		special := 0
+		for _, m := range []Mask{spec.EllipsisMask, spec.NewAxisMask, spec.ShrinkAxisMask} {
+			if m.Has(i) {
+				special++
+			}
+		}
+		t.addIf(special > 1, RuleStridedMaskPriority)
+	}
+	if rules.Has(MaskBitsPastSpecApplied) {
+		return
+	}
+	for _, m := range []Mask{spec.BeginMask, spec.EndMask, spec.EllipsisMask, spec.NewAxisMask, spec.ShrinkAxisMask} {
+		t.addIf(m.Bits>>uint(min(n, 63)) != 0 || m.Extra > 0, RuleStridedMaskPastSpec)
+	}
 }
 
 // stridedOps are a spec's begin, end and strides as the kernel reads
@@ -342,11 +374,17 @@ func expandDense(shape []int, spec StridedSliceSpec, ops stridedOps, sp sparseSp
 				next = full + 1
 				dropPastRank = true
 			}
+			if t := rules.Trace; t != nil {
+				t.addIf(i < n, RuleStridedEllipsis)
+				t.addIf(i < n && next <= full, RuleStridedEllipsisNoDims)
+				t.addIf(i == n && next > full, RuleStridedImplicitEllipsis)
+			}
 			for ; full < next; full++ {
 				dense[full] = denseDim{stride: 1, beginMasked: true, endMasked: true}
 				outputs = append(outputs, full)
 			}
 		case spec.NewAxisMask.Has(i):
+			rules.Trace.add(RuleStridedNewAxis)
 			outputs = append(outputs, NewAxis)
 		default:
 			if full == rank {

@@ -1,5 +1,7 @@
 package engine
 
+import "slices"
+
 // This file holds NumPy's take and take_along_axis (NumPy 1.24), on the
 // gather core of gather.go.
 
@@ -115,6 +117,17 @@ func TakeUnder(a, indices *Tensor, spec TakeSpec, r Rules) (*Tensor, error) {
 	if err := checkResultShape("take", outShape, a.DType.Size, r.outputLimit()); err != nil {
 		return nil, err
 	}
+	if t := r.Trace; t != nil {
+		t.addIf(spec.Flatten, RuleTakeFlattened)
+		t.addIf(!spec.Flatten && a.Rank() == 0, RuleTake0DInput)
+		t.addIf(!spec.Flatten && spec.Axis != 0, RuleTakeAxisNonZero)
+		t.addIf(spec.Mode == TakeWrap, RuleTakeWrap)
+		t.addIf(spec.Mode == TakeClip, RuleTakeClip)
+		t.addIf(indices.DType.Kind == Bool, RuleTakeBoolIndices)
+		t.addIf(len(outShape) == 0, RuleTakeScalarResult)
+		t.addIf(NumElements(outShape) == 0 && rule == indexNegativeWrap && NumElements(shape[:axis]) > 0 && indices.Len() > 0, RuleTakeEmptyChecked)
+		t.traceNegative(indices, RuleTakeNegativeIndex)
+	}
 	n := shape[axis]
 	empty := NumElements(outShape) == 0
 	if n == 0 && !empty {
@@ -208,6 +221,7 @@ func TakeAlongAxisUnder(arr, indices *Tensor, spec TakeAlongAxisSpec, r Rules) (
 		return nil, RuleTakeAlongIndexDType.Errorf("`indices` must be an integer array, got dtype %v", indices.DType)
 	}
 	if indices.DType.Kind == Uint && indices.DType.Size == 8 {
+		r.Trace.add(RuleTakeAlongUint64)
 		// NumPy casts uint64 indices to intp: a value beyond int64 reads
 		// as a negative position (2**64-1 is -1).
 		asInt := *indices
@@ -238,6 +252,16 @@ func TakeAlongAxisUnder(arr, indices *Tensor, spec TakeAlongAxisSpec, r Rules) (
 	}
 	if err := checkResultShape("take_along_axis", outShape, arr.DType.Size, r.outputLimit()); err != nil {
 		return nil, err
+	}
+	if t := r.Trace; t != nil {
+		t.addIf(spec.Flatten, RuleTakeAlongFlattened)
+		t.addIf(!spec.Flatten && spec.Axis != 0, RuleTakeAlongAxisNonZero)
+		t.addIf(!slices.Equal(outShape, indices.Shape) || !slices.Equal(outShape[:axis], shape[:axis]) || !slices.Equal(outShape[axis+1:], shape[axis+1:]), RuleTakeAlongBroadcasts)
+		if NumElements(outShape) == 0 {
+			t.addIf(indices.Len() > 0, RuleTakeAlongEmptyResult)
+		} else {
+			t.traceNegative(indices, RuleTakeAlongNegativeIndex)
+		}
 	}
 	if NumElements(outShape) == 0 {
 		return r.finish(newResult(arr.DType, outShape))
