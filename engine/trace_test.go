@@ -95,7 +95,10 @@ func TestTraceOps(t *testing.T) {
 			_, err := engine.StridedSliceUnder(arange(3), engine.StridedSliceSpec{Begin: []int64{0, 0}, End: []int64{1, 1}, EllipsisMask: engine.MaskFromInt(2)}, r)
 			return err
 		}, engine.RuleStridedEllipsisNoDims},
-		{"slice: size -1", func(r engine.Rules) error { _, err := engine.SliceUnder(arange(3), []int64{1}, []int64{-1}, r); return err }, engine.RuleSliceSizeToEnd},
+		{"slice: size -1", func(r engine.Rules) error {
+			_, err := engine.SliceUnder(arange(3), []int64{1}, []int64{-1}, r)
+			return err
+		}, engine.RuleSliceSizeToEnd},
 		{"take: a negative index", func(r engine.Rules) error {
 			_, err := engine.TakeUnder(arange(3), neg(), engine.TakeSpec{}, r)
 			return err
@@ -190,7 +193,10 @@ func BenchmarkSmallOps(b *testing.B) {
 		{"getitem", func(r engine.Rules) error { _, err := engine.GetItemUnder(x, items, r); return err }},
 		{"advanced", func(r engine.Rules) error { _, err := engine.GetItemUnder(x, adv, r); return err }},
 		{"strided_slice", func(r engine.Rules) error { _, err := engine.StridedSliceUnder(x, spec, r); return err }},
-		{"take", func(r engine.Rules) error { _, err := engine.TakeUnder(x, idx, engine.TakeSpec{Axis: 1}, r); return err }},
+		{"take", func(r engine.Rules) error {
+			_, err := engine.TakeUnder(x, idx, engine.TakeSpec{Axis: 1}, r)
+			return err
+		}},
 	}
 	for _, op := range ops {
 		for _, traced := range []bool{false, true} {
