@@ -110,11 +110,15 @@ func advancedGetItem(x *Tensor, items []IndexItem, r Rules) (*Tensor, error) {
 				basic = append(basic, e.item)
 			}
 		}
+		r.Trace.add(RuleGetItem0DIntArray)
 		return GetItemUnder(x, basic, r)
 	}
 	p, err := planAdvanced(x, entries, r.outputLimit())
 	if err != nil {
 		return nil, err
+	}
+	if r.Trace != nil {
+		traceAdvanced(r.Trace, x, items, entries, p)
 	}
 	out, err := p.run()
 	if err != nil {
@@ -131,7 +135,7 @@ func prepareAdvanced(x *Tensor, items []IndexItem) (entries []advEntry, fancy bo
 	p := advPrep{ellipsis: -1}
 	for _, it := range items {
 		if len(p.entries) > 2*MaxRank {
-			return nil, false, Errorf(InvalidSpec, "too many indices for array")
+			return nil, false, RuleGetItemTooManyItems.Errorf("too many indices for array")
 		}
 		if it.Kind == IndexArray && len(items) == 1 && isWholeMask(it.Array, x) {
 			// NumPy's single boolean index: the elements where it is
@@ -151,7 +155,7 @@ func prepareAdvanced(x *Tensor, items []IndexItem) (entries []advEntry, fancy bo
 		return p.entries, false, nil
 	}
 	if n := p.newDims + p.fancyDims; n > MaxRank {
-		return nil, false, Errorf(InvalidSpec, "number of dimensions must be within [0, %d], indexing result would have %d", MaxRank, n)
+		return nil, false, RuleResultRank.Errorf("number of dimensions must be within [0, %d], indexing result would have %d", MaxRank, n)
 	}
 	if err := checkMaskShapes(x, p.entries); err != nil {
 		return nil, false, err
@@ -175,7 +179,7 @@ func (p *advPrep) add(it IndexItem) error {
 	switch it.Kind {
 	case IndexEllipsis:
 		if p.ellipsis >= 0 {
-			return Errorf(InvalidSpec, "an index can only have a single ellipsis ('...')")
+			return RuleGetItemTwoEllipses.Errorf("an index can only have a single ellipsis ('...')")
 		}
 		p.ellipsis = len(p.entries)
 		p.entries = append(p.entries, advEntry{kind: advEllipsis})
@@ -194,7 +198,7 @@ func (p *advPrep) add(it IndexItem) error {
 	case IndexInvalid:
 		return it.Err
 	default:
-		return Errorf(InvalidSpec, "unknown index item kind %d", it.Kind)
+		return RuleGetItemUnknownItem.Errorf("unknown index item kind %d", it.Kind)
 	}
 	return nil
 }
@@ -206,7 +210,7 @@ func (p *advPrep) add(it IndexItem) error {
 func (p *advPrep) addArray(it IndexItem) error {
 	a := it.Array
 	if a == nil {
-		return Errorf(InvalidSpec, "the index array %q has no value: its name is not bound to an input", it.Name)
+		return RuleGetItemUnboundArray.Errorf("the index array %q has no value: its name is not bound to an input", it.Name)
 	}
 	switch {
 	case a.DType.Kind == Bool:
@@ -217,7 +221,7 @@ func (p *advPrep) addArray(it IndexItem) error {
 			return nil
 		}
 		if len(p.entries)+a.Rank() >= 2*MaxRank {
-			return Errorf(InvalidSpec, "too many indices for array")
+			return RuleGetItemTooManyItems.Errorf("too many indices for array")
 		}
 		p.used += a.Rank()
 		p.entries = append(p.entries, newMaskEntry(a))
@@ -226,7 +230,7 @@ func (p *advPrep) addArray(it IndexItem) error {
 			var v [1]int64
 			readInts(v[:], a.Data, a.Offset, 0, a.DType)
 			if a.DType.Kind == Uint && v[0] < 0 {
-				return Errorf(OutOfRange, "0-d index array %s holds a value beyond int64 (NumPy: OverflowError)", arrayName(it))
+				return RuleGetItem0DOverflow.Errorf("0-d index array %s holds a value beyond int64 (NumPy: OverflowError)", arrayName(it))
 			}
 			p.used++
 			p.entries = append(p.entries, advEntry{kind: advInt, index: v[0]})
@@ -237,7 +241,7 @@ func (p *advPrep) addArray(it IndexItem) error {
 		p.used++
 		p.entries = append(p.entries, advEntry{kind: advArray, arr: a})
 	default:
-		return Errorf(InvalidSpec, "arrays used as indices must be of integer (or boolean) type; %s has dtype %v", arrayName(it), a.DType)
+		return RuleGetItemArrayDType.Errorf("arrays used as indices must be of integer (or boolean) type; %s has dtype %v", arrayName(it), a.DType)
 	}
 	return nil
 }
@@ -254,7 +258,7 @@ func isWholeMask(a, x *Tensor) bool {
 func (p *advPrep) fillEllipsis(rank int) error {
 	switch {
 	case p.used > rank:
-		return Errorf(InvalidSpec, "too many indices for array: array is %d-dimensional, but %d were indexed", rank, p.used)
+		return RuleGetItemTooManyIndices.Errorf("too many indices for array: array is %d-dimensional, but %d were indexed", rank, p.used)
 	case p.used < rank && p.ellipsis >= 0:
 		p.entries[p.ellipsis].dims = rank - p.used
 		p.newDims += rank - p.used
@@ -277,7 +281,7 @@ func checkMaskShapes(x *Tensor, entries []advEntry) error {
 				// not empty: a mask of shape (0,) is an empty index
 				// on a dimension of any size.
 				if d != 0 && d != x.Shape[axis+k] {
-					return Errorf(InvalidSpec, "boolean index did not match indexed array along dimension %d; dimension is %d but corresponding boolean dimension is %d", axis+k, x.Shape[axis+k], d)
+					return RuleGetItemBoolShape.Errorf("boolean index did not match indexed array along dimension %d; dimension is %d but corresponding boolean dimension is %d", axis+k, x.Shape[axis+k], d)
 				}
 			}
 			axis += e.dims
@@ -377,6 +381,7 @@ type advPlan struct {
 	checkArgs []arraySource // the integer arrays to bounds-check
 	walk      *walkPlan     // the walk over arrays and masks, made by run
 	gridOffs  []int         // the offsets of all grid positions, when run makes them once for many rows
+	separated bool          // the arrays are separated: the broadcast dimensions go first
 }
 
 // arraySource is an integer index array read in place: its values at a
@@ -406,7 +411,7 @@ func planAdvanced(x *Tensor, entries []advEntry, limit int64) (*advPlan, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := checkIndexIterator(iteratorArrays(fancies), oneElement(dims)); err != nil {
+	if err := checkIndexIterator(iteratorArrays(fancies), oneElement(dims), RuleGetItemNoSubspaceArrays); err != nil {
 		return nil, err
 	}
 	p.grid = grid
@@ -480,7 +485,79 @@ func (p *advPlan) view(entries []advEntry) (dims []advDim, insert int, fancies [
 			fancies = append(fancies, advFancy{e, axis})
 		}
 	}
+	p.separated = place.status == 3
 	return dims, place.insert(), fancies, nil
+}
+
+// traceAdvanced records into t the rules of advanced indexing that the
+// items over x exercise, prepared as entries and planned as p: the kinds
+// of index arrays, their broadcast, where their dimensions go, the
+// values left unchecked in an empty result, and the basic items' rules.
+func traceAdvanced(t *Trace, x *Tensor, items []IndexItem, entries []advEntry, p *advPlan) {
+	var first []int
+	hasArrays, unchecked := false, NumElements(p.outShape) == 0
+	for _, it := range items {
+		switch {
+		case it.Kind == IndexArray && it.Array != nil && it.Array.DType.IsInteger() && it.Array.Rank() == 0:
+			t.add(RuleGetItem0DIntArray)
+			t.add(RuleGetItemIntAmongArrays)
+		case it.Kind == IndexInt:
+			t.add(RuleGetItemIntAmongArrays)
+			t.add(RuleGetItemIntegerIndex)
+			t.addIf(it.Index < 0, RuleGetItemNegativeIndex)
+		case it.Kind == IndexNewAxis:
+			t.add(RuleGetItemNewAxis)
+		}
+	}
+	axis := 0
+	for _, e := range entries {
+		switch e.kind {
+		case advArray:
+			t.add(RuleGetItemIntArray)
+			t.addIf(e.arr.DType.Kind == Uint, RuleGetItemUnsignedArray)
+			t.addIf(unchecked && e.arr.Len() > 0, RuleGetItemEmptyUnchecked)
+			if !hasArrays {
+				first, hasArrays = e.arr.Shape, true
+			} else if !slices.Equal(first, e.arr.Shape) {
+				t.add(RuleGetItemBroadcast)
+			}
+			if !unchecked {
+				t.traceNegative(e.arr, RuleGetItemNegativeIndex)
+			}
+			axis++
+		case advMask:
+			t.add(RuleGetItemBoolArray)
+			t.addIf(e.whole, RuleGetItemSingleBool)
+			axis += e.dims
+		case advBool0:
+			t.add(RuleGetItemBool0D)
+		case advEllipsis:
+			if e.dims == 0 {
+				t.addIf(slices.ContainsFunc(items, func(it IndexItem) bool { return it.Kind == IndexEllipsis }), RuleGetItemEllipsisNoDims)
+			} else if !slices.ContainsFunc(items, func(it IndexItem) bool { return it.Kind == IndexEllipsis }) {
+				t.add(RuleGetItemImplicitEllipsis)
+			}
+			axis += e.dims
+		case advSlice:
+			if step, err := sliceStep(e.item, axis); err == nil {
+				d := int64(x.Shape[axis])
+				_, count := canonicalRange(d, e.item.Start, e.item.Stop, step, !e.item.HasStart, !e.item.HasStop)
+				t.traceRange(getItemRanges, d, e.item.Start, e.item.Stop, step, !e.item.HasStart, !e.item.HasStop, count)
+			}
+			axis++
+		case advInt:
+			axis++
+		}
+	}
+	if slices.ContainsFunc(items, func(it IndexItem) bool { return it.Kind == IndexEllipsis }) {
+		t.add(RuleGetItemEllipsis)
+	}
+	switch {
+	case p.separated:
+		t.add(RuleGetItemSeparatedFirst)
+	case len(p.pre)+len(p.post) > 0:
+		t.add(RuleGetItemAdjacentInPlace)
+	}
 }
 
 // broadcastPlace finds where the broadcast dimensions go as view reads
@@ -519,7 +596,7 @@ func intOffset(x *Tensor, axis int, index int64) (int, error) {
 	size := int64(x.Shape[axis])
 	pos, ok := resolveIndex(index, size, Rules{})
 	if !ok {
-		return 0, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", index, axis, size)
+		return 0, RuleGetItemIndexOutOfBounds.Errorf("index %d is out of bounds for axis %d with size %d", index, axis, size)
 	}
 	return int(pos) * x.Strides[axis], nil
 }
@@ -605,7 +682,7 @@ func broadcastMismatch(fancies []advFancy) error {
 			shapes = append(shapes, shapeString([]int{b2i(f.e.truth)}))
 		}
 	}
-	return Errorf(InvalidSpec, "shape mismatch: indexing arrays could not be broadcast together with shapes %v", shapes)
+	return RuleGetItemBroadcastMismatch.Errorf("shape mismatch: indexing arrays could not be broadcast together with shapes %v", shapes)
 }
 
 // iteratorArrays counts the index arrays NumPy's index iterator holds:
@@ -1004,7 +1081,7 @@ func checkBounds(s arraySource) error {
 			readInts(vals[:m], t.Data, off+j*stride, stride, t.DType)
 			for _, v := range vals[:m] {
 				if v < -dim || v >= dim {
-					return Errorf(OutOfRange, "index %d is out of bounds for axis with size %d", v, dim)
+					return RuleGetItemArrayOutOfBounds.Errorf("index %d is out of bounds for axis with size %d", v, dim)
 				}
 			}
 		}

@@ -30,6 +30,13 @@
 // rejected case is an *Error of one of three kinds (InvalidSpec,
 // OutOfRange, BadInput), checked in the reference implementations' order.
 //
+// Every rule of the reference semantics that can decide an answer is a row
+// of RuleTable (an ID such as "getitem/negative-step", a statement, its
+// source, and for an error rule the error kind and the reference's own
+// error); every *Error the engine returns names the rule that raised it
+// (Error.Rule, RuleOf), and an evaluation under Rules with a Trace records
+// the rules that decided its output.
+//
 // Each rule lives in one function. Rule variants (Variant, Rules) are the
 // named ways real implementations depart from the reference — an empty
 // range refused, size-1 dimensions dropped, negative gather indices

@@ -56,7 +56,7 @@ const MaxStringBytes = 1 << 30
 // means little-endian (the byte order of every machine conform runs on).
 func ParseDType(descr string) (DType, error) {
 	bad := func(why string) (DType, error) {
-		return DType{}, Errorf(BadInput, "unsupported dtype %q: %s", descr, why)
+		return DType{}, RuleInputDType.Errorf("unsupported dtype %q: %s", descr, why)
 	}
 	if descr == "" {
 		return bad("empty")

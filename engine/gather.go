@@ -213,7 +213,7 @@ func newResult(dt DType, shape []int) *Tensor {
 // names the op in the message.
 func checkResultShape(op string, shape []int, itemSize int, limit int64) error {
 	if len(shape) > MaxRank {
-		return Errorf(InvalidSpec, "number of dimensions must be within [0, %d], %s result would have %d", MaxRank, op, len(shape))
+		return RuleResultRank.Errorf("number of dimensions must be within [0, %d], %s result would have %d", MaxRank, op, len(shape))
 	}
 	return checkOutputSize(shape, itemSize, limit)
 }
@@ -573,40 +573,50 @@ func TFGatherIndexDType(dt DType) bool {
 func GatherUnder(params, indices *Tensor, spec GatherSpec, r Rules) (*Tensor, error) {
 	policy := spec.BadIndices
 	if policy != BadIndexError && policy != BadIndexZero {
-		return nil, Errorf(InvalidSpec, "bad_indices must be %q or %q, got %q", BadIndexError, BadIndexZero, policy)
+		return nil, RuleGatherPolicy.Errorf("bad_indices must be %q or %q, got %q", BadIndexError, BadIndexZero, policy)
 	}
 	if !TFGatherIndexDType(indices.DType) {
-		return nil, Errorf(BadInput, "GatherV2's Tindices is int32 or int64, got indices of dtype %v", indices.DType)
+		return nil, RuleGatherIndexDType.Errorf("GatherV2's Tindices is int32 or int64, got indices of dtype %v", indices.DType)
 	}
 	pr, q := params.Rank(), indices.Rank()
 	if pr < 1 {
-		return nil, Errorf(InvalidSpec, "params must be at least 1 dimensional, got shape %v", params.Shape)
+		return nil, RuleGatherParamsScalar.Errorf("params must be at least 1 dimensional, got shape %v", params.Shape)
 	}
 	axis := spec.Axis
 	if axis < -pr || axis >= pr {
-		return nil, Errorf(InvalidSpec, "expected axis in the range [%d, %d), but got %d", -pr, pr, axis)
+		return nil, RuleGatherAxis.Errorf("expected axis in the range [%d, %d), but got %d", -pr, pr, axis)
 	}
 	if axis < 0 {
 		axis += pr
 	}
 	bd := spec.BatchDims
 	if bd < -q || bd > q {
-		return nil, Errorf(InvalidSpec, "expected batch_dims in the range [%d, %d], but got %d", -q, q, bd)
+		return nil, RuleGatherBatchDims.Errorf("expected batch_dims in the range [%d, %d], but got %d", -q, q, bd)
 	}
 	if bd < 0 {
 		bd += q
 	}
 	if bd > axis {
-		return nil, Errorf(InvalidSpec, "batch_dims (%d) must be less than or equal to axis (%d)", bd, axis)
+		return nil, RuleGatherBatchAxis.Errorf("batch_dims (%d) must be less than or equal to axis (%d)", bd, axis)
 	}
 	for i := 0; i < bd; i++ {
 		if params.Shape[i] != indices.Shape[i] {
-			return nil, Errorf(InvalidSpec, "params.shape[%d]: %d should be equal to indices.shape[%d]: %d", i, params.Shape[i], i, indices.Shape[i])
+			return nil, RuleGatherBatchShape.Errorf("params.shape[%d]: %d should be equal to indices.shape[%d]: %d", i, params.Shape[i], i, indices.Shape[i])
 		}
 	}
 	outShape := append(append(append([]int{}, params.Shape[:axis]...), indices.Shape[bd:]...), params.Shape[axis+1:]...)
 	if err := checkResultShape("gather", outShape, params.DType.Size, r.outputLimit()); err != nil {
 		return nil, err
+	}
+	if t := r.Trace; t != nil {
+		t.addIf(axis != 0, RuleGatherAxisNonZero)
+		t.addIf(bd > 0, RuleGatherBatched)
+		t.addIf(policy == BadIndexZero, RuleGatherZeroMode)
+		if NumElements(outShape) == 0 {
+			t.addIf(indices.Len() > 0, RuleGatherEmptyResult)
+		} else {
+			t.traceNegative(indices, RuleGatherNegativeIndex)
+		}
 	}
 	if NumElements(outShape) == 0 {
 		return r.finish(newResult(params.DType, outShape))
@@ -629,7 +639,7 @@ func GatherUnder(params, indices *Tensor, spec GatherSpec, r Rules) (*Tensor, er
 	}
 	out, bad := g.run(policy == BadIndexError)
 	if bad >= 0 {
-		return nil, Errorf(OutOfRange, "indices%s = %d is not in [0, %d)", indexPosition(indices.Shape, bad), readInt(g.indices, bad), g.n)
+		return nil, RuleGatherOutOfRange.Errorf("indices%s = %d is not in [0, %d)", indexPosition(indices.Shape, bad), readInt(g.indices, bad), g.n)
 	}
 	return r.finish(out)
 }
@@ -641,20 +651,20 @@ type ONNXGatherSpec struct {
 }
 
 // onnxGatherIndices checks the index dtype of the ONNX gathers: int32 or
-// int64 in either byte order, the specification's Tind (bad_input
-// otherwise; GatherND takes int64 only).
-func onnxGatherIndices(op string, indices *Tensor) error {
+// int64 in either byte order, the specification's Tind (bad_input, raised
+// by rule, otherwise; GatherND takes int64 only).
+func onnxGatherIndices(op string, rule RuleID, indices *Tensor) error {
 	if indices.DType.Kind != Int || (indices.DType.Size != 4 && indices.DType.Size != 8) {
-		return Errorf(BadInput, "ONNX %s takes int32 or int64 indices, got dtype %v", op, indices.DType)
+		return rule.Errorf("ONNX %s takes int32 or int64 indices, got dtype %v", op, indices.DType)
 	}
 	return nil
 }
 
 // onnxAxis checks an ONNX axis attribute against rank r (in [-r, r-1],
-// else invalid_spec) and returns it normalised.
-func onnxAxis(axis, r int) (int, error) {
+// else invalid_spec, raised by rule) and returns it normalised.
+func onnxAxis(axis, r int, rule RuleID) (int, error) {
 	if axis < -r || axis >= r {
-		return 0, Errorf(InvalidSpec, "axis %d is outside [-%d, %d] for data of rank %d", axis, r, r-1, r)
+		return 0, rule.Errorf("axis %d is outside [-%d, %d] for data of rank %d", axis, r, r-1, r)
 	}
 	if axis < 0 {
 		axis += r
@@ -663,9 +673,9 @@ func onnxAxis(axis, r int) (int, error) {
 }
 
 // onnxBadIndex returns the error for index element e of indices, outside
-// an axis of n.
-func onnxBadIndex(indices *Tensor, e, n int) error {
-	return Errorf(OutOfRange, "indices%s = %d is outside [-%d, %d]", indexPosition(indices.Shape, e), readInt(indices.Contiguous(), e), n, n-1)
+// an axis of n, raised by rule.
+func onnxBadIndex(indices *Tensor, e, n int, rule RuleID) error {
+	return rule.Errorf("indices%s = %d is outside [-%d, %d]", indexPosition(indices.Shape, e), readInt(indices.Contiguous(), e), n, n-1)
 }
 
 // ONNXGather evaluates ONNX's Gather-13 and returns a new C-contiguous
@@ -690,14 +700,14 @@ func ONNXGather(data, indices *Tensor, spec ONNXGatherSpec) (*Tensor, error) {
 
 // ONNXGatherUnder is ONNXGather under the variants r (see Variant).
 func ONNXGatherUnder(data, indices *Tensor, spec ONNXGatherSpec, r Rules) (*Tensor, error) {
-	if err := onnxGatherIndices("Gather", indices); err != nil {
+	if err := onnxGatherIndices("Gather", RuleONNXGatherIndexDType, indices); err != nil {
 		return nil, err
 	}
 	rank := data.Rank()
 	if rank < 1 {
-		return nil, Errorf(InvalidSpec, "data must have rank >= 1, got shape %v", data.Shape)
+		return nil, RuleONNXGatherScalar.Errorf("data must have rank >= 1, got shape %v", data.Shape)
 	}
-	axis, err := onnxAxis(spec.Axis, rank)
+	axis, err := onnxAxis(spec.Axis, rank, RuleONNXGatherAxis)
 	if err != nil {
 		return nil, err
 	}
@@ -705,10 +715,15 @@ func ONNXGatherUnder(data, indices *Tensor, spec ONNXGatherSpec, r Rules) (*Tens
 	if err := checkResultShape("Gather", outShape, data.DType.Size, r.outputLimit()); err != nil {
 		return nil, err
 	}
+	if t := r.Trace; t != nil {
+		t.addIf(axis != 0, RuleONNXGatherAxisNon0)
+		t.addIf(NumElements(outShape) == 0 && indices.Len() > 0, RuleONNXGatherEmpty)
+		t.traceNegative(indices, RuleONNXGatherNegative)
+	}
 	n := data.Shape[axis]
 	if NumElements(outShape) == 0 {
 		if bad := firstBadIndex(indices.Contiguous(), n, indexNegativeWrap); bad >= 0 {
-			return nil, onnxBadIndex(indices, bad, n)
+			return nil, onnxBadIndex(indices, bad, n, RuleONNXGatherOutOfRange)
 		}
 		return r.finish(newResult(data.DType, outShape))
 	}
@@ -725,7 +740,7 @@ func ONNXGatherUnder(data, indices *Tensor, spec ONNXGatherSpec, r Rules) (*Tens
 	}
 	out, bad := g.run(true)
 	if bad >= 0 {
-		return nil, onnxBadIndex(indices, bad, n)
+		return nil, onnxBadIndex(indices, bad, n, RuleONNXGatherOutOfRange)
 	}
 	return r.finish(out)
 }
@@ -750,28 +765,35 @@ func ONNXGatherElements(data, indices *Tensor, spec ONNXGatherSpec) (*Tensor, er
 // ONNXGatherElementsUnder is ONNXGatherElements under the variants r (see
 // Variant).
 func ONNXGatherElementsUnder(data, indices *Tensor, spec ONNXGatherSpec, r Rules) (*Tensor, error) {
-	if err := onnxGatherIndices("GatherElements", indices); err != nil {
+	if err := onnxGatherIndices("GatherElements", RuleONNXElemIndexDType, indices); err != nil {
 		return nil, err
 	}
 	rank := data.Rank()
 	if rank < 1 {
-		return nil, Errorf(InvalidSpec, "data must have rank >= 1, got shape %v", data.Shape)
+		return nil, RuleONNXElemScalar.Errorf("data must have rank >= 1, got shape %v", data.Shape)
 	}
 	if indices.Rank() != rank {
-		return nil, Errorf(InvalidSpec, "indices must have the rank of data (%d), got shape %v", rank, indices.Shape)
+		return nil, RuleONNXElemRank.Errorf("indices must have the rank of data (%d), got shape %v", rank, indices.Shape)
 	}
-	axis, err := onnxAxis(spec.Axis, rank)
+	axis, err := onnxAxis(spec.Axis, rank, RuleONNXElemAxis)
 	if err != nil {
 		return nil, err
 	}
 	for d := range rank {
 		if d != axis && indices.Shape[d] > data.Shape[d] {
-			return nil, Errorf(InvalidSpec, "indices.shape[%d] = %d exceeds data.shape[%d] = %d", d, indices.Shape[d], d, data.Shape[d])
+			return nil, RuleONNXElemShape.Errorf("indices.shape[%d] = %d exceeds data.shape[%d] = %d", d, indices.Shape[d], d, data.Shape[d])
 		}
 	}
 	outShape := append([]int{}, indices.Shape...)
 	if err := checkResultShape("GatherElements", outShape, data.DType.Size, r.outputLimit()); err != nil {
 		return nil, err
+	}
+	if t := r.Trace; t != nil {
+		t.addIf(axis != 0, RuleONNXElemAxisNon0)
+		for d := range rank {
+			t.addIf(d != axis && indices.Shape[d] < data.Shape[d], RuleONNXElemSmaller)
+		}
+		t.traceNegative(indices, RuleONNXElemNegative)
 	}
 	if NumElements(outShape) == 0 {
 		return r.finish(newResult(data.DType, outShape))
@@ -779,7 +801,7 @@ func ONNXGatherElementsUnder(data, indices *Tensor, spec ONNXGatherSpec, r Rules
 	g := newElemGather(data, data.Shape, indices, outShape, axis, indexNegativeWrap)
 	out, bad := g.run()
 	if bad >= 0 {
-		return nil, onnxBadIndex(indices, bad, g.n)
+		return nil, onnxBadIndex(indices, bad, g.n, RuleONNXElemOutOfRange)
 	}
 	return r.finish(out)
 }

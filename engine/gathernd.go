@@ -50,6 +50,14 @@ func GatherNDUnder(params, indices *Tensor, batchDims int, policy BadIndexPolicy
 		return nil, err
 	}
 	g.rules = r
+	if t := r.Trace; t != nil {
+		t.addIf(g.depth == 0, RuleGatherNDDepth0)
+		t.addIf(g.depth > 0 && g.depth == params.Rank()-batchDims, RuleGatherNDFullDepth)
+		t.addIf(batchDims > 0, RuleGatherNDBatched)
+		t.addIf(policy == BadIndexZero, RuleGatherNDZeroMode)
+		t.addIf(g.rows == 0, RuleGatherNDEmptyRows)
+		t.traceNegative(indices, RuleGatherNDNegative)
+	}
 	out, err := g.run(policy)
 	if err != nil {
 		return nil, err
@@ -59,35 +67,35 @@ func GatherNDUnder(params, indices *Tensor, batchDims int, policy BadIndexPolicy
 
 func newGatherND(params, indices *Tensor, batchDims int, policy BadIndexPolicy, limit int64) (*gatherND, error) {
 	if policy != BadIndexError && policy != BadIndexZero {
-		return nil, Errorf(InvalidSpec, "bad_indices must be %q or %q, got %q", BadIndexError, BadIndexZero, policy)
+		return nil, RuleGatherNDPolicy.Errorf("bad_indices must be %q or %q, got %q", BadIndexError, BadIndexZero, policy)
 	}
 	if !indices.DType.IsInteger() {
-		return nil, Errorf(BadInput, "indices must be an integer tensor, got dtype %v", indices.DType)
+		return nil, RuleGatherNDIndexDType.Errorf("indices must be an integer tensor, got dtype %v", indices.DType)
 	}
 	pr, ir := params.Rank(), indices.Rank()
 	if pr < 1 {
-		return nil, Errorf(InvalidSpec, "params must be at least a vector, got shape %v", params.Shape)
+		return nil, RuleGatherNDParamsScalar.Errorf("params must be at least a vector, got shape %v", params.Shape)
 	}
 	if ir < 1 {
-		return nil, Errorf(InvalidSpec, "indices must be at least a vector, got shape %v", indices.Shape)
+		return nil, RuleGatherNDIndicesScalar.Errorf("indices must be at least a vector, got shape %v", indices.Shape)
 	}
 	if batchDims < 0 {
-		return nil, Errorf(InvalidSpec, "batch_dims must be non-negative, got %d", batchDims)
+		return nil, RuleGatherNDBatchNegative.Errorf("batch_dims must be non-negative, got %d", batchDims)
 	}
 	if batchDims >= ir {
-		return nil, Errorf(InvalidSpec, "batch_dims = %d must be less than rank(indices) = %d", batchDims, ir)
+		return nil, RuleGatherNDBatchIndices.Errorf("batch_dims = %d must be less than rank(indices) = %d", batchDims, ir)
 	}
 	if batchDims >= pr {
-		return nil, Errorf(InvalidSpec, "batch_dims = %d must be less than rank(params) = %d", batchDims, pr)
+		return nil, RuleGatherNDBatchParams.Errorf("batch_dims = %d must be less than rank(params) = %d", batchDims, pr)
 	}
 	for i := 0; i < batchDims; i++ {
 		if params.Shape[i] != indices.Shape[i] {
-			return nil, Errorf(InvalidSpec, "batch dimensions differ: params.shape[:%d] = %v, indices.shape[:%d] = %v", batchDims, params.Shape[:batchDims], batchDims, indices.Shape[:batchDims])
+			return nil, RuleGatherNDBatchShape.Errorf("batch dimensions differ: params.shape[:%d] = %v, indices.shape[:%d] = %v", batchDims, params.Shape[:batchDims], batchDims, indices.Shape[:batchDims])
 		}
 	}
 	depth := indices.Shape[ir-1]
 	if depth > pr-batchDims {
-		return nil, Errorf(InvalidSpec, "index depth indices.shape[-1] = %d must be <= rank(params) - batch_dims = %d", depth, pr-batchDims)
+		return nil, RuleGatherNDDepth.Errorf("index depth indices.shape[-1] = %d must be <= rank(params) - batch_dims = %d", depth, pr-batchDims)
 	}
 	g := &gatherND{
 		params:       params,
@@ -101,13 +109,13 @@ func newGatherND(params, indices *Tensor, batchDims int, policy BadIndexPolicy, 
 	g.outShape = append(append([]int{}, indices.Shape[:ir-1]...), params.Shape[batchDims+depth:]...)
 	n := NumElements(g.outShape)
 	if n < 0 || n > math.MaxInt/params.DType.Size {
-		return nil, Errorf(InvalidSpec, "output shape %v is too large", g.outShape)
+		return nil, RuleGatherNDOverflow.Errorf("output shape %v is too large", g.outShape)
 	}
 	if err := checkOutputSize(g.outShape, params.DType.Size, limit); err != nil {
 		return nil, err
 	}
 	if len(g.outShape) > MaxRank {
-		return nil, Errorf(InvalidSpec, "number of dimensions must be within [0, %d], gather_nd result would have %d", MaxRank, len(g.outShape))
+		return nil, RuleResultRank.Errorf("number of dimensions must be within [0, %d], gather_nd result would have %d", MaxRank, len(g.outShape))
 	}
 	return g, nil
 }
@@ -117,7 +125,7 @@ func (g *gatherND) run(policy BadIndexPolicy) (*Tensor, error) {
 		return Zeros(g.params.DType, g.outShape)
 	}
 	if g.params.Len() == 0 {
-		return nil, Errorf(OutOfRange, "requested %d rows, but params (shape %v) is empty", g.rows, g.params.Shape)
+		return nil, RuleGatherNDEmptyParams.Errorf("requested %d rows, but params (shape %v) is empty", g.rows, g.params.Shape)
 	}
 	out, indices, bad := g.gather(policy)
 	if bad >= 0 {
@@ -145,9 +153,9 @@ func (g *gatherND) badRow(indices *Tensor, r int) error {
 	row := make([]int64, g.depth)
 	readRow(row, indices, r)
 	if g.rules.Has(GatherFlatBounds) {
-		return Errorf(OutOfRange, "indices%s = %v does not index into param shape %v: its flattened offset is outside the batch entry (variant %s)", rowPosition(g.indices.Shape, r), row, g.params.Shape, GatherFlatBounds)
+		return RuleGatherFlatBoundsOut.Errorf("indices%s = %v does not index into param shape %v: its flattened offset is outside the batch entry (variant %s)", rowPosition(g.indices.Shape, r), row, g.params.Shape, GatherFlatBounds)
 	}
-	return Errorf(OutOfRange, "indices%s = %v does not index into param shape %v", rowPosition(g.indices.Shape, r), row, g.params.Shape)
+	return RuleGatherNDOutOfRange.Errorf("indices%s = %v does not index into param shape %v", rowPosition(g.indices.Shape, r), row, g.params.Shape)
 }
 
 // rowCursor walks index rows in order and resolves each to the byte offset

@@ -1,6 +1,9 @@
 package engine
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // GetItemPlan normalises a NumPy basic index (NumPy 1.24 semantics) over an
 // input of the given shape into a Plan. Checks run in NumPy's order: at
@@ -29,7 +32,7 @@ func getItemPlan(shape []int, items []IndexItem, rules Rules) (*Plan, error) {
 	widen := rules.Has(EllipsisCoversOneDim) && n.ellipses == 1 && n.consumed >= rank
 	drop := widen || rules.Has(ExtraEntriesIgnored)
 	if n.consumed > rank && !rules.Has(ExtraEntriesIgnored) {
-		return nil, Errorf(InvalidSpec, "too many indices for array: array is %d-dimensional, but %d were indexed", rank, n.consumed)
+		return nil, RuleGetItemTooManyIndices.Errorf("too many indices for array: array is %d-dimensional, but %d were indexed", rank, n.consumed)
 	}
 	if !drop {
 		if err := checkOutputRank(rank - n.ints + n.newAxes); err != nil {
@@ -45,6 +48,9 @@ func getItemPlan(shape []int, items []IndexItem, rules Rules) (*Plan, error) {
 			return nil, err
 		}
 	}
+	if t := rules.Trace; t != nil {
+		t.addIf(n.ellipses == 0 && b.axis < rank, RuleGetItemImplicitEllipsis)
+	}
 	b.full(rank - b.axis)
 	if drop {
 		if err := checkOutputRank(len(b.plan.Axes)); err != nil {
@@ -52,7 +58,7 @@ func getItemPlan(shape []int, items []IndexItem, rules Rules) (*Plan, error) {
 		}
 	}
 	if b.emptyFixed >= 0 && NumElements(b.plan.OutputShape()) > 0 {
-		return nil, Errorf(OutOfRange, "axis %d is empty: an integer index has no element to be clamped to (variant %s)", b.emptyFixed, ShrinkIndexClamped)
+		return nil, RuleShrinkClampedEmpty.Errorf("axis %d is empty: an integer index has no element to be clamped to (variant %s)", b.emptyFixed, ShrinkIndexClamped)
 	}
 	return b.plan, nil
 }
@@ -80,12 +86,12 @@ func countItems(items []IndexItem) (itemCounts, error) {
 			n.newAxes++
 		case IndexEllipsis:
 			if n.ellipses++; n.ellipses > 1 {
-				return n, Errorf(InvalidSpec, "an index can only have a single ellipsis ('...')")
+				return n, RuleGetItemTwoEllipses.Errorf("an index can only have a single ellipsis ('...')")
 			}
 		case IndexInvalid:
 			return n, it.Err
 		default:
-			return n, Errorf(InvalidSpec, "unknown index item kind %d", it.Kind)
+			return n, RuleGetItemUnknownItem.Errorf("unknown index item kind %d", it.Kind)
 		}
 	}
 	return n, nil
@@ -119,12 +125,15 @@ func (b *basicPlanner) add(it IndexItem) error {
 	rank := len(b.shape)
 	switch it.Kind {
 	case IndexEllipsis:
+		b.rules.Trace.add(RuleGetItemEllipsis)
 		if b.widen {
 			b.full(min(1, rank-b.axis))
 		} else {
+			b.rules.Trace.addIf(rank == b.consumed, RuleGetItemEllipsisNoDims)
 			b.full(rank - b.consumed)
 		}
 	case IndexNewAxis:
+		b.rules.Trace.add(RuleGetItemNewAxis)
 		b.plan.Axes = append(b.plan.Axes, PlanAxis{Input: NewAxis, Step: 1, Count: 1})
 	case IndexInt:
 		if b.axis == rank && b.drop { // past the last dimension
@@ -133,10 +142,14 @@ func (b *basicPlanner) add(it IndexItem) error {
 		size := int64(b.shape[b.axis])
 		pos, inBounds := resolveIndex(it.Index, size, b.rules)
 		if !inBounds {
-			return Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", it.Index, b.axis, size)
+			return RuleGetItemIndexOutOfBounds.Errorf("index %d is out of bounds for axis %d with size %d", it.Index, b.axis, size)
 		}
 		if size == 0 {
 			b.emptyFixed = b.axis // clamped into an empty dimension
+		}
+		if t := b.rules.Trace; t != nil {
+			t.add(RuleGetItemIntegerIndex)
+			t.addIf(it.Index < 0, RuleGetItemNegativeIndex)
 		}
 		b.plan.Fixed[b.axis] = int(pos)
 		b.axis++
@@ -149,6 +162,9 @@ func (b *basicPlanner) add(it IndexItem) error {
 			return err
 		}
 		start, count := canonicalRange(int64(b.shape[b.axis]), it.Start, it.Stop, step, !it.HasStart, !it.HasStop)
+		if b.rules.Trace != nil {
+			b.rules.Trace.traceRange(getItemRanges, int64(b.shape[b.axis]), it.Start, it.Stop, step, !it.HasStart, !it.HasStop, count)
+		}
 		b.plan.Axes = append(b.plan.Axes, PlanAxis{Input: b.axis, Start: int(start), Step: int(step), Count: int(count)})
 		b.axis++
 	}
@@ -167,7 +183,7 @@ func sliceStep(it IndexItem, axis int) (int64, error) {
 		step = it.Step
 	}
 	if step == 0 {
-		return 0, Errorf(InvalidSpec, "slice step cannot be zero (axis %d)", axis)
+		return 0, RuleGetItemZeroStep.Errorf("slice step cannot be zero (axis %d)", axis)
 	}
 	return step, nil
 }
@@ -197,6 +213,9 @@ func GetItemUnder(x *Tensor, items []IndexItem, r Rules) (*Tensor, error) {
 	out, err := p.applyLimited(x, r.outputLimit())
 	if err != nil {
 		return nil, err
+	}
+	if r.Trace != nil && len(items) == x.Rank() && !r.Has(InputByteOrder) && !slices.ContainsFunc(items, func(it IndexItem) bool { return it.Kind != IndexInt }) {
+		r.Trace.add(RuleGetItemScalarResult)
 	}
 	return r.finish(getItemResult(x.Rank(), items, out, r))
 }

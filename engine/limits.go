@@ -41,11 +41,11 @@ func ShapeFits(shape []int, itemSize int) bool {
 // (invalid_spec).
 func checkOutputSize(shape []int, itemSize int, limit int64) error {
 	if !ShapeFits(shape, itemSize) {
-		return Errorf(InvalidSpec, "array is too big: the result shape %v of %d-byte elements is larger than the maximum possible size", shape, itemSize)
+		return RuleArrayTooBig.Errorf("array is too big: the result shape %v of %d-byte elements is larger than the maximum possible size", shape, itemSize)
 	}
 	n := NumElements(shape)
 	if n < 0 || (n > 0 && int64(n) > limit/int64(itemSize)) {
-		return Errorf(InvalidSpec, "the result (shape %v of %d-byte elements) exceeds the output limit of %d bytes", shape, itemSize, limit)
+		return RuleOutputLimit.Errorf("the result (shape %v of %d-byte elements) exceeds the output limit of %d bytes", shape, itemSize, limit)
 	}
 	return nil
 }
@@ -78,13 +78,14 @@ func (p *Plan) applyLimited(x *Tensor, limit int64) (*Tensor, error) {
 // dimensions no index array covers hold one element; "when no subspace is
 // given, the number of index arrays cannot be above 31"): invalid_spec.
 // Advanced getitem and take_along_axis (which indexes every dimension of
-// arr with an index array) are both bound by it.
-func checkIndexIterator(n int, noSubspace bool) error {
+// arr with an index array) are both bound by it; noSubspaceRule is the
+// rule the op raises for the second limit.
+func checkIndexIterator(n int, noSubspace bool, noSubspaceRule RuleID) error {
 	if n > MaxRank {
-		return Errorf(InvalidSpec, "too many advanced (array) indices: %d, at most %d", n, MaxRank)
+		return RuleGetItemTooManyIndexArrays.Errorf("too many advanced (array) indices: %d, at most %d", n, MaxRank)
 	}
 	if n > MaxRank-1 && noSubspace {
-		return Errorf(InvalidSpec, "when no subspace is given, the number of index arrays cannot be above %d, but %d index arrays found", MaxRank-1, n)
+		return noSubspaceRule.Errorf("when no subspace is given, the number of index arrays cannot be above %d, but %d index arrays found", MaxRank-1, n)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"slices"
 )
 
 // This file holds the ONNX front-ends: Slice (opset 13) and GatherND
@@ -61,17 +62,17 @@ func ONNXSlicePlan(shape []int, spec ONNXSliceSpec) (*Plan, error) {
 func onnxSlicePlan(shape []int, spec ONNXSliceSpec, rules Rules) (*Plan, error) {
 	rank := len(shape)
 	if rank == 0 {
-		return nil, Errorf(InvalidSpec, "cannot slice a scalar: ONNX Slice needs data of rank >= 1")
+		return nil, RuleONNXSliceScalar.Errorf("cannot slice a scalar: ONNX Slice needs data of rank >= 1")
 	}
 	n := len(spec.Starts)
 	if len(spec.Ends) != n {
-		return nil, Errorf(InvalidSpec, "starts and ends must have the same length, got %d and %d", n, len(spec.Ends))
+		return nil, RuleONNXSliceEnds.Errorf("starts and ends must have the same length, got %d and %d", n, len(spec.Ends))
 	}
 	if spec.Axes != nil && len(spec.Axes) != n {
-		return nil, Errorf(InvalidSpec, "axes must have the length of starts (%d), got %d", n, len(spec.Axes))
+		return nil, RuleONNXSliceAxesLength.Errorf("axes must have the length of starts (%d), got %d", n, len(spec.Axes))
 	}
 	if spec.Steps != nil && len(spec.Steps) != n {
-		return nil, Errorf(InvalidSpec, "steps must have the length of starts (%d), got %d", n, len(spec.Steps))
+		return nil, RuleONNXSliceStepsLength.Errorf("steps must have the length of starts (%d), got %d", n, len(spec.Steps))
 	}
 	plan := &Plan{Fixed: make([]int, rank), Axes: make([]PlanAxis, rank)}
 	for i, d := range shape {
@@ -87,10 +88,10 @@ func onnxSlicePlan(shape []int, spec ONNXSliceSpec, rules Rules) (*Plan, error) 
 			axis += int64(rank) // rank <= MaxRank: no overflow
 		}
 		if axis < 0 || axis >= int64(rank) {
-			return nil, Errorf(InvalidSpec, "axes[%d] = %d is outside [-%d, %d) for data of rank %d", i, onnxAxisValue(spec.Axes, i), rank, rank, rank)
+			return nil, RuleONNXSliceAxis.Errorf("axes[%d] = %d is outside [-%d, %d) for data of rank %d", i, onnxAxisValue(spec.Axes, i), rank, rank, rank)
 		}
 		if seen[axis] {
-			return nil, Errorf(InvalidSpec, "axes[%d] = %d repeats axis %d", i, onnxAxisValue(spec.Axes, i), axis)
+			return nil, RuleONNXSliceRepeatedAxis.Errorf("axes[%d] = %d repeats axis %d", i, onnxAxisValue(spec.Axes, i), axis)
 		}
 		seen[axis] = true
 		step := int64(1)
@@ -98,10 +99,13 @@ func onnxSlicePlan(shape []int, spec ONNXSliceSpec, rules Rules) (*Plan, error) 
 			step = spec.Steps[i]
 		}
 		if step == 0 {
-			return nil, Errorf(InvalidSpec, "steps[%d] must be non-zero", i)
+			return nil, RuleONNXSliceZeroStep.Errorf("steps[%d] must be non-zero", i)
 		}
 		d := int64(shape[axis])
 		start, count := onnxRange(d, spec.Starts[i], spec.Ends[i], step)
+		if rules.Trace != nil {
+			traceONNXRange(rules.Trace, d, spec.Starts[i], spec.Ends[i], step, count)
+		}
 		if count > 1 {
 			// |step| < count*|step| <= d here, so it fits an int; keep
 			// the plan's step small whatever the spec says.
@@ -109,6 +113,11 @@ func onnxSlicePlan(shape []int, spec ONNXSliceSpec, rules Rules) (*Plan, error) 
 		} else {
 			plan.Axes[axis] = PlanAxis{Input: int(axis), Start: int(start), Step: 1, Count: int(count)}
 		}
+	}
+	if t := rules.Trace; t != nil {
+		t.addIf(spec.Axes != nil, RuleONNXSliceAxes)
+		t.addIf(slices.ContainsFunc(spec.Axes, func(a int64) bool { return a < 0 }), RuleONNXSliceNegativeAxis)
+		t.addIf(slices.Contains(seen, false), RuleONNXSliceAxisNotSliced)
 	}
 	return plan, nil
 }
@@ -218,34 +227,39 @@ func ONNXGatherNDUnder(data, indices *Tensor, batchDims int, r Rules) (*Tensor, 
 // finish applies.
 func onnxGatherND(data, indices *Tensor, batchDims int, rules Rules) (*Tensor, error) {
 	if indices.DType.Kind != Int || indices.DType.Size != 8 {
-		return nil, Errorf(BadInput, "ONNX GatherND takes int64 indices, got dtype %v", indices.DType)
+		return nil, RuleONNXGatherNDIndexDType.Errorf("ONNX GatherND takes int64 indices, got dtype %v", indices.DType)
 	}
 	r, q := data.Rank(), indices.Rank()
 	if r < 1 || q < 1 {
-		return nil, Errorf(InvalidSpec, "data and indices must have rank >= 1, got shapes %v and %v", data.Shape, indices.Shape)
+		return nil, RuleONNXGatherNDRank.Errorf("data and indices must have rank >= 1, got shapes %v and %v", data.Shape, indices.Shape)
 	}
 	if batchDims < 0 || batchDims >= min(q, r) {
-		return nil, Errorf(InvalidSpec, "batch_dims = %d must be in [0, min(rank(indices), rank(data))) = [0, %d)", batchDims, min(q, r))
+		return nil, RuleONNXGatherNDBatchDims.Errorf("batch_dims = %d must be in [0, min(rank(indices), rank(data))) = [0, %d)", batchDims, min(q, r))
 	}
 	for i := 0; i < batchDims; i++ {
 		if data.Shape[i] != indices.Shape[i] {
-			return nil, Errorf(InvalidSpec, "batch dimensions differ: data.shape[:%d] = %v, indices.shape[:%d] = %v", batchDims, data.Shape[:batchDims], batchDims, indices.Shape[:batchDims])
+			return nil, RuleONNXGatherNDBatchShape.Errorf("batch dimensions differ: data.shape[:%d] = %v, indices.shape[:%d] = %v", batchDims, data.Shape[:batchDims], batchDims, indices.Shape[:batchDims])
 		}
 	}
 	k := indices.Shape[q-1]
 	if k > r-batchDims {
-		return nil, Errorf(InvalidSpec, "indices.shape[-1] = %d must be <= rank(data) - batch_dims = %d", k, r-batchDims)
+		return nil, RuleONNXGatherNDDepth.Errorf("indices.shape[-1] = %d must be <= rank(data) - batch_dims = %d", k, r-batchDims)
 	}
 	outShape := append(append([]int{}, indices.Shape[:q-1]...), data.Shape[batchDims+k:]...)
 	if len(outShape) > MaxRank {
-		return nil, Errorf(InvalidSpec, "number of dimensions must be within [0, %d], GatherND result would have %d", MaxRank, len(outShape))
+		return nil, RuleResultRank.Errorf("number of dimensions must be within [0, %d], GatherND result would have %d", MaxRank, len(outShape))
 	}
 	nOut := NumElements(outShape)
 	if nOut < 0 || nOut > math.MaxInt/data.DType.Size {
-		return nil, Errorf(InvalidSpec, "output shape %v is too large", outShape)
+		return nil, RuleONNXGatherNDOverflow.Errorf("output shape %v is too large", outShape)
 	}
 	if err := checkOutputSize(outShape, data.DType.Size, rules.outputLimit()); err != nil {
 		return nil, err
+	}
+	if t := rules.Trace; t != nil {
+		t.addIf(batchDims > 0, RuleONNXGatherNDBatched)
+		t.addIf(k == 0, RuleONNXGatherNDDepth0)
+		t.traceNegative(indices, RuleONNXGatherNDNegative)
 	}
 	rows := NumElements(indices.Shape[:q-1])
 	rowsPerBatch := NumElements(indices.Shape[batchDims : q-1])
@@ -302,8 +316,8 @@ func onnxBadRow(g *gatherND, idx *Tensor, r int) error {
 	dims := g.params.Shape[g.batchDims : g.batchDims+g.depth]
 	for j, v := range row {
 		if dim := int64(dims[j]); v < -dim || v >= dim {
-			return Errorf(OutOfRange, "indices%s = %v: component %d is outside [-%d, %d)", rowPosition(g.indices.Shape, r), row[:j+1], j, dim, dim)
+			return RuleONNXGatherNDOutOfRange.Errorf("indices%s = %v: component %d is outside [-%d, %d)", rowPosition(g.indices.Shape, r), row[:j+1], j, dim, dim)
 		}
 	}
-	return Errorf(OutOfRange, "indices%s = %v: its flattened offset is outside data (shape %v) (variant %s)", rowPosition(g.indices.Shape, r), row, g.params.Shape, GatherFlatBounds)
+	return RuleGatherFlatBoundsOut.Errorf("indices%s = %v: its flattened offset is outside data (shape %v) (variant %s)", rowPosition(g.indices.Shape, r), row, g.params.Shape, GatherFlatBounds)
 }

@@ -111,7 +111,7 @@ func (p *Plan) ApplyTo(dst []byte, x *Tensor) *Tensor {
 // NumPy array (and no .npy file) can hold.
 func checkOutputRank(rank int) error {
 	if rank > MaxRank {
-		return Errorf(InvalidSpec, "number of dimensions must be within [0, %d], indexing result would have %d", MaxRank, rank)
+		return RuleResultRank.Errorf("number of dimensions must be within [0, %d], indexing result would have %d", MaxRank, rank)
 	}
 	return nil
 }

@@ -118,13 +118,17 @@ func VariantByName(name string) (Variant, bool) {
 // Rules is how the engine evaluates an op: the variants of the reference
 // semantics it follows, and the largest result it produces. The zero
 // Rules is the reference semantics with the default output limit. Rules
-// is a value: runs with different Rules may go on at the same time.
+// is a value: runs with different Rules may go on at the same time (each
+// with its own Trace, if any).
 type Rules struct {
 	variants uint64 // bit v for each Variant v
 	// OutputLimit is the largest result, in bytes, that an op produces;
 	// a larger result is refused with invalid_spec before anything is
 	// allocated. 0 or less means DefaultOutputLimit.
 	OutputLimit int64
+	// Trace, if not nil, records the rules the evaluation exercises (see
+	// Trace). Evaluations that run at the same time need a Trace each.
+	Trace *Trace
 }
 
 // With returns r with v added.
@@ -161,7 +165,7 @@ func (r Rules) finish(out *Tensor) (*Tensor, error) {
 	if r.Has(EmptyRangeRefused) {
 		for i, d := range out.Shape {
 			if d == 0 {
-				return nil, Errorf(InvalidSpec, "dimension %d of the result is empty (variant %s)", i, EmptyRangeRefused)
+				return nil, RuleEmptyRangeRefused.Errorf("dimension %d of the result is empty (variant %s)", i, EmptyRangeRefused)
 			}
 		}
 	}

@@ -21,7 +21,7 @@ func TestVariantNames(t *testing.T) {
 	}
 	r := engine.Rules{}.With(engine.DropSize1Dims).With(engine.InputByteOrder)
 	if !r.Has(engine.DropSize1Dims) || !r.Has(engine.InputByteOrder) || r.Has(engine.EmptyRangeRefused) {
-		t.Errorf("engine.Rules %b: membership wrong", r)
+		t.Errorf("engine.Rules %s: membership wrong", r)
 	}
 	if got, want := r.String(), "input-byte-order+drop-size-1-dims"; got != want {
 		t.Errorf("engine.Rules.String() = %q, want %q (engine.Variants order)", got, want)

@@ -19,27 +19,29 @@ func slicePlan(shape []int, begin, size []int64, rules Rules) (*Plan, error) {
 		begin, size = padSpec(begin, rank, 0), padSpec(size, rank, -1)
 	}
 	if len(begin) != rank || len(size) != rank {
-		return nil, Errorf(InvalidSpec, "expected begin and size to have %d entries (the input rank), got %d and %d", rank, len(begin), len(size))
+		return nil, RuleSliceLengths.Errorf("expected begin and size to have %d entries (the input rank), got %d and %d", rank, len(begin), len(size))
 	}
 	plan := &Plan{Fixed: make([]int, rank), Axes: make([]PlanAxis, rank)}
 	for i, d := range shape {
 		dim := int64(d)
 		b, s := begin[i], size[i]
 		if s == -1 {
+			rules.Trace.add(RuleSliceSizeToEnd)
 			s = dim - b
 		}
 		if dim == 0 {
 			if b != 0 || s != 0 {
-				return nil, Errorf(OutOfRange, "expected begin[%d] == 0 (got %d) and size[%d] == 0 (got %d) when input dimension %d is 0", i, begin[i], i, size[i], i)
+				return nil, RuleSliceEmptyDim.Errorf("expected begin[%d] == 0 (got %d) and size[%d] == 0 (got %d) when input dimension %d is 0", i, begin[i], i, size[i], i)
 			}
 		} else {
 			if b < 0 || b > dim {
-				return nil, Errorf(OutOfRange, "expected begin[%d] in [0, %d], but got %d", i, dim, b)
+				return nil, RuleSliceBegin.Errorf("expected begin[%d] in [0, %d], but got %d", i, dim, b)
 			}
 			if s < 0 || s > dim-b {
-				return nil, Errorf(OutOfRange, "expected size[%d] in [0, %d], but got %d", i, dim-b, size[i])
+				return nil, RuleSliceSize.Errorf("expected size[%d] in [0, %d], but got %d", i, dim-b, size[i])
 			}
 		}
+		rules.Trace.addIf(s == 0, RuleSliceEmptyResult)
 		plan.Axes[i] = PlanAxis{Input: i, Start: int(b), Step: 1, Count: int(s)}
 	}
 	return plan, nil

@@ -35,7 +35,7 @@ func MaskFromList(list []int64) (Mask, error) {
 				m.Extra++
 			}
 		default:
-			return Mask{}, Errorf(InvalidSpec, "mask list entry %d is %d; entries must be 0 or 1", i, v)
+			return Mask{}, RuleStridedMaskList.Errorf("mask list entry %d is %d; entries must be 0 or 1", i, v)
 		}
 	}
 	return m, nil
@@ -97,23 +97,31 @@ func stridedSlicePlan(shape []int, spec StridedSliceSpec, rules Rules) (*Plan, e
 	for i, d := range dense[:rank] {
 		size := int64(shape[i])
 		if d.stride == 0 {
-			return nil, Errorf(InvalidSpec, "strides[%d] must be non-zero", i)
+			return nil, RuleStridedZeroStride.Errorf("strides[%d] must be non-zero", i)
 		}
 		if d.shrink {
 			if d.stride < 0 {
-				return nil, Errorf(InvalidSpec, "only stride 1 allowed on non-range indexing (dimension %d has stride %d)", i, d.stride)
+				return nil, RuleStridedShrinkStride.Errorf("only stride 1 allowed on non-range indexing (dimension %d has stride %d)", i, d.stride)
 			}
 			pos, inBounds := resolveIndex(d.begin, size, rules)
 			if !inBounds {
-				return nil, Errorf(OutOfRange, "slice index %d of dimension %d out of bounds (size %d)", d.begin, i, size)
+				return nil, RuleStridedShrinkOutOfBounds.Errorf("slice index %d of dimension %d out of bounds (size %d)", d.begin, i, size)
 			}
 			if size == 0 {
 				emptyShrink = i // clamped into an empty dimension
+			}
+			if t := rules.Trace; t != nil {
+				t.add(RuleStridedShrink)
+				t.addIf(d.begin < 0, RuleStridedShrinkNegative)
+				t.addIf(d.stride > 1, RuleStridedShrinkStrideOver)
 			}
 			plan.Fixed[i] = int(pos)
 			continue
 		}
 		start, count := canonicalRange(size, d.begin, d.end, d.stride, d.beginMasked, d.endMasked)
+		if rules.Trace != nil {
+			rules.Trace.traceRange(stridedRanges, size, d.begin, d.end, d.stride, d.beginMasked, d.endMasked, count)
+		}
 		ranges[i] = PlanAxis{Input: i, Start: int(start), Step: int(d.stride), Count: int(count)}
 	}
 	for _, o := range outputs {
@@ -126,7 +134,7 @@ func stridedSlicePlan(shape []int, spec StridedSliceSpec, rules Rules) (*Plan, e
 		}
 	}
 	if emptyShrink >= 0 && NumElements(plan.OutputShape()) > 0 {
-		return nil, Errorf(OutOfRange, "dimension %d is empty: a shrink index has no element to be clamped to (variant %s)", emptyShrink, ShrinkIndexClamped)
+		return nil, RuleShrinkClampedEmpty.Errorf("dimension %d is empty: a shrink index has no element to be clamped to (variant %s)", emptyShrink, ShrinkIndexClamped)
 	}
 	return plan, nil
 }
@@ -219,6 +227,9 @@ func expandStridedSlice(shape []int, spec StridedSliceSpec, rules Rules) (*strid
 		return nil, err
 	}
 	sp := sparseStridedSpec(spec, len(ops.begin))
+	if rules.Trace != nil {
+		traceStridedMasks(rules.Trace, spec, sp.n, rules)
+	}
 	x, err := expandDense(shape, spec, ops, sp, rules)
 	if err != nil {
 		return nil, err
@@ -233,6 +244,27 @@ func expandStridedSlice(shape []int, spec StridedSliceSpec, rules Rules) (*strid
 		return nil, err
 	}
 	return x, nil
+}
+
+// traceStridedMasks records into t the mask rules of a spec of n
+// entries: several mask bits on one entry, and bits past the entries
+// (ignored unless rules apply them).
+func traceStridedMasks(t *Trace, spec StridedSliceSpec, n int, rules Rules) {
+	for i := 0; i < n && i < 64; i++ {
+		special := 0
+		for _, m := range []Mask{spec.EllipsisMask, spec.NewAxisMask, spec.ShrinkAxisMask} {
+			if m.Has(i) {
+				special++
+			}
+		}
+		t.addIf(special > 1, RuleStridedMaskPriority)
+	}
+	if rules.Has(MaskBitsPastSpecApplied) {
+		return
+	}
+	for _, m := range []Mask{spec.BeginMask, spec.EndMask, spec.EllipsisMask, spec.NewAxisMask, spec.ShrinkAxisMask} {
+		t.addIf(m.Bits>>uint(min(n, 63)) != 0 || m.Extra > 0, RuleStridedMaskPastSpec)
+	}
 }
 
 // stridedOps are a spec's begin, end and strides as the kernel reads
@@ -270,13 +302,13 @@ func stridedOperands(spec StridedSliceSpec, rules Rules) (stridedOps, error) {
 		begin, end, strides = truncateInt32(begin), truncateInt32(end), truncateInt32(strides)
 	}
 	if len(end) != n || len(strides) != n {
-		return stridedOps{}, Errorf(InvalidSpec, "begin, end and strides must have equal lengths, got %d, %d and %d", n, len(end), len(strides))
+		return stridedOps{}, RuleStridedLengths.Errorf("begin, end and strides must have equal lengths, got %d, %d and %d", n, len(end), len(strides))
 	}
 	if n > MaxSpecLength {
-		return stridedOps{}, Errorf(InvalidSpec, "spec has %d entries; at most %d are allowed (masks are 32-bit)", n, MaxSpecLength)
+		return stridedOps{}, RuleStridedTooLong.Errorf("spec has %d entries; at most %d are allowed (masks are 32-bit)", n, MaxSpecLength)
 	}
 	if spec.EllipsisMask.count() > 1 {
-		return stridedOps{}, Errorf(InvalidSpec, "multiple ellipses in slice spec not allowed")
+		return stridedOps{}, RuleStridedTwoEllipses.Errorf("multiple ellipses in slice spec not allowed")
 	}
 	return stridedOps{begin, end, strides}, nil
 }
@@ -342,18 +374,24 @@ func expandDense(shape []int, spec StridedSliceSpec, ops stridedOps, sp sparseSp
 				next = full + 1
 				dropPastRank = true
 			}
+			if t := rules.Trace; t != nil {
+				t.addIf(i < n, RuleStridedEllipsis)
+				t.addIf(i < n && next <= full, RuleStridedEllipsisNoDims)
+				t.addIf(i == n && next > full, RuleStridedImplicitEllipsis)
+			}
 			for ; full < next; full++ {
 				dense[full] = denseDim{stride: 1, beginMasked: true, endMasked: true}
 				outputs = append(outputs, full)
 			}
 		case spec.NewAxisMask.Has(i):
+			rules.Trace.add(RuleStridedNewAxis)
 			outputs = append(outputs, NewAxis)
 		default:
 			if full == rank {
 				if dropPastRank {
 					continue
 				}
-				return nil, Errorf(InvalidSpec, "index out of range using input dim %d; input has only %d dims", full, rank)
+				return nil, RuleStridedTooManyDims.Errorf("index out of range using input dim %d; input has only %d dims", full, rank)
 			}
 			d := ops.entry(spec, i)
 			dense[full] = d
@@ -418,7 +456,7 @@ func leading(x *Tensor, k int, p *Plan) (*Tensor, error) {
 	n := NumElements(shape)
 	if n > x.Len() {
 		if NumElements(p.OutputShape()) > 0 {
-			return nil, Errorf(OutOfRange, "the input read as shape %v has only %d elements (variant %s)", shape, x.Len(), MaskBitsPastSpecApplied)
+			return nil, RuleMaskBitsShortInput.Errorf("the input read as shape %v has only %d elements (variant %s)", shape, x.Len(), MaskBitsPastSpecApplied)
 		}
 		return &Tensor{DType: x.DType, Shape: append([]int{}, shape...), Strides: ContiguousStrides(shape, x.DType.Size), Data: []byte{}}, nil
 	}

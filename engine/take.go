@@ -1,5 +1,7 @@
 package engine
 
+import "slices"
+
 // This file holds NumPy's take and take_along_axis (NumPy 1.24), on the
 // gather core of gather.go.
 
@@ -84,7 +86,7 @@ func TakeUnder(a, indices *Tensor, spec TakeSpec, r Rules) (*Tensor, error) {
 	case TakeClip:
 		rule = indexClip
 	default:
-		return nil, Errorf(InvalidSpec, "clipmode must be one of 'clip', 'raise', or 'wrap' (got %q)", spec.Mode)
+		return nil, RuleTakeMode.Errorf("clipmode must be one of 'clip', 'raise', or 'wrap' (got %q)", spec.Mode)
 	}
 	shape, axis := a.Shape, 0
 	switch {
@@ -97,7 +99,7 @@ func TakeUnder(a, indices *Tensor, spec TakeSpec, r Rules) (*Tensor, error) {
 		nd := len(shape)
 		axis = spec.Axis
 		if axis < -nd || axis >= nd {
-			return nil, Errorf(InvalidSpec, "axis %d is out of bounds for array of dimension %d", spec.Axis, nd)
+			return nil, RuleTakeAxis.Errorf("axis %d is out of bounds for array of dimension %d", spec.Axis, nd)
 		}
 		if axis < 0 {
 			axis += nd
@@ -109,22 +111,33 @@ func TakeUnder(a, indices *Tensor, spec TakeSpec, r Rules) (*Tensor, error) {
 		// NumPy casts a 0-d index by its value: a uint64 within int64
 		// passes.
 	default:
-		return nil, Errorf(InvalidSpec, "cannot cast indices of dtype %v to int64 according to the rule 'safe'", dt)
+		return nil, RuleTakeIndexDType.Errorf("cannot cast indices of dtype %v to int64 according to the rule 'safe'", dt)
 	}
 	outShape := append(append(append([]int{}, shape[:axis]...), indices.Shape...), shape[axis+1:]...)
 	if err := checkResultShape("take", outShape, a.DType.Size, r.outputLimit()); err != nil {
 		return nil, err
 	}
+	if t := r.Trace; t != nil {
+		t.addIf(spec.Flatten, RuleTakeFlattened)
+		t.addIf(!spec.Flatten && a.Rank() == 0, RuleTake0DInput)
+		t.addIf(!spec.Flatten && spec.Axis != 0, RuleTakeAxisNonZero)
+		t.addIf(spec.Mode == TakeWrap, RuleTakeWrap)
+		t.addIf(spec.Mode == TakeClip, RuleTakeClip)
+		t.addIf(indices.DType.Kind == Bool, RuleTakeBoolIndices)
+		t.addIf(len(outShape) == 0, RuleTakeScalarResult)
+		t.addIf(NumElements(outShape) == 0 && rule == indexNegativeWrap && NumElements(shape[:axis]) > 0 && indices.Len() > 0, RuleTakeEmptyChecked)
+		t.traceNegative(indices, RuleTakeNegativeIndex)
+	}
 	n := shape[axis]
 	empty := NumElements(outShape) == 0
 	if n == 0 && !empty {
-		return nil, Errorf(OutOfRange, "cannot do a non-empty take from an empty axes")
+		return nil, RuleTakeEmptyAxis.Errorf("cannot do a non-empty take from an empty axes")
 	}
 	outer := NumElements(shape[:axis])
 	if empty {
 		if rule == indexNegativeWrap && outer > 0 {
 			if bad := firstBadIndex(indices.Contiguous(), n, rule); bad >= 0 {
-				return nil, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", readInt(indices.Contiguous(), bad), axis, n)
+				return nil, RuleTakeOutOfBounds.Errorf("index %d is out of bounds for axis %d with size %d", readInt(indices.Contiguous(), bad), axis, n)
 			}
 		}
 		return r.finish(newResult(a.DType, outShape))
@@ -148,7 +161,7 @@ func TakeUnder(a, indices *Tensor, spec TakeSpec, r Rules) (*Tensor, error) {
 	}
 	out, bad := g.run(true)
 	if bad >= 0 {
-		return nil, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", readInt(g.indices, bad), axis, n)
+		return nil, RuleTakeOutOfBounds.Errorf("index %d is out of bounds for axis %d with size %d", readInt(g.indices, bad), axis, n)
 	}
 	if len(outShape) == 0 {
 		// NumPy's scalar: as x[()] of the 0-d result.
@@ -198,16 +211,17 @@ func TakeAlongAxisUnder(arr, indices *Tensor, spec TakeAlongAxisSpec, r Rules) (
 		nd := arr.Rank()
 		axis = spec.Axis
 		if axis < -nd || axis >= nd {
-			return nil, Errorf(InvalidSpec, "axis %d is out of bounds for array of dimension %d", spec.Axis, nd)
+			return nil, RuleTakeAlongAxis.Errorf("axis %d is out of bounds for array of dimension %d", spec.Axis, nd)
 		}
 		if axis < 0 {
 			axis += nd
 		}
 	}
 	if !indices.DType.IsInteger() {
-		return nil, Errorf(InvalidSpec, "`indices` must be an integer array, got dtype %v", indices.DType)
+		return nil, RuleTakeAlongIndexDType.Errorf("`indices` must be an integer array, got dtype %v", indices.DType)
 	}
 	if indices.DType.Kind == Uint && indices.DType.Size == 8 {
+		r.Trace.add(RuleTakeAlongUint64)
 		// NumPy casts uint64 indices to intp: a value beyond int64 reads
 		// as a negative position (2**64-1 is -1).
 		asInt := *indices
@@ -216,7 +230,7 @@ func TakeAlongAxisUnder(arr, indices *Tensor, spec TakeAlongAxisSpec, r Rules) (
 	}
 	rank := len(shape)
 	if indices.Rank() != rank {
-		return nil, Errorf(InvalidSpec, "`indices` and `arr` must have the same number of dimensions, got %d and %d", indices.Rank(), rank)
+		return nil, RuleTakeAlongRank.Errorf("`indices` and `arr` must have the same number of dimensions, got %d and %d", indices.Rank(), rank)
 	}
 	outShape := make([]int, rank)
 	for d := range rank {
@@ -227,17 +241,27 @@ func TakeAlongAxisUnder(arr, indices *Tensor, spec TakeAlongAxisSpec, r Rules) (
 		case m == 1 || m == n:
 			outShape[d] = n
 		default:
-			return nil, Errorf(InvalidSpec, "shape mismatch: indices of shape %v do not broadcast against arr of shape %v outside axis %d", indices.Shape, shape, axis)
+			return nil, RuleTakeAlongBroadcast.Errorf("shape mismatch: indices of shape %v do not broadcast against arr of shape %v outside axis %d", indices.Shape, shape, axis)
 		}
 	}
 	// NumPy indexes arr with one index array per dimension, leaving no
 	// subspace: a 32-dimensional arr is too many index arrays, even for an
 	// empty result.
-	if err := checkIndexIterator(rank, true); err != nil {
+	if err := checkIndexIterator(rank, true, RuleTakeAlongTooManyDims); err != nil {
 		return nil, err
 	}
 	if err := checkResultShape("take_along_axis", outShape, arr.DType.Size, r.outputLimit()); err != nil {
 		return nil, err
+	}
+	if t := r.Trace; t != nil {
+		t.addIf(spec.Flatten, RuleTakeAlongFlattened)
+		t.addIf(!spec.Flatten && spec.Axis != 0, RuleTakeAlongAxisNonZero)
+		t.addIf(!slices.Equal(outShape, indices.Shape) || !slices.Equal(outShape[:axis], shape[:axis]) || !slices.Equal(outShape[axis+1:], shape[axis+1:]), RuleTakeAlongBroadcasts)
+		if NumElements(outShape) == 0 {
+			t.addIf(indices.Len() > 0, RuleTakeAlongEmptyResult)
+		} else {
+			t.traceNegative(indices, RuleTakeAlongNegativeIndex)
+		}
 	}
 	if NumElements(outShape) == 0 {
 		return r.finish(newResult(arr.DType, outShape))
@@ -245,7 +269,7 @@ func TakeAlongAxisUnder(arr, indices *Tensor, spec TakeAlongAxisSpec, r Rules) (
 	g := newElemGather(arr, shape, indices, outShape, axis, indexNegativeWrap)
 	out, bad := g.run()
 	if bad >= 0 {
-		return nil, Errorf(OutOfRange, "index %d is out of bounds for axis %d with size %d", readInt(g.indices, g.indexOf(bad)), axis, g.n)
+		return nil, RuleTakeAlongOutOfBounds.Errorf("index %d is out of bounds for axis %d with size %d", readInt(g.indices, g.indexOf(bad)), axis, g.n)
 	}
 	return r.finish(out)
 }

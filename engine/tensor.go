@@ -60,17 +60,17 @@ func ContiguousStrides(shape []int, itemSize int) []int {
 // exactly the elements of shape. data is used, not copied.
 func FromBytes(dt DType, shape []int, data []byte) (*Tensor, error) {
 	if len(shape) > MaxRank {
-		return nil, Errorf(BadInput, "rank %d exceeds the maximum of %d", len(shape), MaxRank)
+		return nil, RuleInputRank.Errorf("rank %d exceeds the maximum of %d", len(shape), MaxRank)
 	}
 	if dt.Size <= 0 {
-		return nil, Errorf(BadInput, "dtype %v has no size", dt)
+		return nil, RuleInputDType.Errorf("dtype %v has no size", dt)
 	}
 	if !ShapeFits(shape, dt.Size) {
-		return nil, Errorf(BadInput, "shape %v of %v is too big: its size in bytes overflows int", shape, dt)
+		return nil, RuleInputTooBig.Errorf("shape %v of %v is too big: its size in bytes overflows int", shape, dt)
 	}
 	n := NumElements(shape)
 	if len(data) != n*dt.Size {
-		return nil, Errorf(BadInput, "shape %v of %v needs %d bytes, have %d", shape, dt, n*dt.Size, len(data))
+		return nil, RuleInputDataLength.Errorf("shape %v of %v needs %d bytes, have %d", shape, dt, n*dt.Size, len(data))
 	}
 	return &Tensor{DType: dt, Shape: append([]int{}, shape...), Strides: ContiguousStrides(shape, dt.Size), Data: data}, nil
 }
@@ -78,7 +78,7 @@ func FromBytes(dt DType, shape []int, data []byte) (*Tensor, error) {
 // Zeros returns a new C-contiguous tensor of zero bytes.
 func Zeros(dt DType, shape []int) (*Tensor, error) {
 	if !ShapeFits(shape, dt.Size) {
-		return nil, Errorf(InvalidSpec, "shape %v of %v is too big: its size in bytes overflows int", shape, dt)
+		return nil, RuleArrayTooBig.Errorf("shape %v of %v is too big: its size in bytes overflows int", shape, dt)
 	}
 	n := NumElements(shape)
 	return FromBytes(dt, shape, MakeData(n*dt.Size))

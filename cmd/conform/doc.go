@@ -20,6 +20,8 @@
 //	    live differential fuzzing; shrinks and saves disagreements
 //	conform report --impl A [--impl B ...] [--cases DIR | --fuzz D] [--format md,html,json] --out FILE
 //	    spec compliance matrix: rules x implementations
+//	conform rules [--cases DIR] [--json]
+//	    list the rules of the reference semantics, with the corpus cases that exercise each
 //	conform serve
 //	    run the engine as a conform/1 protocol child
 //	conform setup [--oracles numpy,tfjs,ort,tflite]

@@ -52,6 +52,7 @@ var commands = []*command{
 	goldenCommand,
 	fuzzCommand,
 	reportCommand,
+	rulesCommand,
 	serveCommand,
 	setupCommand,
 	helpCommand,

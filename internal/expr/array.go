@@ -55,7 +55,7 @@ func arrayLiteral(i int, e ast.Expr) (*engine.Tensor, error) {
 			break
 		}
 		if len(shape) == maxArrayDims {
-			return nil, engine.Errorf(engine.InvalidSpec, "item %d is %s nested more than %d deep: NumPy's arrays have at most %d dimensions", i+1, describe(e), maxArrayDims, maxArrayDims)
+			return nil, engine.RuleGetItemArrayTooDeep.Errorf("item %d is %s nested more than %d deep: NumPy's arrays have at most %d dimensions", i+1, describe(e), maxArrayDims, maxArrayDims)
 		}
 		shape = append(shape, len(elts))
 		if len(elts) == 0 {
@@ -85,7 +85,7 @@ func arrayLiteral(i int, e ast.Expr) (*engine.Tensor, error) {
 		return true
 	}
 	if !walk(e, 0) {
-		return nil, engine.Errorf(engine.InvalidSpec, "item %d is %s of an inhomogeneous shape (ragged nesting), not an array", i+1, describe(e))
+		return nil, engine.RuleGetItemRaggedArray.Errorf("item %d is %s of an inhomogeneous shape (ragged nesting), not an array", i+1, describe(e))
 	}
 
 	values := make([]value, len(leaves))
@@ -102,15 +102,15 @@ func arrayLiteral(i int, e ast.Expr) (*engine.Tensor, error) {
 			case v.n.Sign() > 0 && v.n.Cmp(maxUint64) <= 0:
 				large++
 			default:
-				return nil, engine.Errorf(engine.InvalidSpec, "item %d: element %s of %s fits neither int64 nor uint64, which makes an object array: %s", i+1, shortInt(v.n), describe(e), msgInvalidIndex)
+				return nil, engine.RuleGetItemInvalidItem.Errorf("item %d: element %s of %s fits neither int64 nor uint64, which makes an object array: %s", i+1, shortInt(v.n), describe(e), msgInvalidIndex)
 			}
 		default:
-			return nil, engine.Errorf(engine.InvalidSpec, "item %d: %s has an element that is %s, not an integer or a boolean: %s", i+1, describe(e), v.what, msgInvalidIndex)
+			return nil, engine.RuleGetItemInvalidItem.Errorf("item %d: %s has an element that is %s, not an integer or a boolean: %s", i+1, describe(e), v.what, msgInvalidIndex)
 		}
 		values[k] = v
 	}
 	if small > 0 && large > 0 {
-		return nil, engine.Errorf(engine.InvalidSpec, "item %d: %s mixes integers of int64 and of uint64 beyond int64, which makes a float64 array: %s", i+1, describe(e), msgInvalidIndex)
+		return nil, engine.RuleGetItemInvalidItem.Errorf("item %d: %s mixes integers of int64 and of uint64 beyond int64, which makes a float64 array: %s", i+1, describe(e), msgInvalidIndex)
 	}
 	if len(values) > 0 && bools == len(values) {
 		data := make([]byte, len(values))
@@ -183,7 +183,7 @@ func Bind(items []engine.IndexItem, inputs map[string]*engine.Tensor) ([]engine.
 		}
 		t, ok := inputs[it.Name]
 		if !ok || t == nil {
-			return nil, engine.Errorf(engine.BadInput, "the index uses the name %q, but there is no input of that name", it.Name)
+			return nil, engine.RuleGetItemNameWithoutInput.Errorf("the index uses the name %q, but there is no input of that name", it.Name)
 		}
 		out[k].Array = t
 	}

@@ -98,11 +98,11 @@ func parse(src string, plain bool) (items []engine.IndexItem, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			items = nil
-			err = engine.Errorf(engine.InvalidSpec, "cannot parse index %s: internal parser error: %v", quoteSrc(src), r)
+			err = engine.RuleGetItemSyntax.Errorf("cannot parse index %s: internal parser error: %v", quoteSrc(src), r)
 		}
 	}()
 	if len(src) > MaxSourceBytes {
-		return nil, engine.Errorf(engine.InvalidSpec, "index source is %d bytes long, more than the limit of %d", len(src), MaxSourceBytes)
+		return nil, engine.RuleGetItemSyntax.Errorf("index source is %d bytes long, more than the limit of %d", len(src), MaxSourceBytes)
 	}
 	norm := normalizeNewlines(src)
 	// Like Python's eval, ignore leading white space (and, more leniently,
@@ -121,14 +121,14 @@ func parse(src string, plain bool) (items []engine.IndexItem, err error) {
 	}
 	expr, ok := tree.(*ast.Expression)
 	if !ok {
-		return nil, engine.Errorf(engine.InvalidSpec, "index %s is not an expression", quoteSrc(src))
+		return nil, engine.RuleGetItemSyntax.Errorf("index %s is not an expression", quoteSrc(src))
 	}
 	sub, ok := expr.Body.(*ast.Subscript)
 	if !ok {
-		return nil, engine.Errorf(engine.InvalidSpec, "index %s must be a single subscript of a name, like x[1, 2:4]", quoteSrc(src))
+		return nil, engine.RuleGetItemSyntax.Errorf("index %s must be a single subscript of a name, like x[1, 2:4]", quoteSrc(src))
 	}
 	if _, ok := sub.Value.(*ast.Name); !ok {
-		return nil, engine.Errorf(engine.InvalidSpec, "index %s must subscript a plain name, like x[1, 2:4], not %s", quoteSrc(src), describe(sub.Value))
+		return nil, engine.RuleGetItemSyntax.Errorf("index %s must subscript a plain name, like x[1, 2:4], not %s", quoteSrc(src), describe(sub.Value))
 	}
 	return convert(sub.Slice)
 }
@@ -154,10 +154,10 @@ func convert(s ast.Slicer) ([]engine.IndexItem, error) {
 	case *ast.Slice:
 		dims = []ast.Slicer{s}
 	default:
-		return nil, engine.Errorf(engine.InvalidSpec, "unsupported subscript %T", s)
+		return nil, engine.RuleGetItemSyntax.Errorf("unsupported subscript %T", s)
 	}
 	if len(dims) > maxItems {
-		return nil, engine.Errorf(engine.InvalidSpec, "too many indices for array: %d items, at most %d are allowed", len(dims), maxItems)
+		return nil, engine.RuleGetItemTooManyItems.Errorf("too many indices for array: %d items, at most %d are allowed", len(dims), maxItems)
 	}
 	items := make([]engine.IndexItem, 0, len(dims))
 	ellipsis := false
@@ -170,7 +170,7 @@ func convert(s ast.Slicer) ([]engine.IndexItem, error) {
 		case *ast.Index:
 			item, err = convertItem(i, d.Value)
 		default:
-			err = engine.Errorf(engine.InvalidSpec, "item %d: unsupported subscript %T", i+1, d)
+			err = engine.RuleGetItemSyntax.Errorf("item %d: unsupported subscript %T", i+1, d)
 		}
 		if err != nil {
 			return nil, err
@@ -179,7 +179,7 @@ func convert(s ast.Slicer) ([]engine.IndexItem, error) {
 			if ellipsis {
 				// NumPy's IndexError, raised when its pass over the
 				// items reaches this one.
-				item = refused(engine.Errorf(engine.InvalidSpec, "item %d: an index can only have a single ellipsis ('...')", i+1))
+				item = refused(engine.RuleGetItemTwoEllipses.Errorf("item %d: an index can only have a single ellipsis ('...')", i+1))
 			}
 			ellipsis = true
 		}
@@ -200,7 +200,7 @@ func convertItem(i int, e ast.Expr) (engine.IndexItem, error) {
 		return engine.IndexItem{Kind: engine.IndexArray, Name: string(e.Id)}, nil
 	case *ast.Tuple, *ast.List:
 		if !isLiteral(e) {
-			return engine.IndexItem{}, engine.Errorf(engine.InvalidSpec, "item %d is %s holding %s: conform evaluates no expressions", i+1, describe(e), nonLiteral(e))
+			return engine.IndexItem{}, engine.RuleGetItemNotLiteral.Errorf("item %d is %s holding %s: conform evaluates no expressions", i+1, describe(e), nonLiteral(e))
 		}
 		a, err := arrayLiteral(i, e)
 		if err != nil {
@@ -218,11 +218,11 @@ func convertItem(i int, e ast.Expr) (engine.IndexItem, error) {
 		return engine.IndexItem{Kind: engine.IndexArray, Array: boolScalar(v.n.Sign() != 0)}, nil
 	case kindInt:
 		if !v.n.IsInt64() {
-			return refused(engine.Errorf(engine.OutOfRange, "item %d: index %s does not fit in int64 and is out of bounds for any axis", i+1, shortInt(v.n))), nil
+			return refused(engine.RuleGetItemIndexBeyondInt64.Errorf("item %d: index %s does not fit in int64 and is out of bounds for any axis", i+1, shortInt(v.n))), nil
 		}
 		return engine.IndexItem{Kind: engine.IndexInt, Index: v.n.Int64()}, nil
 	}
-	err := engine.Errorf(engine.InvalidSpec, "item %d is %s: %s", i+1, v.what, msgInvalidIndex)
+	err := engine.RuleGetItemInvalidItem.Errorf("item %d is %s: %s", i+1, v.what, msgInvalidIndex)
 	if v.literal {
 		return refused(err), nil
 	}
@@ -299,13 +299,13 @@ func convertSlice(i int, s *ast.Slice) (engine.IndexItem, error) {
 			continue
 		}
 		if _, ok := sequence(p.e); ok && !isLiteral(p.e) || !ok && !v.literal {
-			return engine.IndexItem{}, engine.Errorf(engine.InvalidSpec, "item %d: slice %s is %s: conform evaluates no expressions", i+1, p.name, v.what)
+			return engine.IndexItem{}, engine.RuleGetItemNotLiteral.Errorf("item %d: slice %s is %s: conform evaluates no expressions", i+1, p.name, v.what)
 		}
 		// A literal that is not an integer (a float, a string, a list,
 		// ...): NumPy's TypeError when it reads the slice, kept with
 		// the item.
 		if item.Err == nil {
-			item.Err = engine.Errorf(engine.InvalidSpec, "item %d: slice %s is %s: %s", i+1, p.name, v.what, msgSliceIndex)
+			item.Err = engine.RuleGetItemSliceBoundNotInteger.Errorf("item %d: slice %s is %s: %s", i+1, p.name, v.what, msgSliceIndex)
 		}
 	}
 	return item, nil

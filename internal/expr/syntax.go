@@ -55,7 +55,7 @@ func syntaxError(src, norm, text string, skipped int, perr error) error {
 	case atEnd:
 		detail = ": unexpected end of input"
 	}
-	return engine.Errorf(engine.InvalidSpec, "syntax error at %s in %s%s", where, quoteSrc(src), detail)
+	return engine.RuleGetItemSyntax.Errorf("syntax error at %s in %s%s", where, quoteSrc(src), detail)
 }
 
 // errorPosition extracts the 1-based line, the 0-based byte offset in that

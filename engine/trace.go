@@ -1,0 +1,197 @@
+package engine
+
+import "math"
+
+// Trace records the rules of RuleTable that an evaluation exercised: a
+// negative step, an ellipsis covering no dimension, a 0-d index array,
+// separated advanced indices, an empty axis, ... An evaluation records
+// into the Trace of the Rules it runs under (Rules.Trace); with none (the
+// default) nothing is recorded and nothing is paid.
+//
+// The trace is partial: it holds the rules that decide an output, where
+// the engine records them (most of the rules of RuleTable that are not
+// errors; see TracedRules), not the error rules. The rule of an error the
+// evaluation returns is named by the error itself (RuleOf). A Trace must
+// not be shared by evaluations that run at the same time.
+type Trace struct {
+	seen map[RuleID]bool
+}
+
+// add records rule id; a nil Trace records nothing.
+func (t *Trace) add(id RuleID) {
+	if t == nil {
+		return
+	}
+	if t.seen == nil {
+		t.seen = map[RuleID]bool{}
+	}
+	t.seen[id] = true
+}
+
+// addIf records rule id if cond holds.
+func (t *Trace) addIf(cond bool, id RuleID) {
+	if cond {
+		t.add(id)
+	}
+}
+
+// Has reports whether the trace holds rule id.
+func (t *Trace) Has(id RuleID) bool { return t != nil && t.seen[id] }
+
+// Rules returns the rules the trace holds, in the order of RuleTable.
+func (t *Trace) Rules() []RuleID {
+	if t == nil || len(t.seen) == 0 {
+		return nil
+	}
+	out := make([]RuleID, 0, len(t.seen))
+	for _, r := range RuleTable {
+		if t.seen[r.ID] {
+			out = append(out, r.ID)
+		}
+	}
+	return out
+}
+
+// Reset empties the trace, for the next evaluation.
+func (t *Trace) Reset() {
+	if t != nil {
+		clear(t.seen)
+	}
+}
+
+// rangeRules are the rules of one op's strided ranges (see traceRange).
+type rangeRules struct {
+	negativeStep, negativeStepNoStart, negativeStepNoStop RuleID
+	negativeBound, boundClamped, stepOver1, emptyRange    RuleID
+}
+
+// getItemRanges and stridedRanges are the range rules of getitem's
+// slices and strided_slice's ranges.
+var (
+	getItemRanges = rangeRules{RuleGetItemNegativeStep, RuleGetItemNegativeStepNoStart, RuleGetItemNegativeStepNoStop,
+		RuleGetItemNegativeBound, RuleGetItemBoundClamped, RuleGetItemStepOver1, RuleGetItemEmptyRange}
+	stridedRanges = rangeRules{RuleStridedNegativeStride, RuleStridedNegativeBeginMsk, RuleStridedEndSentinel,
+		RuleStridedNegativeBound, RuleStridedBoundClamped, RuleStridedStrideOver1, RuleStridedEmptyRange}
+)
+
+// traceRange records the rules a range of canonicalRange exercised: one
+// over a dimension of size d, with a begin and an end (masked or not), a
+// stride that is not 0, and count positions.
+func (t *Trace) traceRange(rr rangeRules, d, begin, end, stride int64, beginMasked, endMasked bool, count int64) {
+	if t == nil {
+		return
+	}
+	t.addIf(stride < 0, rr.negativeStep)
+	t.addIf(stride < 0 && beginMasked, rr.negativeStepNoStart)
+	t.addIf(stride < 0 && endMasked, rr.negativeStepNoStop)
+	t.addIf(stride > 1 || stride < -1, rr.stepOver1)
+	t.addIf(count == 0, rr.emptyRange)
+	lo, hi := int64(0), d
+	if stride < 0 {
+		lo, hi = -1, d-1
+	}
+	for _, b := range [...]struct {
+		v      int64
+		masked bool
+	}{{begin, beginMasked}, {end, endMasked}} {
+		if b.masked {
+			continue
+		}
+		v := b.v
+		if v < 0 {
+			t.add(rr.negativeBound)
+			v += d
+		}
+		t.addIf(v < lo || v > hi, rr.boundClamped)
+	}
+}
+
+// traceONNXRange records the rules an ONNX Slice range of onnxRange
+// exercised: over a dimension of size d, from start to end by step (not
+// 0), count positions.
+func traceONNXRange(t *Trace, d, start, end, step, count int64) {
+	t.addIf(step < 0, RuleONNXSliceNegativeStep)
+	t.addIf(step > 1 || step < -1, RuleONNXSliceStepOver1)
+	t.addIf(count == 0, RuleONNXSliceEmptyRange)
+	t.addIf(start < 0 || end < 0, RuleONNXSliceNegativeBound)
+	// A start below -d: ONNX clamps it to position 0 going backwards
+	// where NumPy and TF run past it (an empty range).
+	t.addIf(step < 0 && d > 0 && start < -d, RuleONNXSliceReverseStart)
+	intMax := end == math.MaxInt64 || end == math.MaxInt32
+	t.addIf(intMax && step > 0, RuleONNXSliceHugeEnd)
+	t.addIf(intMax && step < 0, RuleONNXSliceHugeNegStepEnd)
+	startHi, endLo, endHi := d, int64(0), d
+	if step < 0 {
+		startHi, endLo, endHi = d-1, -1, d-1
+	}
+	if start < 0 {
+		start += d
+	}
+	if end < 0 {
+		end += d
+	}
+	t.addIf(start < 0 || start > startHi || end < endLo || end > endHi, RuleONNXSliceBoundClamped)
+}
+
+// traceNegative records rule id if the integer tensor indices holds a
+// negative value (an unsigned one beyond int64 reads as negative).
+func (t *Trace) traceNegative(indices *Tensor, id RuleID) {
+	if t == nil || !indices.DType.IsInteger() {
+		return
+	}
+	c := indices.Contiguous()
+	for i := range c.Len() {
+		if readInt(c, i) < 0 {
+			t.add(id)
+			return
+		}
+	}
+}
+
+// TracedRules lists the rules the engine records into a Trace: the rules
+// that decide an output whose use an evaluation reports. The other rules
+// that are not errors are not traced yet.
+func TracedRules() []RuleID {
+	out := make([]RuleID, 0, len(tracedRules))
+	for _, r := range RuleTable {
+		if tracedRules[r.ID] {
+			out = append(out, r.ID)
+		}
+	}
+	return out
+}
+
+// tracedRules is the set of TracedRules.
+var tracedRules = map[RuleID]bool{}
+
+func init() {
+	for _, rr := range []rangeRules{getItemRanges, stridedRanges} {
+		for _, id := range []RuleID{rr.negativeStep, rr.negativeStepNoStart, rr.negativeStepNoStop, rr.negativeBound, rr.boundClamped, rr.stepOver1, rr.emptyRange} {
+			tracedRules[id] = true
+		}
+	}
+	for _, id := range []RuleID{
+		RuleGetItemIntegerIndex, RuleGetItemNegativeIndex, RuleGetItemEllipsis, RuleGetItemEllipsisNoDims,
+		RuleGetItemImplicitEllipsis, RuleGetItemNewAxis, RuleGetItemScalarResult,
+		RuleGetItemIntArray, RuleGetItemUnsignedArray, RuleGetItemBoolArray, RuleGetItemSingleBool, RuleGetItemBool0D,
+		RuleGetItem0DIntArray, RuleGetItemBroadcast, RuleGetItemIntAmongArrays, RuleGetItemAdjacentInPlace,
+		RuleGetItemSeparatedFirst, RuleGetItemEmptyUnchecked,
+		RuleTakeFlattened, RuleTake0DInput, RuleTakeAxisNonZero, RuleTakeNegativeIndex, RuleTakeWrap, RuleTakeClip,
+		RuleTakeBoolIndices, RuleTakeScalarResult, RuleTakeEmptyChecked,
+		RuleTakeAlongFlattened, RuleTakeAlongAxisNonZero, RuleTakeAlongBroadcasts, RuleTakeAlongNegativeIndex,
+		RuleTakeAlongUint64, RuleTakeAlongEmptyResult,
+		RuleStridedEllipsis, RuleStridedEllipsisNoDims, RuleStridedImplicitEllipsis, RuleStridedNewAxis,
+		RuleStridedShrink, RuleStridedShrinkNegative, RuleStridedShrinkStrideOver, RuleStridedMaskPriority, RuleStridedMaskPastSpec,
+		RuleSliceSizeToEnd, RuleSliceEmptyResult,
+		RuleGatherAxisNonZero, RuleGatherBatched, RuleGatherZeroMode, RuleGatherEmptyResult, RuleGatherNegativeIndex,
+		RuleGatherNDDepth0, RuleGatherNDFullDepth, RuleGatherNDBatched, RuleGatherNDZeroMode, RuleGatherNDEmptyRows, RuleGatherNDNegative,
+		RuleONNXSliceAxes, RuleONNXSliceNegativeAxis, RuleONNXSliceAxisNotSliced, RuleONNXSliceNegativeStep, RuleONNXSliceReverseStart,
+		RuleONNXSliceNegativeBound, RuleONNXSliceBoundClamped, RuleONNXSliceStepOver1, RuleONNXSliceEmptyRange,
+		RuleONNXSliceHugeEnd, RuleONNXSliceHugeNegStepEnd,
+		RuleONNXGatherNegative, RuleONNXGatherAxisNon0, RuleONNXGatherEmpty,
+		RuleONNXElemNegative, RuleONNXElemSmaller, RuleONNXElemAxisNon0,
+		RuleONNXGatherNDNegative, RuleONNXGatherNDBatched, RuleONNXGatherNDDepth0,
+	} {
+		tracedRules[id] = true
+	}
+}
