@@ -54,15 +54,14 @@ def negative_step_start_below(c):
     return False
 
 
-def scalar_result(c):
-    """NumPy's answer is a NumPy scalar (every dimension taken by an integer, no other item), whose
-    dtype is the native, shortest one; dask returns a 0-d array of the input's dtype."""
-    if c.op != "getitem":
-        return False
-    x, its = c.inputs["x"], items(c)
-    if not all(is_int(k) for k in its) or len(its) != x.ndim:
-        return False
-    return x.dtype.kind in "SU" or not x.dtype.isnative
+def zero_d_dtype_rule(c):
+    """NumPy's 0-d result is a NumPy scalar (native byte order, strings as wide as their value) when
+    every dimension is taken by an integer and nothing else is in the subscript, and otherwise a
+    0-d array of the input's dtype; only string and non-native dtypes show the difference."""
+    out = c.expect_output
+    x = c.inputs.get("x")
+    return c.op == "getitem" and out is not None and out.ndim == 0 and (
+        x.dtype.kind in "SU" or not x.dtype.isnative)
 
 
 def separated_in_place(c):
@@ -175,10 +174,11 @@ CAUSES = {
         "integers beside an index array are basic indices in dask, so advanced indices an integer "
         "separates keep their place: da.zeros((2, 3, 4), chunks=2)[0, :, [0]] has shape (3, 1), NumPy (1, 3)",
         lambda c: separated_in_place(c) and failed(c)),
-    "dask/0d-result-keeps-dtype": (
-        "a full integer index returns a 0-d array of the input's dtype, not NumPy's scalar (native byte "
-        "order, strings as wide as their value): da.from_array(np.array('ab', 'U6'))[()] is <U6, NumPy <U2",
-        lambda c: scalar_result(c) and failed(c)),
+    "dask/0d-result-scalar-rule": (
+        "a 0-d result does not follow NumPy's scalar rule: x[()] on a 0-d array gives a 0-d array of the "
+        "input's dtype where NumPy gives a scalar (da.from_array(np.array('ab', 'U6'))[()] is <U6, NumPy "
+        "<U2), and x[..., -1] gives a scalar where NumPy keeps the input's dtype (>c16 becomes <c16)",
+        lambda c: zero_d_dtype_rule(c) and failed(c)),
     "dask/float-index": (
         "dask accepts float indices, in slices, as items and as index arrays: x[::1.0], x[0.0] and "
         "x[np.array([1.0])] all give results; NumPy refuses each (TypeError / IndexError)",

@@ -173,9 +173,11 @@ def spec_fault(op, inputs, request):
     # moved into bounds
     a, indices = inputs.get("a", inputs.get("arr")), inputs["indices"]
     axis = request.get("axis")
-    shape = tuple(max(d, 1) for d in a.shape)
-    if indices.dtype.kind in "iu" and indices.size:
-        n = np.prod(shape) if axis is None else (shape[axis] if -len(shape) <= axis < len(shape) else 1)
+    # take has no shape rule but the axis: an empty axis gets length 1 (a non-empty take from it is
+    # out_of_range); take_along_axis's shapes must broadcast, so they stay as they are.
+    shape = tuple(max(d, 1) for d in a.shape) if op == "take" else a.shape
+    n = np.prod(shape) if axis is None else (shape[axis] if -len(shape) <= axis < len(shape) else 0)
+    if indices.dtype.kind in "iu" and indices.size and n:
         indices = np.asarray(np.clip(indices.astype(object), -n, n - 1)).astype(np.int64).reshape(indices.shape)
     stub = np.broadcast_to(np.zeros((), np.int8), shape)
     try:

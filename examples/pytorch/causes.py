@@ -35,8 +35,8 @@ def index_arrays(case):
     return arrays
 
 
-def torch_shape(x_shape, items):
-    """The shape torch's getitem gives when integers (and 0-d integer tensors) are basic indices,
+def torch_result(x, items):
+    """What torch's getitem gives when integers (and 0-d integer tensors) are basic indices,
     applied in place first; then the index tensors, lists and booleans (0-d masks) are applied to
     what is left, as NumPy applies advanced indices."""
     first, second = [], []
@@ -54,8 +54,7 @@ def torch_shape(x_shape, items):
         else:
             first.append(k)
             second.append(k)
-    y = np.broadcast_to(np.zeros((), np.int8), x_shape)[tuple(first)]
-    return np.broadcast_to(np.zeros((), np.int8), y.shape)[tuple(second)].shape
+    return np.asarray(np.asarray(x[tuple(first)])[tuple(second)])
 
 
 def without_empty_ellipsis(x_shape, items):
@@ -84,15 +83,17 @@ def empty_ellipsis_joins(case):
 
 def scalar_placement(case):
     items = getitem_items(case)
-    want = expected_shape(case)
+    want = case.expect_output
     if want is None or not any(is_int(k) or isinstance(k, bool) or (is_array(k) and k.ndim == 0) for k in items):
         return False
     if not any(is_array(k) or isinstance(k, bool) for k in items):
         return False
+    x = case.inputs["x"]
     try:
-        return torch_shape(case.inputs["x"].shape, without_empty_ellipsis(case.inputs["x"].shape, items)) != want
+        got = torch_result(x, without_empty_ellipsis(x.shape, items))
     except Exception:
         return False
+    return got.shape != want.shape or got.astype(want.dtype).tobytes() != want.tobytes()
 
 
 def newaxis_after_mask(case):
@@ -242,4 +243,8 @@ CAUSES = {
         "torch.zeros(2, 0, 1, dtype=torch.long)) has shape (2, 0, 1); ONNX refuses the rank",
         lambda c: c.op == "onnx_gather_elements" and c.inputs["indices"].size == 0 and c.expect_error is not None
         and c.got_error is None),
+    "torch/heap-corrupted-earlier": (
+        "the child dies on a case torch can run (malloc(): invalid size) because an earlier case of "
+        "torch/index-select-0d corrupted the heap of the same process; the case passes when replayed alone",
+        lambda c: "child died" in c.result.get("detail", "") and not (c.op == "take" and c.inputs["a"].ndim == 0)),
 }
