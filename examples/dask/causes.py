@@ -134,9 +134,9 @@ CAUSES = {
     "dask/nd-mask-not-whole-array": (
         "a boolean mask of 2 or more dimensions works only alone and covering the whole array: "
         "x[m] with m of x's shape works, but da.zeros((1, 2, 5))[np.ones((1, 2), bool)] -> IndexError: "
-        "Boolean array with size 2 is not long enough for axis 0 with size 1, and beside other indices -> "
-        "NotImplementedError: Slicing with dask.array of bools only permitted when the indexer has only "
-        "one dimension (or TypeError)",
+        "Boolean array with size 2 is not long enough for axis 0 with size 1; beside other indices it "
+        "raises that IndexError too, or NotImplementedError (Slicing with dask.array of bools only "
+        "permitted when the indexer has only one dimension), or TypeError",
         lambda c: nd_mask_not_whole(c) and failed(c)),
     "dask/nd-index-array": (
         "index arrays of 2 or more dimensions are not supported by dask's slicing (getitem and da.take): "
