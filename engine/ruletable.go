@@ -56,7 +56,7 @@ const (
 	tfStridedSlice        = "TensorFlow tensorflow/core/util/strided_slice_op.cc, ValidateStridedSliceOp"
 	tfSlice               = "TensorFlow tensorflow/core/kernels/slice_op.cc, SharedSliceValidation"
 	tfGather              = "TensorFlow tensorflow/core/kernels/gather_op.cc, GatherOp::Compute"
-	tfGatherND            = "TensorFlow tensorflow/core/kernels/gather_nd_op.cc, DoGatherNd"
+	tfGatherND            = "TensorFlow tensorflow/core/kernels/gather_nd_op.h, DoGatherNd"
 	onnxSliceSpec         = "ONNX operator specification, Slice-13"
 	onnxGatherSpec        = "ONNX operator specification, Gather-13"
 	onnxGatherElemSpec    = "ONNX operator specification, GatherElements-13"
