@@ -44,7 +44,7 @@ type OpDef struct {
 	// reference rules. A classifier tries only these on a case of the op.
 	Variants []engine.Variant
 
-	generator *rapid.Generator[Memory] // set by package gen
+	generator *rapid.Generator[*Case] // set by package gen
 
 	parse      func(c *Case) (any, error) // c.Fields to the typed spec
 	names      func(spec any) []string    // extra inputs the spec names
@@ -142,11 +142,11 @@ func (d *OpDef) HasVariant(v engine.Variant) bool { return slices.Contains(d.Var
 
 // Generator returns the generator of random cases of the op. Package gen
 // sets it (SetGenerator) when it is linked in; without gen it is nil.
-func (d *OpDef) Generator() *rapid.Generator[Memory] { return d.generator }
+func (d *OpDef) Generator() *rapid.Generator[*Case] { return d.generator }
 
 // SetGenerator sets the op's case generator; package gen calls it for
 // every op from init. It panics if the op has one already.
-func (d *OpDef) SetGenerator(g *rapid.Generator[Memory]) {
+func (d *OpDef) SetGenerator(g *rapid.Generator[*Case]) {
 	if d.generator != nil {
 		panic("casefile: two generators of op " + d.Name)
 	}
