@@ -154,22 +154,33 @@ func Parse(data []byte, load InputLoader) (*Case, error) {
 // reason in Err (see Case). New takes inputs over: the caller must not
 // change the map afterwards.
 func New(fields map[string]any, inputs map[string]*engine.Tensor) *Case {
-	raw := make(map[string]json.RawMessage, len(fields))
+	// The fields are encoded into one buffer, each a slice of it.
+	keys := make([]string, 0, len(fields))
+	ends := make([]int, 0, len(fields))
+	var buf []byte
 	var wireErr error
 	for k, v := range fields {
 		if k == "inputs" {
 			continue
 		}
-		data, err := appendJSON(nil, v)
+		data, err := appendJSON(buf, v)
 		if err != nil {
 			if wireErr == nil {
 				wireErr = fmt.Errorf("case field %q: %v", k, err)
 			}
 			continue
 		}
-		raw[k] = data
+		buf = data
+		keys = append(keys, k)
+		ends = append(ends, len(buf))
 	}
-	c := FromFields(raw, inputs)
+	raw := make(map[string]json.RawMessage, len(keys))
+	start := 0
+	for i, k := range keys {
+		raw[k] = buf[start:ends[i]:ends[i]]
+		start = ends[i]
+	}
+	c := parsed(raw, inputs)
 	if wireErr != nil {
 		c.Spec, c.wireErr = nil, wireErr
 		c.Err = bad("case spec is not JSON: %v", wireErr)
@@ -192,6 +203,11 @@ func FromFields(fields map[string]json.RawMessage, inputs map[string]*engine.Ten
 			}
 		}
 	}
+	return parsed(fields, inputs)
+}
+
+// parsed returns the case of compact fields and inputs, parsed.
+func parsed(fields map[string]json.RawMessage, inputs map[string]*engine.Tensor) *Case {
 	if inputs == nil {
 		inputs = map[string]*engine.Tensor{}
 	}
@@ -261,7 +277,7 @@ func (c *Case) parseSpec() error {
 		return bad("unknown op %q (want one of %s)", c.Op, strings.Join(OpNames(), ", "))
 	}
 	c.Def = d
-	for _, f := range allFields() {
+	for _, f := range specFields {
 		if _, present := c.Fields[f]; present && !slices.Contains(d.Fields, f) {
 			return bad("field %q does not apply to op %s", f, c.Op)
 		}

@@ -88,7 +88,11 @@ func init() {
 		registry[d.Name] = d
 		ordered = append(ordered, d)
 	}
+	specFields = allFields()
 }
+
+// specFields is allFields, computed once the ops are listed.
+var specFields []string
 
 // Lookup returns the definition of the op called name.
 func Lookup(name string) (*OpDef, bool) {
