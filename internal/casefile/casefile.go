@@ -1,8 +1,11 @@
-// Package casefile reads conform case files: one op, its inputs and its
-// spec, as JSON, in the form `conform eval` takes (inputs are paths of .npy
-// files relative to the case file) or the form of the conform/1 protocol
-// (inputs are base64 .npy bytes). It also evaluates a case on the
-// reference engine.
+// Package casefile holds conform's one case type, Case: one op, its
+// typed spec, its inputs and its fields as written. A case is parsed once
+// into it, from a case file in the form `conform eval` takes (inputs are
+// paths of .npy files relative to the case file) or the form of the
+// conform/1 protocol (inputs are base64 .npy bytes) (Parse, Load), from a
+// stored case's fields (FromFields) or from a generator's field values
+// (New); it is written back as a conform/1 request from its fields as
+// written (AppendRequest) and evaluated on the reference engine (Eval).
 //
 // It holds the op registry: each op is defined once, in op_<name>.go, by
 // an OpDef (its inputs and spec fields, its typed spec, its evaluation on
