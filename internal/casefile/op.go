@@ -161,8 +161,14 @@ func (d *OpDef) SetGenerator(g *rapid.Generator[*Case]) {
 func (d *OpDef) Implements(impl any) bool { return d.implements(impl) }
 
 // Call runs the op's method of impl on the case. impl must implement it
-// (see Implements).
-func (d *OpDef) Call(impl any, c *Case) (*engine.Tensor, error) { return d.call(impl, c) }
+// (see Implements). A case that is not valid returns its Err: the method
+// is not called.
+func (d *OpDef) Call(impl any, c *Case) (*engine.Tensor, error) {
+	if c.Err != nil {
+		return nil, c.Err
+	}
+	return d.call(impl, c)
+}
 
 // Features lists the rules specific to the op that a report can tag.
 func (d *OpDef) Features() []Feature { return slices.Clone(d.features) }

@@ -312,6 +312,16 @@ func TestInvalidCase(t *testing.T) {
 		if _, err := c.AppendRequest(nil); err != nil {
 			t.Errorf("%s: AppendRequest: %v (a case that is not valid is sent as written)", tt.rule, err)
 		}
+		if c.Def != nil {
+			if out, err := c.Def.Call(nil, c); out != nil || err != c.Err {
+				t.Errorf("%s: Def.Call() = %v, %v, want the case's error", tt.rule, out, err)
+			}
+			c.Tag(func(id string) { t.Errorf("%s: Tag tagged %s", tt.rule, id) })
+			var b strings.Builder
+			if c.WriteSnippet(&b); b.Len() > 0 {
+				t.Errorf("%s: WriteSnippet wrote %q", tt.rule, b.String())
+			}
+		}
 	}
 }
 
