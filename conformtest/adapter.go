@@ -79,23 +79,25 @@ func (a *adapter) skipReason(op string) string {
 // Run implements impl.Impl: it turns the case into the arguments of the
 // op's method and calls it. A spec that conform itself rejects gives
 // conform's error, as for the reference engine.
-func (a *adapter) Run(ctx context.Context, m casefile.Memory) protocol.Answer {
-	if reason := a.skipReason(m.Op()); reason != "" {
+func (a *adapter) Run(ctx context.Context, c *casefile.Case) protocol.Answer {
+	if reason := a.skipReason(c.Op); reason != "" {
 		return protocol.Skip(reason, "")
 	}
-	c, err := m.Case()
-	if err != nil {
-		return protocol.ErrorAnswer(err)
+	if c.Err != nil {
+		return protocol.ErrorAnswer(c.Err)
 	}
 	return a.runCase(c)
 }
 
-// runCase calls the implementation on a parsed case, whose op it
-// supports.
+// runCase calls the implementation on a valid case, whose op it
+// supports, with its inputs made C-contiguous (in a copy: the case is
+// shared).
 func (a *adapter) runCase(c *casefile.Case) protocol.Answer {
+	contiguous := make(map[string]*engine.Tensor, len(c.Inputs))
 	for name, t := range c.Inputs {
-		c.Inputs[name] = t.Contiguous()
+		contiguous[name] = t.Contiguous()
 	}
+	c = c.WithInputs(contiguous)
 	out, crash, err := a.call(c)
 	switch {
 	case crash != "":

@@ -49,12 +49,12 @@ var loadCorpus = sync.OnceValues(func() ([]loadedCase, error) {
 	fsys := corpus.Open(cases.FS)
 	var out []loadedCase
 	for _, e := range entries {
-		m, err := check.Memory(fsys, e)
+		m, err := check.LoadCase(fsys, e)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", e.ID, err)
 		}
-		lc := loadedCase{id: e.ID, op: m.Op()}
-		if c, err := m.Case(); err == nil {
+		lc := loadedCase{id: e.ID, op: m.Op}
+		if c := m; c.Err == nil {
 			lc.c, lc.engine = c, outcomeOf(c.Eval())
 		}
 		out = append(out, lc)

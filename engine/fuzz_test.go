@@ -16,8 +16,8 @@ import (
 func FuzzOps(f *testing.F) {
 	f.Fuzz(rapid.MakeFuzz(func(t *rapid.T) {
 		m := gen.Case().Draw(t, "case")
-		c, err := m.Case()
-		if err != nil {
+		c := m
+		if err := c.Err; err != nil {
 			if !engine.KindOf(err).Valid() {
 				t.Fatalf("loading %v: error without a kind: %v", m, err)
 			}

@@ -159,7 +159,7 @@ func generateCorpus(ctx context.Context, dest string, d time.Duration, log io.Wr
 	}
 	defer golden.CloseOracles(oracles)
 	seed := uint64(time.Now().UnixNano())
-	var cases []casefile.Memory
+	var cases []*casefile.Case
 	deadline := time.Now().Add(d / 2)
 	ops := casefile.OpNames()
 	for i := 0; time.Now().Before(deadline) && len(cases) < 100000; i++ {

@@ -185,7 +185,7 @@ type caseAnswer struct {
 // walkCorpus evaluates every case of the corpus under fsys (see
 // corpus.Entries) on the engine, with a trace, in order, and calls visit
 // with each answer. Loading a case is the one place that knows how the corpus is
-// read (check.Memory, then casefile.Memory.Case).
+// read (check.LoadCase).
 func walkCorpus(fsys fs.FS, visit func(caseAnswer)) error {
 	entries, err := corpus.Entries(fsys)
 	if err != nil {
@@ -214,13 +214,16 @@ func walkCorpus(fsys fs.FS, visit func(caseAnswer)) error {
 }
 
 // loadCase reads corpus entry e, with its inputs, as a case the engine can
-// evaluate.
+// evaluate: a case that is not valid is an error reading it.
 func loadCase(fsys fs.FS, e corpus.Entry) (*casefile.Case, error) {
-	m, err := check.Memory(fsys, e)
+	c, err := check.LoadCase(fsys, e)
 	if err != nil {
 		return nil, err
 	}
-	return m.Case()
+	if c.Err != nil {
+		return nil, c.Err
+	}
+	return c, nil
 }
 
 // writeRules writes the coverage as text: one line per rule (ID, kind,

@@ -1,8 +1,11 @@
-// Package casefile reads conform case files: one op, its inputs and its
-// spec, as JSON, in the form `conform eval` takes (inputs are paths of .npy
-// files relative to the case file) or the form of the conform/1 protocol
-// (inputs are base64 .npy bytes). It also evaluates a case on the
-// reference engine.
+// Package casefile holds conform's one case type, Case: one op, its
+// typed spec, its inputs and its fields as written. A case is parsed once
+// into it, from a case file in the form `conform eval` takes (inputs are
+// paths of .npy files relative to the case file) or the form of the
+// conform/1 protocol (inputs are base64 .npy bytes) (Parse, Load), from a
+// stored case's fields (FromFields) or from a generator's field values
+// (New); it is written back as a conform/1 request from its fields as
+// written (AppendRequest) and evaluated on the reference engine (Eval).
 //
 // It holds the op registry: each op is defined once, in op_<name>.go, by
 // an OpDef (its inputs and spec fields, its typed spec, its evaluation on
@@ -19,6 +22,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -31,19 +35,42 @@ import (
 	"github.com/conformsuite/conform/internal/npy"
 )
 
-// Case is a parsed case: the op, its typed spec and its decoded inputs.
+// Case is a case, parsed once: the op, its typed spec and its decoded
+// inputs, with its fields as written (the form sent to an implementation,
+// see AppendRequest).
+//
+// A case whose fields or inputs do not make a valid case of its op (an
+// unknown op, a field of the wrong type or of another op, a missing
+// input) is still a Case: Err says what is wrong, Spec is nil and Def is
+// nil unless the op is known. Such a case is sent to implementations as
+// written (a corpus holds cases an implementation must refuse), but it
+// cannot be evaluated: Eval returns Err.
 type Case struct {
-	Op  string
+	// Op is the value of the "op" field, or "" if it is not a string.
+	Op string
+	// Def is the definition of the op, nil for an unknown op.
 	Def *OpDef
 	// Spec is the op's typed spec, parsed from its fields: e.g. an
 	// engine.StridedSliceSpec for strided_slice, an engine.TakeSpec for
-	// take (see the op's definition, op_<name>.go).
-	Spec   any
+	// take (see the op's definition, op_<name>.go). It is nil if Err is
+	// set.
+	Spec any
+	// Inputs are the case's input tensors by name: all that the case
+	// names, also when Err is set.
 	Inputs map[string]*engine.Tensor
+	// Err is the *engine.Error (of kind bad_input, or invalid_spec for a
+	// value no op could take) that the case's fields or inputs do not make
+	// a valid case, or nil.
+	Err error
 
-	// Fields holds every top-level field of the JSON object as written,
-	// metadata included.
+	// Fields holds the top-level fields of the case as written: the op
+	// and spec fields and any other (metadata) field; for a case read by
+	// Parse, "inputs" too.
 	Fields map[string]json.RawMessage
+
+	// wireErr is the error that a field given to New cannot be encoded
+	// as JSON: such a case cannot be sent (AppendRequest).
+	wireErr error
 }
 
 // InputLoader turns the string value of an inputs entry into a tensor.
@@ -121,6 +148,121 @@ func Parse(data []byte, load InputLoader) (*Case, error) {
 	return c, nil
 }
 
+// New returns the case of the given fields (keys as in a case file, e.g.
+// "op", "begin", "begin_mask"; values any encoding/json encodes: a
+// generator's strings, integers and integer lists) and inputs, as a
+// generator builds it: each field is encoded to JSON once, which is the
+// form the case is written and sent in, and the case is parsed once from
+// it. An "inputs" field is ignored. A case that is not valid carries the
+// reason in Err (see Case). New takes inputs over: the caller must not
+// change the map afterwards.
+func New(fields map[string]any, inputs map[string]*engine.Tensor) *Case {
+	// The fields are encoded into one buffer, each a slice of it.
+	keys := make([]string, 0, len(fields))
+	ends := make([]int, 0, len(fields))
+	var buf []byte
+	var wireErr error
+	for k, v := range fields {
+		if k == "inputs" {
+			continue
+		}
+		data, err := appendJSON(buf, v)
+		if err != nil {
+			if wireErr == nil {
+				wireErr = fmt.Errorf("case field %q: %v", k, err)
+			}
+			continue
+		}
+		buf = data
+		keys = append(keys, k)
+		ends = append(ends, len(buf))
+	}
+	raw := make(map[string]json.RawMessage, len(keys))
+	start := 0
+	for i, k := range keys {
+		raw[k] = buf[start:ends[i]:ends[i]]
+		start = ends[i]
+	}
+	c := parsed(raw, inputs)
+	if wireErr != nil {
+		c.Spec, c.wireErr = nil, wireErr
+		c.Err = bad("case spec is not JSON: %v", wireErr)
+	}
+	return c
+}
+
+// FromFields returns the case of the given fields, each a JSON value as
+// written (no "inputs" or metadata field: those are not part of the
+// case; a value that is not compact JSON is compacted), and inputs. It
+// parses the fields once into the op's typed spec; a case that is not
+// valid carries the reason in Err (see Case). FromFields takes both maps
+// over.
+func FromFields(fields map[string]json.RawMessage, inputs map[string]*engine.Tensor) *Case {
+	for k, raw := range fields {
+		if !isCompact(raw) {
+			var buf bytes.Buffer
+			if json.Compact(&buf, raw) == nil {
+				fields[k] = buf.Bytes()
+			}
+		}
+	}
+	return parsed(fields, inputs)
+}
+
+// parsed returns the case of compact fields and inputs, parsed.
+func parsed(fields map[string]json.RawMessage, inputs map[string]*engine.Tensor) *Case {
+	if inputs == nil {
+		inputs = map[string]*engine.Tensor{}
+	}
+	c := &Case{Fields: fields, Inputs: inputs}
+	if err := c.parseSpec(); err != nil {
+		c.Spec, c.Err = nil, err
+		return c
+	}
+	if err := c.checkInputs(); err != nil {
+		c.Spec, c.Err = nil, err
+	}
+	return c
+}
+
+// isCompact reports whether raw has no white space, where json.Compact
+// would find some to take out (a string's spaces make it answer false:
+// Compact then keeps them).
+func isCompact(raw []byte) bool {
+	return bytes.IndexAny(raw, " \t\r\n") < 0
+}
+
+// WithInputs returns a copy of the case with the inputs of inputs
+// replaced (or added), its fields and spec kept: what a shrinker tries
+// in place of a case. The input names are checked again.
+func (c *Case) WithInputs(inputs map[string]*engine.Tensor) *Case {
+	out := *c
+	out.Inputs = make(map[string]*engine.Tensor, len(c.Inputs)+len(inputs))
+	for k, v := range c.Inputs {
+		out.Inputs[k] = v
+	}
+	for k, v := range inputs {
+		out.Inputs[k] = v
+	}
+	if c.Err == nil {
+		if err := out.checkInputs(); err != nil {
+			out.Spec, out.Err = nil, err
+		}
+	}
+	return &out
+}
+
+// checkInputs checks the names of the case's inputs against its op.
+func (c *Case) checkInputs() error {
+	names := make([]string, 0, len(c.Inputs))
+	for name := range c.Inputs {
+		names = append(names, name)
+	}
+	return c.setInputs(names, func(name string) (*engine.Tensor, error) {
+		return c.Inputs[name], nil
+	})
+}
+
 func bad(format string, args ...any) error {
 	return engine.Errorf(engine.BadInput, format, args...)
 }
@@ -138,7 +280,7 @@ func (c *Case) parseSpec() error {
 		return bad("unknown op %q (want one of %s)", c.Op, strings.Join(OpNames(), ", "))
 	}
 	c.Def = d
-	for _, f := range allFields() {
+	for _, f := range specFields {
 		if _, present := c.Fields[f]; present && !slices.Contains(d.Fields, f) {
 			return bad("field %q does not apply to op %s", f, c.Op)
 		}
@@ -200,12 +342,16 @@ func (c *Case) setInputs(names []string, load func(name string) (*engine.Tensor,
 }
 
 // Eval evaluates the case on the reference engine. The result is
-// C-contiguous; every error is an *engine.Error.
+// C-contiguous; every error is an *engine.Error. A case that is not valid
+// returns its Err.
 func (c *Case) Eval() (*engine.Tensor, error) { return c.EvalUnder(engine.Rules{}) }
 
 // EvalUnder evaluates the case on the reference engine under the variants
-// r (see engine.Variant).
+// r (see engine.Variant). A case that is not valid returns its Err.
 func (c *Case) EvalUnder(r engine.Rules) (*engine.Tensor, error) {
+	if c.Err != nil {
+		return nil, c.Err
+	}
 	return c.Def.eval(c, r)
 }
 

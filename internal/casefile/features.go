@@ -57,9 +57,9 @@ func FeatureCatalogue() []Feature {
 }
 
 // Tag calls add with the ID of every rule of its op the case exercises
-// (see FeatureCatalogue).
+// (see FeatureCatalogue); none for a case that is not valid.
 func (c *Case) Tag(add func(id string)) {
-	if c.Def.tag != nil {
+	if c.Err == nil && c.Def.tag != nil {
 		c.Def.tag(c, add)
 	}
 }

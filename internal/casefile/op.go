@@ -44,7 +44,7 @@ type OpDef struct {
 	// reference rules. A classifier tries only these on a case of the op.
 	Variants []engine.Variant
 
-	generator *rapid.Generator[Memory] // set by package gen
+	generator *rapid.Generator[*Case] // set by package gen
 
 	parse      func(c *Case) (any, error) // c.Fields to the typed spec
 	names      func(spec any) []string    // extra inputs the spec names
@@ -88,7 +88,11 @@ func init() {
 		registry[d.Name] = d
 		ordered = append(ordered, d)
 	}
+	specFields = allFields()
 }
+
+// specFields is allFields, computed once the ops are listed.
+var specFields []string
 
 // Lookup returns the definition of the op called name.
 func Lookup(name string) (*OpDef, bool) {
@@ -142,11 +146,11 @@ func (d *OpDef) HasVariant(v engine.Variant) bool { return slices.Contains(d.Var
 
 // Generator returns the generator of random cases of the op. Package gen
 // sets it (SetGenerator) when it is linked in; without gen it is nil.
-func (d *OpDef) Generator() *rapid.Generator[Memory] { return d.generator }
+func (d *OpDef) Generator() *rapid.Generator[*Case] { return d.generator }
 
 // SetGenerator sets the op's case generator; package gen calls it for
 // every op from init. It panics if the op has one already.
-func (d *OpDef) SetGenerator(g *rapid.Generator[Memory]) {
+func (d *OpDef) SetGenerator(g *rapid.Generator[*Case]) {
 	if d.generator != nil {
 		panic("casefile: two generators of op " + d.Name)
 	}
@@ -157,8 +161,14 @@ func (d *OpDef) SetGenerator(g *rapid.Generator[Memory]) {
 func (d *OpDef) Implements(impl any) bool { return d.implements(impl) }
 
 // Call runs the op's method of impl on the case. impl must implement it
-// (see Implements).
-func (d *OpDef) Call(impl any, c *Case) (*engine.Tensor, error) { return d.call(impl, c) }
+// (see Implements). A case that is not valid returns its Err: the method
+// is not called.
+func (d *OpDef) Call(impl any, c *Case) (*engine.Tensor, error) {
+	if c.Err != nil {
+		return nil, c.Err
+	}
+	return d.call(impl, c)
+}
 
 // Features lists the rules specific to the op that a report can tag.
 func (d *OpDef) Features() []Feature { return slices.Clone(d.features) }

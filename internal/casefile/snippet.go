@@ -12,8 +12,9 @@ import (
 // semantics it follows, e.g. "np.take(a, indices, axis=1)  # NumPy". The
 // code is generated from the parsed spec: text of the case that is not
 // part of a parsed spec appears only in a string literal or a comment.
+// A case that is not valid has no code.
 func (c *Case) WriteSnippet(b *strings.Builder) {
-	if c.Def.snippet != nil {
+	if c.Err == nil && c.Def.snippet != nil {
 		c.Def.snippet(b, c)
 	}
 }

@@ -4,7 +4,6 @@
 package check
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -46,7 +45,7 @@ type Result struct {
 	Source string // where the expected value comes from
 	Detail string
 	// Case describes a failed case in one line: op, spec, input dtypes
-	// and shapes (see casefile.Memory.Describe); empty if its inputs
+	// and shapes (see *casefile.Case.Describe); empty if its inputs
 	// could not be read.
 	Case string
 	// Signature names the kind of failure (see package signature); zero
@@ -373,11 +372,11 @@ func one(ctx context.Context, fsys fs.FS, e corpus.Entry, fields map[string]json
 		expected = protocol.Output(t)
 	}
 
-	m, err := memoryOf(fsys, e, fields)
+	c, err := loadCase(fsys, e, fields)
 	var got protocol.Answer
 	switch {
 	case err == nil:
-		got = im.Run(ctx, m)
+		got = im.Run(ctx, c)
 	case im.Name() == "engine":
 		// A case whose spec or inputs the loader rejects is a rejection
 		// like any other for the engine: its kind is compared.
@@ -392,21 +391,21 @@ func one(ctx context.Context, fsys fs.FS, e corpus.Entry, fields map[string]json
 		r.Detail = got.Reason()
 		return r
 	}
-	op, _ := m.Spec["op"].(string)
-	if op == "" {
-		op = e.Op()
+	op := e.Op()
+	if c != nil && c.Op != "" {
+		op = c.Op
 	}
 	agreement := protocol.Compare(expected, got)
 	r.Signature = signature.FromAgreement(op, agreement)
-	if err == nil {
-		r.Signature = signature.Attribute(m, r.Signature, got)
+	if c != nil {
+		r.Signature = signature.Attribute(c, r.Signature, got)
 	}
 	if !got.IsCrash() && r.Signature.IsZero() {
 		r.Status = Pass
 		return r
 	}
-	if err == nil {
-		r.Case = m.Describe()
+	if c != nil {
+		r.Case = c.Describe()
 	}
 	switch {
 	case got.IsCrash():
@@ -425,53 +424,44 @@ func one(ctx context.Context, fsys fs.FS, e corpus.Entry, fields map[string]json
 // the case an implementation receives.
 var metadataFields = []string{"id", "expect", "oracles", "provenance", "disagreement", "rule", "source", "note", "inputs"}
 
-// Memory loads a stored case: its spec fields (numbers kept exact) and
-// its decoded inputs. Unreadable inputs are a bad_input error.
-func Memory(fsys fs.FS, e corpus.Entry) (casefile.Memory, error) {
+// LoadCase loads a stored case: its fields as written (the metadata
+// left out) parsed once into a casefile.Case, with its decoded inputs. A
+// case whose fields do not make a valid case is returned all the same,
+// carrying the reason (casefile.Case.Err); an error means the line is
+// not a JSON object or its inputs cannot be read (bad_input).
+func LoadCase(fsys fs.FS, e corpus.Entry) (*casefile.Case, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(e.JSON, &fields); err != nil || fields == nil {
-		return casefile.Memory{}, engine.Errorf(engine.BadInput, "case is not a JSON object: %v", err)
+		return nil, engine.Errorf(engine.BadInput, "case is not a JSON object: %v", err)
 	}
-	return memoryOf(fsys, e, fields)
+	return loadCase(fsys, e, fields)
 }
 
-// memoryOf is Memory on the case's fields, split. Only the spec's fields
-// are decoded: the metadata (an oracle's results, provenance) can be most
-// of a line. fields loses the metadata.
-func memoryOf(fsys fs.FS, e corpus.Entry, fields map[string]json.RawMessage) (casefile.Memory, error) {
-	var head struct {
-		Inputs map[string]string `json:"inputs"`
-	}
-	if raw, ok := fields["inputs"]; !ok || json.Unmarshal(raw, &head.Inputs) != nil || head.Inputs == nil {
-		return casefile.Memory{}, engine.Errorf(engine.BadInput, `"inputs" must map input names to .npy files`)
+// loadCase is LoadCase on the case's fields, split: the metadata (an
+// oracle's results, provenance), which can be most of a line, is taken
+// out of fields, never decoded.
+func loadCase(fsys fs.FS, e corpus.Entry, fields map[string]json.RawMessage) (*casefile.Case, error) {
+	var paths map[string]string
+	if raw, ok := fields["inputs"]; !ok || json.Unmarshal(raw, &paths) != nil || paths == nil {
+		return nil, engine.Errorf(engine.BadInput, `"inputs" must map input names to .npy files`)
 	}
 	for _, f := range metadataFields {
 		delete(fields, f)
 	}
-	spec := make(map[string]any, len(fields))
-	for k, raw := range fields {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			return casefile.Memory{}, engine.Errorf(engine.BadInput, "case field %q: %v", k, err)
-		}
-		spec[k] = v
-	}
-	m := casefile.Memory{Spec: spec, Inputs: map[string]*engine.Tensor{}}
-	names := make([]string, 0, len(head.Inputs))
-	for name := range head.Inputs {
+	names := make([]string, 0, len(paths))
+	for name := range paths {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	inputs := make(map[string]*engine.Tensor, len(names))
 	for _, name := range names {
-		t, err := readNPY(fsys, e.Dir, head.Inputs[name])
+		t, err := readNPY(fsys, e.Dir, paths[name])
 		if err != nil {
-			return casefile.Memory{}, engine.Errorf(engine.BadInput, "input %q: %v", name, err)
+			return nil, engine.Errorf(engine.BadInput, "input %q: %v", name, err)
 		}
-		m.Inputs[name] = t
+		inputs[name] = t
 	}
-	return m, nil
+	return casefile.FromFields(fields, inputs), nil
 }
 
 // readNPY reads the .npy file at the path p of a case in dir: a path

@@ -87,7 +87,7 @@ func TestFaultyChildCostsOneCaseEach(t *testing.T) {
 	}
 	// Build the expectations with the engine itself.
 	for i, line := range lines {
-		m, err := Memory(fsys, corpusEntry(line))
+		m, err := LoadCase(fsys, corpusEntry(line))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,8 +10,8 @@ import (
 	"github.com/conformsuite/conform/internal/oracle"
 )
 
-func sampleCases(n int) []casefile.Memory {
-	var cases []casefile.Memory
+func sampleCases(n int) []*casefile.Case {
+	var cases []*casefile.Case
 	for i := 0; i < n; i++ {
 		op := casefile.OpNames()[i%4]
 		cases = append(cases, gen.CaseOf(op).Example(gen.CaseSeed(1, op, i)))

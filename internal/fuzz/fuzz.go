@@ -80,7 +80,7 @@ type Finding struct {
 	// Signature is that of the disagreement first seen; the minimal case
 	// disagrees with the same signature.
 	Signature signature.Signature
-	Case      casefile.Memory // the minimal case
+	Case      *casefile.Case  // the minimal case
 	Oracle    string          // the reference that disagreed
 	Want      protocol.Answer // the reference's answer on the minimal case
 	Got       protocol.Answer // the implementation's
@@ -182,7 +182,7 @@ type outcome struct {
 
 // compareCase runs m on the implementation and the oracles and compares
 // the implementation with the first oracle that ran the case.
-func compareCase(ctx context.Context, im impl.Impl, oracles []impl.Impl, m casefile.Memory) outcome {
+func compareCase(ctx context.Context, im impl.Impl, oracles []impl.Impl, m *casefile.Case) outcome {
 	got := im.Run(ctx, m)
 	if got.IsSkip() {
 		return outcome{skipped: true, got: got}

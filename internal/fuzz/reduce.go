@@ -1,7 +1,6 @@
 package fuzz
 
 import (
-	"slices"
 	"sort"
 	"time"
 
@@ -17,7 +16,7 @@ import (
 // its reference with signature sig, until no candidate helps or its time (ShrinkTime, or
 // less if the deadline comes first) is up. cut reports that the deadline
 // stopped it.
-func (s *shrinker) reduce(m casefile.Memory, out outcome, sig signature.Signature) (casefile.Memory, outcome, bool) {
+func (s *shrinker) reduce(m *casefile.Case, out outcome, sig signature.Signature) (*casefile.Case, outcome, bool) {
 	budget, capped := s.budget()
 	end := time.Now().Add(budget)
 	for progress := true; progress; {
@@ -46,18 +45,16 @@ func (s *shrinker) reduce(m casefile.Memory, out outcome, sig signature.Signatur
 // candidates lists smaller variants of m: each input cut along one axis,
 // and for an op with batch_dims (gather_nd, gather, onnx_gather_nd) the
 // batch axes cut on its data input and indices together.
-func candidates(m casefile.Memory) []casefile.Memory {
-	var list []casefile.Memory
+func candidates(m *casefile.Case) []*casefile.Case {
+	var list []*casefile.Case
 	names := make([]string, 0, len(m.Inputs))
 	for name := range m.Inputs {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	batch, data := 0, ""
-	if d, ok := casefile.Lookup(m.Op()); ok && slices.Contains(d.Fields, "batch_dims") {
-		if b, ok := m.Spec["batch_dims"].(int64); ok && b > 0 {
-			batch, data = int(b), d.Inputs[0]
-		}
+	batch, data := batchDims(m), ""
+	if batch > 0 {
+		data = m.Def.Inputs[0]
 	}
 	for axis := 0; axis < batch; axis++ {
 		p, i := m.Inputs[data], m.Inputs["indices"]
@@ -65,14 +62,14 @@ func candidates(m casefile.Memory) []casefile.Memory {
 			continue
 		}
 		for _, n := range sizes(p.Shape[axis]) {
-			list = append(list, with(m, map[string]*engine.Tensor{data: prefix(p, axis, n), "indices": prefix(i, axis, n)}))
+			list = append(list, m.WithInputs(map[string]*engine.Tensor{data: prefix(p, axis, n), "indices": prefix(i, axis, n)}))
 		}
 	}
 	for _, name := range names {
 		t := m.Inputs[name]
 		for axis := range t.Shape {
 			for _, n := range sizes(t.Shape[axis]) {
-				list = append(list, with(m, map[string]*engine.Tensor{name: prefix(t, axis, n)}))
+				list = append(list, m.WithInputs(map[string]*engine.Tensor{name: prefix(t, axis, n)}))
 			}
 		}
 	}
@@ -91,16 +88,18 @@ func sizes(d int) []int {
 	return out
 }
 
-// with returns m with some inputs replaced.
-func with(m casefile.Memory, inputs map[string]*engine.Tensor) casefile.Memory {
-	c := casefile.Memory{Spec: m.Spec, Inputs: map[string]*engine.Tensor{}}
-	for k, v := range m.Inputs {
-		c.Inputs[k] = v
+// batchDims returns the batch_dims of a valid gather_nd, gather or
+// onnx_gather_nd case, or 0.
+func batchDims(c *casefile.Case) int {
+	switch s := c.Spec.(type) {
+	case engine.GatherNDSpec:
+		return s.BatchDims
+	case engine.GatherSpec:
+		return s.BatchDims
+	case engine.ONNXGatherNDSpec:
+		return s.BatchDims
 	}
-	for k, v := range inputs {
-		c.Inputs[k] = v
-	}
-	return c
+	return 0
 }
 
 // prefix returns the first n positions of t along axis, as a

@@ -84,7 +84,7 @@ func Save(dir string, f Finding, opts Options) (path string, err error) {
 		return err
 	}
 	doc := map[string]any{}
-	for k, v := range f.Case.Spec {
+	for k, v := range f.Case.Fields {
 		doc[k] = v
 	}
 	inputs := map[string]string{}

@@ -22,7 +22,7 @@ func (refuser) Name() string            { return "refuser" }
 func (refuser) Version() string         { return "0" }
 func (refuser) Supports(op string) bool { return op == casefile.OpSlice }
 func (refuser) Close() error            { return nil }
-func (refuser) Run(ctx context.Context, m casefile.Memory) protocol.Answer {
+func (refuser) Run(ctx context.Context, m *casefile.Case) protocol.Answer {
 	return protocol.Error(engine.OutOfRange, "no")
 }
 

@@ -23,7 +23,7 @@ import (
 type disagreement struct {
 	op   string
 	seed int
-	m    casefile.Memory
+	m    *casefile.Case
 	out  outcome
 	sig  signature.Signature // signature.Classify of the case's disagreement
 }
@@ -101,7 +101,7 @@ func (s *shrinker) budget() (d time.Duration, capped bool) {
 // compare runs a shrinking candidate; ok is false if the comparison was
 // not run or cut short (by the deadline or the end of the run), and then
 // out means nothing.
-func (s *shrinker) compare(m casefile.Memory) (out outcome, ok bool) {
+func (s *shrinker) compare(m *casefile.Case) (out outcome, ok bool) {
 	if s.expired() {
 		return outcome{}, false
 	}
@@ -111,7 +111,7 @@ func (s *shrinker) compare(m casefile.Memory) (out outcome, ok bool) {
 
 // same reports whether out is a disagreement with signature sig. It is
 // called only while shrinking, where every candidate is classified.
-func (s *shrinker) same(m casefile.Memory, out outcome, sig signature.Signature) bool {
+func (s *shrinker) same(m *casefile.Case, out outcome, sig signature.Signature) bool {
 	return !out.skipped && out.diff != "" && groupKey(classify(s.opts.Impl.Name(), m, out)) == groupKey(sig)
 }
 
@@ -136,8 +136,8 @@ func groupKey(sig signature.Signature) signature.Signature {
 // classify names a disagreement: its signature (signature.Classify), with
 // the divergence class the golden corpus defines for the implementation
 // called name when it is one of the oracles.
-func classify(name string, m casefile.Memory, out outcome) signature.Signature {
-	sig := signature.Attribute(m, signature.FromAgreement(m.Op(), out.agree), out.got)
+func classify(name string, m *casefile.Case, out outcome) signature.Signature {
+	sig := signature.Attribute(m, signature.FromAgreement(m.Op, out.agree), out.got)
 	sig.Class = golden.ClassOf(name, m, out.want, out.got)
 	return sig
 }
@@ -145,7 +145,7 @@ func classify(name string, m casefile.Memory, out outcome) signature.Signature {
 // minimise runs rapid on the case generator of d's op, seeded so that its
 // first case is d's case, and keeps the smallest case that disagrees with
 // d's signature. cut reports that the deadline stopped it.
-func (s *shrinker) minimise(d disagreement) (m casefile.Memory, o outcome, cut bool) {
+func (s *shrinker) minimise(d disagreement) (m *casefile.Case, o outcome, cut bool) {
 	// The budget is taken once this shrinker has rapid to itself: the
 	// wait for it must not eat into it.
 	rapidMu.Lock()
@@ -201,7 +201,7 @@ var rapidFlags sync.RWMutex
 
 // example draws the case of op with seed, as Generator.Example does, but
 // never while setRapidFlags writes the flags Example reads.
-func example(op string, seed int) casefile.Memory {
+func example(op string, seed int) *casefile.Case {
 	rapidFlags.RLock()
 	defer rapidFlags.RUnlock()
 	return gen.CaseOf(op).Example(seed)
@@ -273,7 +273,7 @@ func (tb *quietTB) Fail()                 { tb.failed = true }
 func (tb *quietTB) Failed() bool          { return tb.failed }
 
 // elements counts the input elements of a case.
-func elements(m casefile.Memory) int {
+func elements(m *casefile.Case) int {
 	n := 0
 	for _, t := range m.Inputs {
 		n += t.Len()
@@ -282,7 +282,7 @@ func elements(m casefile.Memory) int {
 }
 
 // caseID names a case by its op and content.
-func caseID(m casefile.Memory) string {
+func caseID(m *casefile.Case) string {
 	sum := gen.Fingerprint(m)
-	return m.Op() + "-" + hex.EncodeToString(sum[:6])
+	return m.Op + "-" + hex.EncodeToString(sum[:6])
 }

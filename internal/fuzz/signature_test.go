@@ -85,10 +85,10 @@ type buggyImpl struct {
 
 func (b buggyImpl) Name() string { return "buggy" }
 
-func (b buggyImpl) Run(ctx context.Context, m casefile.Memory) protocol.Answer {
+func (b buggyImpl) Run(ctx context.Context, m *casefile.Case) protocol.Answer {
 	r := b.Engine.Run(ctx, m)
 	for _, bug := range b.bugs {
-		if bug.apply(m.Op(), &r) {
+		if bug.apply(m.Op, &r) {
 			break
 		}
 	}

@@ -14,8 +14,8 @@ import (
 // op, its inputs are valid tensors within the size bounds that encode as
 // .npy, and the engine either evaluates it or rejects it with one of the
 // three error kinds, never a panic or an untyped error.
-func checkCase(m casefile.Memory) string {
-	op := m.Op()
+func checkCase(m *casefile.Case) string {
+	op := m.Op
 	if _, ok := casefile.Lookup(op); !ok {
 		return "unknown op " + op
 	}
@@ -42,8 +42,8 @@ func checkCase(m casefile.Memory) string {
 func TestEveryCaseEvaluates(t *testing.T) {
 	for _, op := range casefile.OpNames() {
 		for _, e := range pool()[op] {
-			if e.m.Op() != op {
-				t.Fatalf("pool of %s holds a %s case", op, e.m.Op())
+			if e.m.Op != op {
+				t.Fatalf("pool of %s holds a %s case", op, e.m.Op)
 			}
 			if why := checkCase(e.m); why != "" {
 				t.Errorf("%v: %s", e.m, why)
@@ -75,7 +75,7 @@ func TestSpecGenerators(t *testing.T) {
 			StridedSliceSpec(shape).Draw(t, "strided_slice"),
 			SliceSpec(shape).Draw(t, "slice"),
 		} {
-			m := casefile.Memory{Spec: spec, Inputs: inputs}
+			m := casefile.New(spec, inputs)
 			if why := checkCase(m); why != "" {
 				t.Fatalf("%v: %s", m, why)
 			}
@@ -86,10 +86,10 @@ func TestSpecGenerators(t *testing.T) {
 // TestCaseOf checks that Case draws every op and CaseOf only its own.
 func TestCaseOf(t *testing.T) {
 	for _, op := range casefile.OpNames() {
-		if !findAny(Case(), 100, func(m casefile.Memory) bool { return m.Op() == op }) {
+		if !findAny(Case(), 100, func(m *casefile.Case) bool { return m.Op == op }) {
 			t.Errorf("Case gave no %s case in 100 draws", op)
 		}
-		if findAny(CaseOf(op), 100, func(m casefile.Memory) bool { return m.Op() != op }) {
+		if findAny(CaseOf(op), 100, func(m *casefile.Case) bool { return m.Op != op }) {
 			t.Errorf("CaseOf(%q) gave a case of another op", op)
 		}
 	}

@@ -26,7 +26,7 @@ const maxAttemptsFactor = 20
 // names an unknown op or a negative count.
 //
 // Building 10,000 cases takes a fraction of a second.
-func Corpus(seed uint64, perOp map[string]int) []casefile.Memory {
+func Corpus(seed uint64, perOp map[string]int) []*casefile.Case {
 	for op, n := range perOp {
 		if _, ok := casefile.Lookup(op); !ok {
 			panic(fmt.Sprintf("gen.Corpus: unknown op %q", op))
@@ -39,7 +39,7 @@ func Corpus(seed uint64, perOp map[string]int) []casefile.Memory {
 	for _, n := range perOp {
 		total += n
 	}
-	out := make([]casefile.Memory, 0, total)
+	out := make([]*casefile.Case, 0, total)
 	seen := make(map[[32]byte]bool, total)
 	for _, op := range casefile.OpNames() {
 		n := perOp[op]
@@ -76,14 +76,14 @@ func CaseSeed(seed uint64, op string, i int) int {
 }
 
 // Fingerprint returns a SHA-256 digest of everything that makes up a case:
-// the spec as JSON (keys sorted) and, by input name in sorted order, each
+// its fields as written, as one JSON object (keys sorted), and, by input name in sorted order, each
 // input's dtype, shape and element bytes. Two cases with the same
 // fingerprint are the same case.
-func Fingerprint(m casefile.Memory) [32]byte {
+func Fingerprint(m *casefile.Case) [32]byte {
 	h := sha256.New()
-	spec, err := json.Marshal(m.Spec)
+	spec, err := json.Marshal(m.Fields)
 	if err != nil {
-		spec = []byte(fmt.Sprint(m.Spec))
+		spec = []byte(fmt.Sprint(m.Fields))
 	}
 	h.Write(spec)
 	names := make([]string, 0, len(m.Inputs))

@@ -19,7 +19,7 @@ import (
 
 // serialize returns the corpus as the conform/1 requests it would be sent
 // as, one JSON line per case: spec and base64 .npy inputs.
-func serialize(t *testing.T, cases []casefile.Memory) []string {
+func serialize(t *testing.T, cases []*casefile.Case) []string {
 	t.Helper()
 	lines := make([]string, len(cases))
 	for i, m := range cases {
@@ -89,10 +89,10 @@ func TestCorpusShape(t *testing.T) {
 	count := map[string]int{}
 	seen := map[[32]byte]bool{}
 	for _, m := range cases {
-		if len(ops) == 0 || ops[len(ops)-1] != m.Op() {
-			ops = append(ops, m.Op())
+		if len(ops) == 0 || ops[len(ops)-1] != m.Op {
+			ops = append(ops, m.Op)
 		}
-		count[m.Op()]++
+		count[m.Op]++
 		fp := Fingerprint(m)
 		if seen[fp] {
 			t.Errorf("duplicate case %v", m)
@@ -137,24 +137,33 @@ func TestCorpusDedupes(t *testing.T) {
 // differ in the spec, an input's bytes, dtype or shape, and nothing else.
 func TestFingerprint(t *testing.T) {
 	x := newTensor(engine.Int32Type, []int{2, 2}, make([]byte, 16))
-	base := casefile.Memory{Spec: map[string]any{"op": "getitem", "index": "x[0]"}, Inputs: map[string]*engine.Tensor{"x": x}}
+	base := casefile.New(map[string]any{"op": "getitem", "index": "x[0]"}, map[string]*engine.Tensor{"x": x})
 	variants := []struct {
 		rule string
-		m    casefile.Memory
+		m    *casefile.Case
 		same bool
 	}{
-		{"the same case built again is the same", casefile.Memory{Spec: map[string]any{"index": "x[0]", "op": "getitem"}, Inputs: map[string]*engine.Tensor{"x": newTensor(engine.Int32Type, []int{2, 2}, make([]byte, 16))}}, true},
-		{"another index differs", casefile.Memory{Spec: map[string]any{"op": "getitem", "index": "x[1]"}, Inputs: base.Inputs}, false},
-		{"another byte differs", casefile.Memory{Spec: base.Spec, Inputs: map[string]*engine.Tensor{"x": newTensor(engine.Int32Type, []int{2, 2}, append(make([]byte, 15), 1))}}, false},
-		{"another dtype differs", casefile.Memory{Spec: base.Spec, Inputs: map[string]*engine.Tensor{"x": newTensor(engine.Uint32Type, []int{2, 2}, make([]byte, 16))}}, false},
-		{"another byte order differs", casefile.Memory{Spec: base.Spec, Inputs: map[string]*engine.Tensor{"x": newTensor(engine.DType{Kind: engine.Int, Size: 4, BigEndian: true}, []int{2, 2}, make([]byte, 16))}}, false},
-		{"another shape differs", casefile.Memory{Spec: base.Spec, Inputs: map[string]*engine.Tensor{"x": newTensor(engine.Int32Type, []int{4}, make([]byte, 16))}}, false},
-		{"another input name differs", casefile.Memory{Spec: base.Spec, Inputs: map[string]*engine.Tensor{"y": x}}, false},
+		{"the same case built again is the same", casefile.New(map[string]any{"index": "x[0]", "op": "getitem"}, map[string]*engine.Tensor{"x": newTensor(engine.Int32Type, []int{2, 2}, make([]byte, 16))}), true},
+		{"another index differs", casefile.New(map[string]any{"op": "getitem", "index": "x[1]"}, base.Inputs), false},
+		{"another byte differs", casefile.FromFields(base.Fields, map[string]*engine.Tensor{"x": newTensor(engine.Int32Type, []int{2, 2}, append(make([]byte, 15), 1))}), false},
+		{"another dtype differs", casefile.FromFields(base.Fields, map[string]*engine.Tensor{"x": newTensor(engine.Uint32Type, []int{2, 2}, make([]byte, 16))}), false},
+		{"another byte order differs", casefile.FromFields(base.Fields, map[string]*engine.Tensor{"x": newTensor(engine.DType{Kind: engine.Int, Size: 4, BigEndian: true}, []int{2, 2}, make([]byte, 16))}), false},
+		{"another shape differs", casefile.FromFields(base.Fields, map[string]*engine.Tensor{"x": newTensor(engine.Int32Type, []int{4}, make([]byte, 16))}), false},
+		{"another input name differs", casefile.FromFields(base.Fields, map[string]*engine.Tensor{"y": x}), false},
 	}
 	for _, v := range variants {
 		if got := Fingerprint(v.m) == Fingerprint(base); got != v.same {
 			t.Errorf("%s: same fingerprint = %v", v.rule, got)
 		}
+	}
+	// The fields as written count, not only the spec they parse to: a
+	// mask as a 0/1 list and as a bitmask are other cases on the wire.
+	spec := func(mask any) map[string]any {
+		return map[string]any{"op": "strided_slice", "begin": []int64{0}, "end": []int64{1}, "begin_mask": mask}
+	}
+	list, bits := casefile.New(spec([]int64{1}), base.Inputs), casefile.New(spec(int64(1)), base.Inputs)
+	if Fingerprint(list) == Fingerprint(bits) {
+		t.Errorf("a mask as a list and as a bitmask: same fingerprint")
 	}
 }
 
@@ -172,10 +181,10 @@ func TestErrorFraction(t *testing.T) {
 	errors := 0
 	for _, m := range cases {
 		e := evaluate(m)
-		if counts[m.Op()] == nil {
-			counts[m.Op()] = map[engine.ErrorKind]int{}
+		if counts[m.Op] == nil {
+			counts[m.Op] = map[engine.ErrorKind]int{}
 		}
-		counts[m.Op()][e.kind()]++
+		counts[m.Op][e.kind()]++
 		if e.err != nil {
 			errors++
 		}

@@ -67,11 +67,11 @@ var gatherAxisWeights = []int{300, 0, 390, 280, 30}
 // integer type in either byte order, rarely bool (refused). Indices are
 // in [0, n) except in about one case in eight, which has negative or too
 // large ones. "bad_indices" is omitted, "error" or "zero".
-func GatherCase() *rapid.Generator[casefile.Memory] {
-	return rapid.Custom(func(t *rapid.T) casefile.Memory { m, _ := drawGather(t); return m })
+func GatherCase() *rapid.Generator[*casefile.Case] {
+	return rapid.Custom(func(t *rapid.T) *casefile.Case { m, _ := drawGather(t); return m })
 }
 
-func drawGather(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
+func drawGather(t *rapid.T) (*casefile.Case, engine.ErrorKind) {
 	var shape []int
 	if !chance(t, "scalar params", gatherScalarParamsPerMille) {
 		shape = drawDataShape(t, 1, 4)
@@ -149,10 +149,7 @@ func drawGather(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 		spec["bad_indices"] = string(engine.BadIndexZero)
 		policy = engine.BadIndexZero
 	}
-	return casefile.Memory{
-		Spec:   spec,
-		Inputs: map[string]*engine.Tensor{"params": params, "indices": indices},
-	}, gatherOutcome(params, indices, values, axisValue, bValue, policy)
+	return casefile.New(spec, map[string]*engine.Tensor{"params": params, "indices": indices}), gatherOutcome(params, indices, values, axisValue, bValue, policy)
 }
 
 // gatherOutcome returns the outcome of tf.gather as the engine defines
@@ -242,16 +239,13 @@ type onnxGatherHead struct {
 // withIndices draws the indices of shape ishape, in [-s, s) unless the
 // case is drawn with bad indices, and returns the case and its planned
 // outcome: out_of_range if an index is outside.
-func (h *onnxGatherHead) withIndices(t *rapid.T, ishape []int, s int) (casefile.Memory, engine.ErrorKind) {
+func (h *onnxGatherHead) withIndices(t *rapid.T, ishape []int, s int) (*casefile.Case, engine.ErrorKind) {
 	values := drawIndexValues(t, engine.NumElements(ishape), s, h.idt, true, chance(t, "bad indices", onnxGatherBadPerMille))
 	indices := newTensor(h.idt, ishape, encodeIndices(h.idt, values))
 	if anyOutside(h.idt, values, -int64(s), int64(s)) {
 		h.fail(engine.OutOfRange)
 	}
-	return casefile.Memory{
-		Spec:   h.spec,
-		Inputs: map[string]*engine.Tensor{"data": h.data, "indices": indices},
-	}, h.want
+	return casefile.New(h.spec, map[string]*engine.Tensor{"data": h.data, "indices": indices}), h.want
 }
 
 // gather case of op.
@@ -282,11 +276,11 @@ func drawONNXGatherHead(t *rapid.T, op string) *onnxGatherHead {
 // sometimes a zero dimension, and dtype int64 or int32 (either byte order;
 // rarely another dtype: bad_input). Indices are in [-s, s), often negative; about
 // one case in ten has out-of-range ones.
-func ONNXGatherCase() *rapid.Generator[casefile.Memory] {
-	return rapid.Custom(func(t *rapid.T) casefile.Memory { m, _ := drawONNXGather(t); return m })
+func ONNXGatherCase() *rapid.Generator[*casefile.Case] {
+	return rapid.Custom(func(t *rapid.T) *casefile.Case { m, _ := drawONNXGather(t); return m })
 }
 
-func drawONNXGather(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
+func drawONNXGather(t *rapid.T) (*casefile.Case, engine.ErrorKind) {
 	h := drawONNXGatherHead(t, "onnx_gather")
 	ishape := drawIndexShape(t, pick(t, "indices rank", indexRankWeights...), smallIndexBudget)
 	s := 0
@@ -305,11 +299,11 @@ func drawONNXGather(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 // along the axis, and dtype int64 or int32 (either byte order; rarely
 // another dtype: bad_input). Indices are in [-s, s), often negative; about one
 // case in ten has out-of-range ones.
-func ONNXGatherElementsCase() *rapid.Generator[casefile.Memory] {
-	return rapid.Custom(func(t *rapid.T) casefile.Memory { m, _ := drawONNXGatherElements(t); return m })
+func ONNXGatherElementsCase() *rapid.Generator[*casefile.Case] {
+	return rapid.Custom(func(t *rapid.T) *casefile.Case { m, _ := drawONNXGatherElements(t); return m })
 }
 
-func drawONNXGatherElements(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
+func drawONNXGatherElements(t *rapid.T) (*casefile.Case, engine.ErrorKind) {
 	h := drawONNXGatherHead(t, "onnx_gather_elements")
 	shape, axis, fail := h.shape, h.axis, h.fail
 	r := len(shape)

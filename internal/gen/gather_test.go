@@ -17,7 +17,7 @@ func TestGatherStructure(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		op     string
-		g      *rapid.Generator[casefile.Memory]
+		g      *rapid.Generator[*casefile.Case]
 		limit  map[string]int
 		fields []string
 	}{
@@ -33,7 +33,7 @@ func TestGatherStructure(t *testing.T) {
 				if why := checkSmallCase(m, tc.op, tc.limit, tc.fields...); why != "" {
 					t.Fatalf("%v: %s", m.Describe(), why)
 				}
-				if p, ok := m.Spec["bad_indices"]; ok && p != "error" && p != "zero" {
+				if p, ok := wire(m)["bad_indices"]; ok && p != "error" && p != "zero" {
 					t.Fatalf("%v: bad_indices %v", m.Describe(), p)
 				}
 			})
@@ -51,8 +51,8 @@ func TestGatherPlanned(t *testing.T) {
 }
 
 // specInt returns an integer spec field, and whether it is present.
-func specInt(m casefile.Memory, key string) (int64, bool) {
-	v, ok := m.Spec[key].(int64)
+func specInt(m *casefile.Case, key string) (int64, bool) {
+	v, ok := wire(m)[key].(int64)
 	return v, ok
 }
 
@@ -60,7 +60,7 @@ func specInt(m casefile.Memory, key string) (int64, bool) {
 // tf.gather.
 func TestGatherCoverage(t *testing.T) {
 	params := func(p planned) *engine.Tensor { return p.m.Inputs["params"] }
-	policy := func(p planned) string { s, _ := p.m.Spec["bad_indices"].(string); return s }
+	policy := func(p planned) string { s, _ := wire(p.m)["bad_indices"].(string); return s }
 	rows := []plannedRow{
 		{"axis omitted (batch_dims)", func(p planned) bool { _, ok := specInt(p.m, "axis"); return !ok && p.want == "" }},
 		{"a positive axis", func(p planned) bool { v, _ := specInt(p.m, "axis"); return v > 0 && p.want == "" }},
@@ -122,7 +122,7 @@ func TestGatherCoverage(t *testing.T) {
 		{"out-of-range indices under bad_indices zero (zeros, no error)", func(p planned) bool {
 			return policy(p) == "zero" && p.want == "" && anyNegative(idx(p))
 		}},
-		{"bad_indices omitted", func(p planned) bool { _, ok := p.m.Spec["bad_indices"]; return !ok }},
+		{"bad_indices omitted", func(p planned) bool { _, ok := wire(p.m)["bad_indices"]; return !ok }},
 		{"bad_indices error", func(p planned) bool { return policy(p) == "error" }},
 		{"rank-0 params (invalid_spec)", func(p planned) bool { return params(p).Rank() == 0 && p.want == engine.InvalidSpec }},
 	}
@@ -217,7 +217,7 @@ var newOpDraws = []struct {
 	{"gather", drawGather},
 	{"onnx_gather", drawONNXGather},
 	{"onnx_gather_elements", drawONNXGatherElements},
-	{"getitem (advanced)", func(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
+	{"getitem (advanced)", func(t *rapid.T) (*casefile.Case, engine.ErrorKind) {
 		m, fault := drawAdvancedGetItem(t)
 		switch fault {
 		case advFaultNone:

@@ -88,11 +88,11 @@ var badIndicesWeights = []int{45, 30, 25}
 // -d, d, beyond d, or the dtype's maximum. "bad_indices" is omitted
 // (error), "error" or "zero". Row dimensions that would take indices or
 // the result above MaxElements elements become 1.
-func GatherNDCase() *rapid.Generator[casefile.Memory] {
+func GatherNDCase() *rapid.Generator[*casefile.Case] {
 	return rapid.Custom(drawGatherND)
 }
 
-func drawGatherND(t *rapid.T) casefile.Memory {
+func drawGatherND(t *rapid.T) *casefile.Case {
 	pshape := rapid.Custom(func(t *rapid.T) []int {
 		return drawShape(t, 1, 6, gatherParamsBudget)
 	}).Draw(t, "params shape")
@@ -145,10 +145,7 @@ func drawGatherND(t *rapid.T) casefile.Memory {
 	case 2:
 		spec["bad_indices"] = string(engine.BadIndexZero)
 	}
-	return casefile.Memory{
-		Spec:   spec,
-		Inputs: map[string]*engine.Tensor{"params": params, "indices": indices},
-	}
+	return casefile.New(spec, map[string]*engine.Tensor{"params": params, "indices": indices})
 }
 
 // badComponent draws an out-of-range index component for a dimension of

@@ -36,7 +36,7 @@ func negativeIndex(e evaluated) bool {
 // TestGatherNDFindAny checks that gather_nd cases reach every edge class.
 func TestGatherNDFindAny(t *testing.T) {
 	dtype := func(e evaluated) engine.DType { return e.m.Inputs["indices"].DType }
-	zero := func(e evaluated) bool { return e.m.Spec["bad_indices"] == "zero" }
+	zero := func(e evaluated) bool { return wire(e.m)["bad_indices"] == "zero" }
 	requireAll(t, pool()["gather_nd"], []findRow{
 		{"index depth 0 (each row selects all of params)", func(e evaluated) bool {
 			_, _, _, depth, rows := gatherInfo(e.m)
@@ -52,7 +52,7 @@ func TestGatherNDFindAny(t *testing.T) {
 		}},
 		{"batch_dims >= 1", func(e evaluated) bool { _, _, b, _, rows := gatherInfo(e.m); return b >= 1 && rows > 0 && e.ok() }},
 		{"batch_dims 2 or more", func(e evaluated) bool { _, _, b, _, _ := gatherInfo(e.m); return b >= 2 && e.ok() }},
-		{"batch_dims given explicitly as 0", func(e evaluated) bool { v, ok := e.m.Spec["batch_dims"]; return ok && v == int64(0) }},
+		{"batch_dims given explicitly as 0", func(e evaluated) bool { v, ok := wire(e.m)["batch_dims"]; return ok && v == int64(0) }},
 		{"rank-1 indices (a single row)", func(e evaluated) bool { _, i, _, _, _ := gatherInfo(e.m); return i.Rank() == 1 && e.ok() }},
 		{"three row dimensions", func(e evaluated) bool { _, i, b, _, _ := gatherInfo(e.m); return i.Rank()-b-1 == 3 && e.ok() }},
 		{"empty rows (a zero-size row dimension)", func(e evaluated) bool { _, _, _, _, rows := gatherInfo(e.m); return rows == 0 && e.ok() }},
@@ -72,8 +72,8 @@ func TestGatherNDFindAny(t *testing.T) {
 		{"a negative index (out_of_range: no wrap)", func(e evaluated) bool { return negativeIndex(e) && e.kind() == engine.OutOfRange }},
 		{"an out-of-range row in zero mode (zeros, no error)", func(e evaluated) bool { return badRow(e) && zero(e) && e.ok() }},
 		{"a negative index in zero mode", func(e evaluated) bool { return negativeIndex(e) && zero(e) && e.ok() }},
-		{"bad_indices omitted", func(e evaluated) bool { _, ok := e.m.Spec["bad_indices"]; return !ok }},
-		{"bad_indices \"error\"", func(e evaluated) bool { return e.m.Spec["bad_indices"] == "error" }},
+		{"bad_indices omitted", func(e evaluated) bool { _, ok := wire(e.m)["bad_indices"]; return !ok }},
+		{"bad_indices \"error\"", func(e evaluated) bool { return wire(e.m)["bad_indices"] == "error" }},
 		{"int32 indices", func(e evaluated) bool { return dtype(e) == engine.Int32Type && e.ok() }},
 		{"int64 indices", func(e evaluated) bool { return dtype(e) == engine.Int64Type && e.ok() }},
 		{"big-endian indices", func(e evaluated) bool { return dtype(e).BigEndian && e.ok() }},

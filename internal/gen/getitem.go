@@ -398,17 +398,14 @@ func breakSyntax(t *rapid.T, src string) string {
 // indexing (see drawAdvancedGetItem): a small tensor and a subscript with
 // integer and boolean arrays, named (each name an input of the case) or
 // written inline, among basic items.
-func GetItemCase() *rapid.Generator[casefile.Memory] {
-	return rapid.Custom(func(t *rapid.T) casefile.Memory {
+func GetItemCase() *rapid.Generator[*casefile.Case] {
+	return rapid.Custom(func(t *rapid.T) *casefile.Case {
 		if chance(t, "advanced", advancedPerMille) {
 			m, _ := drawAdvancedGetItem(t)
 			return m
 		}
 		shape := ShapeN(0, engine.MaxRank).Draw(t, "shape")
 		x := Tensor(DType(), rapid.Just(shape)).Draw(t, "x")
-		return casefile.Memory{
-			Spec:   map[string]any{"op": casefile.OpGetItem, "index": drawSubscript(t, shape)},
-			Inputs: map[string]*engine.Tensor{"x": x},
-		}
+		return casefile.New(map[string]any{"op": casefile.OpGetItem, "index": drawSubscript(t, shape)}, map[string]*engine.Tensor{"x": x})
 	})
 }

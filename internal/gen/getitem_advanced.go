@@ -89,7 +89,7 @@ type advItem struct {
 //
 // The steps below run in a fixed order, each drawing from t in turn: the
 // order of the draws is what makes a seed give the same case every time.
-func drawAdvancedGetItem(t *rapid.T) (casefile.Memory, int) {
+func drawAdvancedGetItem(t *rapid.T) (*casefile.Case, int) {
 	shape := drawDataShape(t, 0, 5)
 	if chance(t, "x[x]", selfIndexPerMille) {
 		return drawSelfIndex(t, shape), advFaultNone
@@ -122,10 +122,7 @@ func drawAdvancedGetItem(t *rapid.T) (casefile.Memory, int) {
 		fault = advFaultNone
 	}
 	inputs := nameAdvInputs(t, items, x)
-	return casefile.Memory{
-		Spec:   map[string]any{"op": casefile.OpGetItem, "index": renderAdvKey(t, items)},
-		Inputs: inputs,
-	}, fault
+	return casefile.New(map[string]any{"op": casefile.OpGetItem, "index": renderAdvKey(t, items)}, inputs), fault
 }
 
 // drawAdvFault draws the fault of an advanced case on x of rank r,
@@ -523,7 +520,7 @@ func renderAdvKey(t *rapid.T, items []*advItem) string {
 
 // drawSelfIndex draws x[x]: a boolean x of the given shape (its own mask)
 // or a 1-D integer x holding 0 .. n-1 (a permutation index).
-func drawSelfIndex(t *rapid.T, shape []int) casefile.Memory {
+func drawSelfIndex(t *rapid.T, shape []int) *casefile.Case {
 	var x *engine.Tensor
 	if bit.Draw(t, "boolean self") {
 		x = Tensor(rapid.Just(engine.BoolType), rapid.Just(shape)).Draw(t, "x")
@@ -536,10 +533,7 @@ func drawSelfIndex(t *rapid.T, shape []int) casefile.Memory {
 		}
 		x = newTensor(dt, []int{n}, encodeIndices(dt, values))
 	}
-	return casefile.Memory{
-		Spec:   map[string]any{"op": casefile.OpGetItem, "index": "x[x]"},
-		Inputs: map[string]*engine.Tensor{"x": x},
-	}
+	return casefile.New(map[string]any{"op": casefile.OpGetItem, "index": "x[x]"}, map[string]*engine.Tensor{"x": x})
 }
 
 // insertItem inserts it at a drawn position of items.

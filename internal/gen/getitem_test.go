@@ -287,7 +287,7 @@ func TestGetItemAdvancedShare(t *testing.T) {
 
 // arrayItems parses a subscript and returns its items and the positions
 // of its IndexArray items.
-func arrayItems(m casefile.Memory) ([]engine.IndexItem, []int) {
+func arrayItems(m *casefile.Case) ([]engine.IndexItem, []int) {
 	items, err := expr.Parse(index(m))
 	if err != nil {
 		return nil, nil
@@ -302,7 +302,7 @@ func arrayItems(m casefile.Memory) ([]engine.IndexItem, []int) {
 }
 
 // namedDType returns the dtypes of the named index arrays of a case.
-func namedDTypes(m casefile.Memory) []engine.DType {
+func namedDTypes(m *casefile.Case) []engine.DType {
 	var out []engine.DType
 	for name, x := range m.Inputs {
 		if name != "x" {

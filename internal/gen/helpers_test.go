@@ -2,6 +2,7 @@ package gen
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"math"
 	"os"
 	"strings"
@@ -21,7 +22,7 @@ const poolPerOp = 3000
 
 // evaluated is a generated case with its outcome on the engine.
 type evaluated struct {
-	m   casefile.Memory
+	m   *casefile.Case
 	out *engine.Tensor
 	err error
 }
@@ -38,22 +39,22 @@ var pool = sync.OnceValue(func() map[string][]evaluated {
 	}
 	out := map[string][]evaluated{}
 	for _, m := range Corpus(1, perOp) {
-		out[m.Op()] = append(out[m.Op()], evaluate(m))
+		out[m.Op] = append(out[m.Op], evaluate(m))
 	}
 	return out
 })
 
 // evaluate runs a case on the engine, turning a panic into an error
 // without a kind.
-func evaluate(m casefile.Memory) (e evaluated) {
+func evaluate(m *casefile.Case) (e evaluated) {
 	e.m = m
 	defer func() {
 		if r := recover(); r != nil {
 			e.err = panicError{r}
 		}
 	}()
-	c, err := m.Case()
-	if err != nil {
+	c := m
+	if err := c.Err; err != nil {
 		e.err = err
 		return e
 	}
@@ -87,7 +88,7 @@ func findAny[V any](g *rapid.Generator[V], n int, pred func(V) bool) bool {
 }
 
 // input returns the main input tensor of a case: x, or params.
-func input(m casefile.Memory) *engine.Tensor {
+func input(m *casefile.Case) *engine.Tensor {
 	if x := m.Inputs["x"]; x != nil {
 		return x
 	}
@@ -95,15 +96,15 @@ func input(m casefile.Memory) *engine.Tensor {
 }
 
 // ints returns a list field of the spec.
-func ints(m casefile.Memory, key string) []int64 {
-	v, _ := m.Spec[key].([]int64)
+func ints(m *casefile.Case, key string) []int64 {
+	v, _ := wire(m)[key].([]int64)
 	return v
 }
 
 // mask returns a mask field: its bits (positions 0-63), whether it is a
 // list and the list's length.
-func mask(m casefile.Memory, key string) (bits uint64, isList bool, n int) {
-	switch v := m.Spec[key].(type) {
+func mask(m *casefile.Case, key string) (bits uint64, isList bool, n int) {
+	switch v := wire(m)[key].(type) {
 	case int64:
 		return uint64(v), false, 0
 	case []int64:
@@ -119,8 +120,8 @@ func mask(m casefile.Memory, key string) (bits uint64, isList bool, n int) {
 
 // strides returns the strides of a strided_slice spec (all ones when
 // omitted).
-func strides(m casefile.Memory) []int64 {
-	if s, ok := m.Spec["strides"].([]int64); ok {
+func strides(m *casefile.Case) []int64 {
+	if s, ok := wire(m)["strides"].([]int64); ok {
 		return s
 	}
 	s := make([]int64, len(ints(m, "begin")))
@@ -131,8 +132,8 @@ func strides(m casefile.Memory) []int64 {
 }
 
 // index returns the subscript of a getitem case.
-func index(m casefile.Memory) string {
-	s, _ := m.Spec["index"].(string)
+func index(m *casefile.Case) string {
+	s, _ := wire(m)["index"].(string)
 	return s
 }
 
@@ -157,7 +158,7 @@ type parsed struct {
 
 // parseIndex parses the subscript of a getitem case; ok is false if the
 // parser rejects it.
-func parseIndex(m casefile.Memory) (p parsed, ok bool) {
+func parseIndex(m *casefile.Case) (p parsed, ok bool) {
 	items, err := expr.Parse(index(m))
 	if err != nil {
 		return p, false
@@ -243,9 +244,9 @@ func indexValues(x *engine.Tensor) []int64 {
 }
 
 // gatherInfo describes the layout of a gather_nd case.
-func gatherInfo(m casefile.Memory) (params, indices *engine.Tensor, batchDims, depth, rows int) {
+func gatherInfo(m *casefile.Case) (params, indices *engine.Tensor, batchDims, depth, rows int) {
 	params, indices = m.Inputs["params"], m.Inputs["indices"]
-	if v, ok := m.Spec["batch_dims"].(int64); ok {
+	if v, ok := wire(m)["batch_dims"].(int64); ok {
 		batchDims = int(v)
 	}
 	depth = indices.Shape[len(indices.Shape)-1]
@@ -283,4 +284,28 @@ func requireAll(t *testing.T, cases []evaluated, rows []findRow) {
 type findRow struct {
 	rule string
 	pred func(evaluated) bool
+}
+
+// wire returns the fields of a case as written, decoded back into the Go
+// values generators write them from: integers as int64, integer lists as
+// []int64, null as nil, strings as strings (anything else as
+// encoding/json decodes it).
+func wire(m *casefile.Case) map[string]any {
+	out := make(map[string]any, len(m.Fields))
+	for k, raw := range m.Fields {
+		var n int64
+		var list []int64
+		var v any
+		switch {
+		case string(raw) == "null":
+			out[k] = nil
+		case json.Unmarshal(raw, &n) == nil:
+			out[k] = n
+		case json.Unmarshal(raw, &list) == nil:
+			out[k] = list
+		case json.Unmarshal(raw, &v) == nil:
+			out[k] = v
+		}
+	}
+	return out
 }

@@ -181,8 +181,8 @@ func drawONNXSlice(t *rapid.T, shape []int) map[string]any {
 // ONNXSliceCase returns a generator of onnx_slice cases: data of any dtype
 // with a shape of rank 1 to 8 as Shape draws them (rarely rank 0, which is
 // invalid_spec) and an ONNXSliceSpec for it.
-func ONNXSliceCase() *rapid.Generator[casefile.Memory] {
-	return rapid.Custom(func(t *rapid.T) casefile.Memory {
+func ONNXSliceCase() *rapid.Generator[*casefile.Case] {
+	return rapid.Custom(func(t *rapid.T) *casefile.Case {
 		var shape []int
 		if !chance(t, "scalar data", onnxScalarDataPerMille) {
 			shape = rapid.Custom(func(t *rapid.T) []int {
@@ -190,10 +190,7 @@ func ONNXSliceCase() *rapid.Generator[casefile.Memory] {
 			}).Draw(t, "shape")
 		}
 		data := Tensor(DType(), rapid.Just(shape)).Draw(t, "data")
-		return casefile.Memory{
-			Spec:   drawONNXSlice(t, shape),
-			Inputs: map[string]*engine.Tensor{"data": data},
-		}
+		return casefile.New(drawONNXSlice(t, shape), map[string]*engine.Tensor{"data": data})
 	})
 }
 
@@ -233,11 +230,11 @@ var onnxIndexDTypeWeights = []struct {
 // components are in range, often written negative (counted from the end:
 // ONNX wraps them once), and about one case in eight has out-of-range
 // tuples: -s-1, s, beyond, or int64 extremes.
-func ONNXGatherNDCase() *rapid.Generator[casefile.Memory] {
+func ONNXGatherNDCase() *rapid.Generator[*casefile.Case] {
 	return rapid.Custom(drawONNXGatherND)
 }
 
-func drawONNXGatherND(t *rapid.T) casefile.Memory {
+func drawONNXGatherND(t *rapid.T) *casefile.Case {
 	var dshape []int
 	if !chance(t, "scalar data", onnxScalarDataPerMille) {
 		dshape = rapid.Custom(func(t *rapid.T) []int {
@@ -305,10 +302,7 @@ func drawONNXGatherND(t *rapid.T) casefile.Memory {
 	if b != 0 || chance(t, "explicit batch_dims", 300) {
 		spec["batch_dims"] = int64(b)
 	}
-	return casefile.Memory{
-		Spec:   spec,
-		Inputs: map[string]*engine.Tensor{"data": data, "indices": indices},
-	}
+	return casefile.New(spec, map[string]*engine.Tensor{"data": data, "indices": indices})
 }
 
 // onnxBadComponent draws an index component outside [-d, d) for an axis of

@@ -34,8 +34,8 @@ func TestONNXCasesEvaluate(t *testing.T) {
 	for _, op := range casefile.FamilyOps("onnx") {
 		counts := map[string]int{}
 		for _, e := range onnxPool()[op] {
-			if e.m.Op() != op {
-				t.Fatalf("pool of %s holds a %s case", op, e.m.Op())
+			if e.m.Op != op {
+				t.Fatalf("pool of %s holds a %s case", op, e.m.Op)
 			}
 			if why := checkCase(e.m); why != "" {
 				t.Errorf("%v: %s", e.m, why)
@@ -77,10 +77,10 @@ func TestONNXCasesDeterministic(t *testing.T) {
 				t.Fatalf("%s seed %d: two draws differ", op, seed)
 			}
 		}
-		if !findAny(Case(), 300, func(m casefile.Memory) bool { return m.Op() == op }) {
+		if !findAny(Case(), 300, func(m *casefile.Case) bool { return m.Op == op }) {
 			t.Errorf("Case gave no %s case in 300 draws", op)
 		}
-		if findAny(CaseOf(op), 100, func(m casefile.Memory) bool { return m.Op() != op }) {
+		if findAny(CaseOf(op), 100, func(m *casefile.Case) bool { return m.Op != op }) {
 			t.Errorf("CaseOf(%q) gave a case of another op", op)
 		}
 	}
@@ -91,8 +91,8 @@ func TestONNXCasesDeterministic(t *testing.T) {
 func onnxEntries(e evaluated) (dims []int, starts, ends, steps []int64) {
 	shape := e.m.Inputs["data"].Shape
 	starts, ends = ints(e.m, "starts"), ints(e.m, "ends")
-	axes, hasAxes := e.m.Spec["axes"].([]int64)
-	st, hasSteps := e.m.Spec["steps"].([]int64)
+	axes, hasAxes := wire(e.m)["axes"].([]int64)
+	st, hasSteps := wire(e.m)["steps"].([]int64)
 	for i := range starts {
 		a := int64(i)
 		if hasAxes {
@@ -133,7 +133,7 @@ func anySliceEntry(e evaluated, pred func(d int, start, end, step int64) bool) b
 func TestONNXSliceFindAny(t *testing.T) {
 	data := func(e evaluated) *engine.Tensor { return e.m.Inputs["data"] }
 	n := func(e evaluated) int { return len(ints(e.m, "starts")) }
-	axes := func(e evaluated) ([]int64, bool) { a, ok := e.m.Spec["axes"].([]int64); return a, ok }
+	axes := func(e evaluated) ([]int64, bool) { a, ok := wire(e.m)["axes"].([]int64); return a, ok }
 	requireAll(t, onnxPool()[casefile.OpONNXSlice], []findRow{
 		{"rank-0 data (invalid_spec)", func(e evaluated) bool { return data(e).Rank() == 0 && e.kind() == engine.InvalidSpec }},
 		{"empty starts and ends (the identity)", func(e evaluated) bool { return n(e) == 0 && e.ok() }},
@@ -195,7 +195,7 @@ func TestONNXSliceFindAny(t *testing.T) {
 			}
 			return false
 		}},
-		{"steps omitted", func(e evaluated) bool { _, ok := e.m.Spec["steps"]; return !ok && n(e) > 0 && e.ok() }},
+		{"steps omitted", func(e evaluated) bool { _, ok := wire(e.m)["steps"]; return !ok && n(e) > 0 && e.ok() }},
 		{"a zero step (invalid_spec)", func(e evaluated) bool {
 			return e.kind() == engine.InvalidSpec && anySliceEntry(e, func(d int, s, en, st int64) bool { return st == 0 })
 		}},
@@ -230,7 +230,7 @@ func TestONNXSliceFindAny(t *testing.T) {
 				return false
 			}
 			for _, f := range []string{"ends", "axes", "steps"} {
-				if l, ok := e.m.Spec[f].([]int64); ok && len(l) != n(e) {
+				if l, ok := wire(e.m)[f].([]int64); ok && len(l) != n(e) {
 					return true
 				}
 			}
@@ -250,7 +250,7 @@ func TestONNXSliceFindAny(t *testing.T) {
 func TestONNXGatherNDFindAny(t *testing.T) {
 	info := func(e evaluated) (data, indices *engine.Tensor, b, depth, rows int) {
 		data, indices = e.m.Inputs["data"], e.m.Inputs["indices"]
-		if v, ok := e.m.Spec["batch_dims"].(int64); ok {
+		if v, ok := wire(e.m)["batch_dims"].(int64); ok {
 			b = int(v)
 		}
 		if q := indices.Rank(); q > 0 {

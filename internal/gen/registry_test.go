@@ -27,7 +27,7 @@ func TestGeneratedFieldsAreTheOpsFields(t *testing.T) {
 	for _, d := range casefile.Defs() {
 		used := map[string]bool{}
 		for _, e := range pool()[d.Name] {
-			for k := range e.m.Spec {
+			for k := range wire(e.m) {
 				if k != "op" && !slices.Contains(d.Fields, k) {
 					t.Fatalf("a generated %s case has the field %q, which is not one of the op's %v", d.Name, k, d.Fields)
 				}

@@ -127,13 +127,10 @@ func drawSlice(t *rapid.T, shape []int) map[string]any {
 
 // SliceCase returns a generator of tf.slice cases: a tensor of any dtype
 // with a shape of rank 0 to 8 and a SliceSpec for it.
-func SliceCase() *rapid.Generator[casefile.Memory] {
-	return rapid.Custom(func(t *rapid.T) casefile.Memory {
+func SliceCase() *rapid.Generator[*casefile.Case] {
+	return rapid.Custom(func(t *rapid.T) *casefile.Case {
 		shape := Shape().Draw(t, "shape")
 		x := Tensor(DType(), rapid.Just(shape)).Draw(t, "x")
-		return casefile.Memory{
-			Spec:   drawSlice(t, shape),
-			Inputs: map[string]*engine.Tensor{"x": x},
-		}
+		return casefile.New(drawSlice(t, shape), map[string]*engine.Tensor{"x": x})
 	})
 }

@@ -365,13 +365,10 @@ func roleDims(roles []int, shape []int) []int {
 // StridedSliceCase returns a generator of strided_slice cases: a tensor of
 // any dtype with a shape of rank 0 to 12 (mostly up to 8; TF's kernel
 // stops at 8, the semantics do not) and a StridedSliceSpec for it.
-func StridedSliceCase() *rapid.Generator[casefile.Memory] {
-	return rapid.Custom(func(t *rapid.T) casefile.Memory {
+func StridedSliceCase() *rapid.Generator[*casefile.Case] {
+	return rapid.Custom(func(t *rapid.T) *casefile.Case {
 		shape := ShapeN(0, 12).Draw(t, "shape")
 		x := Tensor(DType(), rapid.Just(shape)).Draw(t, "x")
-		return casefile.Memory{
-			Spec:   drawStridedSlice(t, shape),
-			Inputs: map[string]*engine.Tensor{"x": x},
-		}
+		return casefile.New(drawStridedSlice(t, shape), map[string]*engine.Tensor{"x": x})
 	})
 }

@@ -44,8 +44,8 @@ func TestStridedSliceFindAny(t *testing.T) {
 		{"a long valid spec (9 <= n < 32)", func(e evaluated) bool { return n(e) >= 9 && n(e) < 32 && e.ok() }},
 		{"n >= 32 (invalid_spec)", func(e evaluated) bool { return n(e) >= 32 && e.kind() == engine.InvalidSpec }},
 		{"n == 31, the longest valid spec", func(e evaluated) bool { return n(e) == 31 }},
-		{"strides omitted", func(e evaluated) bool { _, ok := e.m.Spec["strides"]; return !ok && n(e) > 0 && e.ok() }},
-		{"a mask omitted", func(e evaluated) bool { _, ok := e.m.Spec["begin_mask"]; return !ok }},
+		{"strides omitted", func(e evaluated) bool { _, ok := wire(e.m)["strides"]; return !ok && n(e) > 0 && e.ok() }},
+		{"a mask omitted", func(e evaluated) bool { _, ok := wire(e.m)["begin_mask"]; return !ok }},
 		{"several mask bits on one position", func(e evaluated) bool {
 			return e.ok() && anyEntry(e, func(i int, m [5]uint64, _, _ int64) bool {
 				c := 0
@@ -82,7 +82,7 @@ func TestStridedSliceFindAny(t *testing.T) {
 		}},
 		{"a negative integer mask (bit 63)", func(e evaluated) bool {
 			for _, name := range maskNames {
-				if v, ok := e.m.Spec[name].(int64); ok && v < 0 {
+				if v, ok := wire(e.m)[name].(int64); ok && v < 0 {
 					return true
 				}
 			}
@@ -168,7 +168,7 @@ func TestStridedSliceFindAny(t *testing.T) {
 		}},
 		{"an OpenVINO list entry other than 0 and 1 (invalid_spec)", func(e evaluated) bool {
 			for _, name := range maskNames {
-				if l, ok := e.m.Spec[name].([]int64); ok {
+				if l, ok := wire(e.m)[name].([]int64); ok {
 					for _, v := range l {
 						if v != 0 && v != 1 {
 							return e.kind() == engine.InvalidSpec

@@ -279,13 +279,13 @@ const wrapLimit = 1 << 15
 // either byte order. Indices are in range, often negative; some cases
 // have out-of-range ones, rarely in raise mode (an error) and often in
 // wrap and clip mode (in wrap mode within +-32768). With an empty axis the indices are mostly empty.
-func TakeCase() *rapid.Generator[casefile.Memory] {
-	return rapid.Custom(func(t *rapid.T) casefile.Memory { m, _ := drawTake(t); return m })
+func TakeCase() *rapid.Generator[*casefile.Case] {
+	return rapid.Custom(func(t *rapid.T) *casefile.Case { m, _ := drawTake(t); return m })
 }
 
 // drawTake draws a take case and the outcome it was drawn for: "" (a
 // result) or the error kind.
-func drawTake(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
+func drawTake(t *rapid.T) (*casefile.Case, engine.ErrorKind) {
 	shape := drawDataShape(t, 0, 4)
 	a := Tensor(DType(), rapid.Just(shape)).Draw(t, "a")
 	r := len(shape)
@@ -360,10 +360,7 @@ func drawTake(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 		// NumPy checks each index once per position before the axis.
 		want = engine.OutOfRange
 	}
-	return casefile.Memory{
-		Spec:   spec,
-		Inputs: map[string]*engine.Tensor{"a": a, "indices": indices},
-	}, want
+	return casefile.New(spec, map[string]*engine.Tensor{"a": a, "indices": indices}), want
 }
 
 // shrinkOthers sets dimensions of shape other than keep from above 1 to 1
@@ -414,11 +411,11 @@ const (
 // Along the axis indices have any length. The dtype is any integer type
 // in either byte order, rarely bool (refused). Indices are in range,
 // often negative, and out of range in about one case in twelve.
-func TakeAlongAxisCase() *rapid.Generator[casefile.Memory] {
-	return rapid.Custom(func(t *rapid.T) casefile.Memory { m, _ := drawTakeAlongAxis(t); return m })
+func TakeAlongAxisCase() *rapid.Generator[*casefile.Case] {
+	return rapid.Custom(func(t *rapid.T) *casefile.Case { m, _ := drawTakeAlongAxis(t); return m })
 }
 
-func drawTakeAlongAxis(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
+func drawTakeAlongAxis(t *rapid.T) (*casefile.Case, engine.ErrorKind) {
 	var shape []int
 	if !chance(t, "scalar arr", takeAlongScalarArrPerMille) {
 		shape = drawDataShape(t, 1, 4)
@@ -522,8 +519,5 @@ func drawTakeAlongAxis(t *rapid.T) (casefile.Memory, engine.ErrorKind) {
 	if idt.Kind != engine.Bool && engine.NumElements(outShape) > 0 && anyOutside(idt, values, -int64(n), int64(n)) {
 		fail(engine.OutOfRange)
 	}
-	return casefile.Memory{
-		Spec:   spec,
-		Inputs: map[string]*engine.Tensor{"arr": arr, "indices": indices},
-	}, p.want
+	return casefile.New(spec, map[string]*engine.Tensor{"arr": arr, "indices": indices}), p.want
 }

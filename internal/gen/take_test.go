@@ -21,12 +21,12 @@ const draws = 2000
 // planned is a drawn case with the outcome its generator drew it for: ""
 // (a result) or an error kind.
 type planned struct {
-	m    casefile.Memory
+	m    *casefile.Case
 	want engine.ErrorKind
 }
 
 // drawFunc draws a case and its planned outcome.
-type drawFunc func(*rapid.T) (casefile.Memory, engine.ErrorKind)
+type drawFunc func(*rapid.T) (*casefile.Case, engine.ErrorKind)
 
 // drawPlanned returns cases 0 .. n-1 of draw.
 func drawPlanned(draw drawFunc, n int) []planned {
@@ -105,9 +105,9 @@ func outcomeCounts(counts map[engine.ErrorKind]int) string {
 // satisfy: its op, exactly the named inputs, each input a tensor of at
 // most limit[name] elements (non-zero dims) that round-trips through .npy,
 // and spec fields among the allowed ones.
-func checkSmallCase(m casefile.Memory, op string, limit map[string]int, fields ...string) string {
-	if m.Op() != op {
-		return fmt.Sprintf("op %q, want %q", m.Op(), op)
+func checkSmallCase(m *casefile.Case, op string, limit map[string]int, fields ...string) string {
+	if m.Op != op {
+		return fmt.Sprintf("op %q, want %q", m.Op, op)
 	}
 	if len(m.Inputs) != len(limit) {
 		return fmt.Sprintf("%d inputs, want %d", len(m.Inputs), len(limit))
@@ -124,7 +124,7 @@ func checkSmallCase(m casefile.Memory, op string, limit map[string]int, fields .
 			return "input " + name + " does not round-trip through .npy: " + err.Error()
 		}
 	}
-	for k, v := range m.Spec {
+	for k, v := range wire(m) {
 		if k == "op" {
 			continue
 		}
@@ -146,8 +146,8 @@ func checkSmallCase(m casefile.Memory, op string, limit map[string]int, fields .
 
 // axisOf returns the "axis" field: its value, whether it is present and
 // whether it is null.
-func axisOf(m casefile.Memory) (axis int64, present, null bool) {
-	v, ok := m.Spec["axis"]
+func axisOf(m *casefile.Case) (axis int64, present, null bool) {
+	v, ok := wire(m)["axis"]
 	if !ok {
 		return 0, false, false
 	}
@@ -192,7 +192,7 @@ func TestTakeStructure(t *testing.T) {
 		if why := checkSmallCase(m, "take", map[string]int{"a": smallDataBudget, "indices": smallIndexBudget}, "axis", "mode"); why != "" {
 			t.Fatalf("%v: %s", m.Describe(), why)
 		}
-		if mode, ok := m.Spec["mode"]; ok && mode != "raise" && mode != "wrap" && mode != "clip" {
+		if mode, ok := wire(m)["mode"]; ok && mode != "raise" && mode != "wrap" && mode != "clip" {
 			t.Fatalf("%v: mode %v", m.Describe(), mode)
 		}
 	})
@@ -218,7 +218,7 @@ func TestTakePlanned(t *testing.T) {
 
 // TestTakeCoverage checks that take cases reach every rule of np.take.
 func TestTakeCoverage(t *testing.T) {
-	mode := func(p planned) string { s, _ := p.m.Spec["mode"].(string); return s }
+	mode := func(p planned) string { s, _ := wire(p.m)["mode"].(string); return s }
 	a := func(p planned) *engine.Tensor { return p.m.Inputs["a"] }
 	rows := []plannedRow{
 		{"axis omitted: the flattened a", func(p planned) bool { _, present, _ := axisOf(p.m); return !present && p.want == "" }},

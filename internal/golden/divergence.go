@@ -37,19 +37,18 @@ func crashed(a protocol.Answer, code string) bool { return a.IsCrash() && a.Code
 // Disagreement is one case on which an oracle disagrees with the
 // reference, as the divergence classes see it.
 type Disagreement struct {
-	Case casefile.Memory
+	Case *casefile.Case
 	// Ref and Got are the reference's and the oracle's answers, without
 	// their messages (protocol.Answer.WithoutText): a class sees none.
 	Ref, Got protocol.Answer
 	// Signature is signature.Classify's name for the disagreement.
 	Signature signature.Signature
 
-	c       *casefile.Case
 	applies map[engine.Variant]bool
 }
 
 // newDisagreement classifies the disagreement of got with ref on m.
-func newDisagreement(m casefile.Memory, ref, got protocol.Answer) *Disagreement {
+func newDisagreement(m *casefile.Case, ref, got protocol.Answer) *Disagreement {
 	return &Disagreement{
 		Case: m, Ref: ref.WithoutText(), Got: got.WithoutText(),
 		Signature: signature.Classify(m, ref, got),
@@ -57,7 +56,7 @@ func newDisagreement(m casefile.Memory, ref, got protocol.Answer) *Disagreement 
 }
 
 // Op is the case's op.
-func (d *Disagreement) Op() string { return d.Case.Op() }
+func (d *Disagreement) Op() string { return d.Case.Op }
 
 // Is reports whether the signature has the symptom and, if detail is not
 // empty, the detail.
@@ -78,14 +77,10 @@ func (d *Disagreement) Applies(v engine.Variant) bool {
 	if got, ok := d.applies[v]; ok {
 		return got
 	}
-	if d.c == nil {
-		c, err := d.Case.Case()
-		if err != nil {
-			return false
-		}
-		d.c = c
+	if d.Case.Err != nil {
+		return false
 	}
-	applies := d.c.VariantChanges(v)
+	applies := d.Case.VariantChanges(v)
 	if d.applies == nil {
 		d.applies = map[engine.Variant]bool{}
 	}
@@ -213,9 +208,8 @@ var Divergences = []Divergence{
 
 // gatherBatchDims returns the batch_dims of a gather case (0 for a case
 // that does not parse).
-func gatherBatchDims(m casefile.Memory) int {
-	c, err := m.Case()
-	if err != nil {
+func gatherBatchDims(c *casefile.Case) int {
+	if c.Err != nil {
 		return 0
 	}
 	return c.Spec.(engine.GatherSpec).BatchDims
@@ -232,11 +226,10 @@ func init() {
 				if d.Op() != casefile.OpONNXSlice {
 					return false
 				}
-				c, err := d.Case.Case()
-				if err != nil {
+				if d.Case.Err != nil {
 					return false
 				}
-				spec := c.Spec.(engine.ONNXSliceSpec)
+				spec := d.Case.Spec.(engine.ONNXSliceSpec)
 				for i, e := range spec.Ends {
 					step := int64(1)
 					if i < len(spec.Steps) {
@@ -253,16 +246,16 @@ func init() {
 			ID: "ort-gather-nd-batch-shape", Oracle: "ort",
 			Explanation: "ONNX Runtime's GatherND only checks that the batch sizes divide each other, not that data and indices have the same batch dimensions as the ONNX spec requires.",
 			Match: func(d *Disagreement) bool {
-				c, err := d.Case.Case()
-				return err == nil && d.Op() == casefile.OpONNXGatherND && c.Spec.(engine.ONNXGatherNDSpec).BatchDims > 0 && d.Is(signature.OutputForError, string(engine.InvalidSpec))
+				c := d.Case
+				return c.Err == nil && d.Op() == casefile.OpONNXGatherND && c.Spec.(engine.ONNXGatherNDSpec).BatchDims > 0 && d.Is(signature.OutputForError, string(engine.InvalidSpec))
 			},
 		},
 		Divergence{
 			ID: "ort-gather-nd-negative-batch-dims", Oracle: "ort",
 			Explanation: "ONNX Runtime's GatherND accepts a negative batch_dims (and computes a result); the ONNX spec requires 0 <= batch_dims < min(rank(data), rank(indices)).",
 			Match: func(d *Disagreement) bool {
-				c, err := d.Case.Case()
-				return err == nil && d.Op() == casefile.OpONNXGatherND && c.Spec.(engine.ONNXGatherNDSpec).BatchDims < 0 && d.Is(signature.OutputForError, string(engine.InvalidSpec))
+				c := d.Case
+				return c.Err == nil && d.Op() == casefile.OpONNXGatherND && c.Spec.(engine.ONNXGatherNDSpec).BatchDims < 0 && d.Is(signature.OutputForError, string(engine.InvalidSpec))
 			},
 		},
 		Divergence{
@@ -284,18 +277,17 @@ func init() {
 }
 
 // inputKind returns the dtype kind of the case's data input.
-func inputKind(m casefile.Memory) engine.Kind {
-	d, ok := casefile.Lookup(m.Op())
-	if !ok {
+func inputKind(c *casefile.Case) engine.Kind {
+	if c.Def == nil {
 		return 0
 	}
-	if t, ok := m.Inputs[d.Inputs[0]]; ok {
+	if t, ok := c.Inputs[c.Def.Inputs[0]]; ok {
 		return t.DType.Kind
 	}
 	return 0
 }
 
-func inputRank(m casefile.Memory, name string) int {
+func inputRank(m *casefile.Case, name string) int {
 	if t, ok := m.Inputs[name]; ok {
 		return t.Rank()
 	}
@@ -304,9 +296,8 @@ func inputRank(m casefile.Memory, name string) int {
 
 // beginOutside reports whether a slice case has a begin entry outside its
 // dimension: negative, or beyond the dimension's size.
-func beginOutside(m casefile.Memory) bool {
-	c, err := m.Case()
-	if err != nil || c.Op != casefile.OpSlice {
+func beginOutside(c *casefile.Case) bool {
+	if c.Err != nil || c.Op != casefile.OpSlice {
 		return false
 	}
 	shape := c.Inputs["x"].Shape
@@ -327,19 +318,19 @@ func emptyOutput(a protocol.Answer) bool {
 // isStridedSlice reports whether TF.js ran the case through its
 // stridedSlice kernel: strided_slice, and getitem through TF's Python
 // __getitem__ encoding.
-func isStridedSlice(m casefile.Memory) bool {
-	return m.Op() == casefile.OpStridedSlice || m.Op() == casefile.OpGetItem
+func isStridedSlice(c *casefile.Case) bool {
+	return c.Op == casefile.OpStridedSlice || c.Op == casefile.OpGetItem
 }
 
 // stridedPlan returns the engine's plan of a strided_slice or getitem
 // case and its input's rank, or nil.
-func stridedPlan(m casefile.Memory) (*engine.Plan, int) {
-	c, err := m.Case()
-	if err != nil {
+func stridedPlan(c *casefile.Case) (*engine.Plan, int) {
+	if c.Err != nil {
 		return nil, 0
 	}
 	x := c.Inputs["x"]
 	var plan *engine.Plan
+	var err error
 	if c.Op == casefile.OpGetItem {
 		spec := c.Spec.(engine.GetItemSpec)
 		if spec.ParseErr != nil {
@@ -359,7 +350,7 @@ func stridedPlan(m casefile.Memory) (*engine.Plan, int) {
 
 // unitSteps reports whether every output axis of a strided_slice or
 // getitem case, as the engine plans it, steps by 1.
-func unitSteps(m casefile.Memory) bool {
+func unitSteps(m *casefile.Case) bool {
 	plan, _ := stridedPlan(m)
 	if plan == nil {
 		return false
@@ -374,7 +365,7 @@ func unitSteps(m casefile.Memory) bool {
 
 // hasShrunkAxis reports whether a strided_slice or getitem case, as the
 // engine reads it, drops an input axis (a shrink bit, an integer index).
-func hasShrunkAxis(m casefile.Memory) bool {
+func hasShrunkAxis(m *casefile.Case) bool {
 	plan, rank := stridedPlan(m)
 	if plan == nil {
 		return false
@@ -395,7 +386,7 @@ func boolInt(b bool) int {
 
 // Classify returns the known divergence that explains a disagreement, or
 // Unexplained.
-func Classify(oracleName string, m casefile.Memory, ref, got protocol.Answer) Divergence {
+func Classify(oracleName string, m *casefile.Case, ref, got protocol.Answer) Divergence {
 	d := newDisagreement(m, ref, got)
 	for _, div := range Divergences {
 		if div.Oracle == oracleName && div.Match(d) {
@@ -419,7 +410,7 @@ func HasClasses(name string) bool {
 // ClassOf returns the divergence class that explains the answer got of
 // the implementation called name to case m, whose expected answer is ref,
 // or "" if none does (or name has no classes).
-func ClassOf(name string, m casefile.Memory, ref, got protocol.Answer) string {
+func ClassOf(name string, m *casefile.Case, ref, got protocol.Answer) string {
 	if !HasClasses(name) {
 		return ""
 	}

@@ -65,60 +65,60 @@ func TestClassify(t *testing.T) {
 	fail := func(kind engine.ErrorKind, msg string) protocol.Answer { return protocol.Error(kind, msg) }
 	tests := []struct {
 		rule     string
-		m        casefile.Memory
+		m        *casefile.Case
 		ref, got protocol.Answer
 		want     string
 	}{
 		{"bytes replaced by U+FFFD in a string result",
-			casefile.Memory{Spec: map[string]any{"op": "slice", "begin": []int64{0}, "size": []int64{1}}, Inputs: map[string]*engine.Tensor{"x": tensor(t, s1, 1)}},
+			casefile.New(map[string]any{"op": "slice", "begin": []int64{0}, "size": []int64{1}}, map[string]*engine.Tensor{"x": tensor(t, s1, 1)}),
 			out(tensor(t, s1, 1)), out(replaced), "tfjs-strings-not-byte-safe"},
 		{"a tensor no .npy can hold",
-			casefile.Memory{Spec: map[string]any{"op": "slice", "begin": []int64{-1}, "size": []int64{-1}}, Inputs: map[string]*engine.Tensor{"x": tensor(t, i32, 2)}},
+			casefile.New(map[string]any{"op": "slice", "begin": []int64{-1}, "size": []int64{-1}}, map[string]*engine.Tensor{"x": tensor(t, i32, 2)}),
 			fail(engine.OutOfRange, "begin"), protocol.Skip("TF.js returned an invalid tensor: shape [-2]", CodeInvalidTensor), "tfjs-invalid-tensor"},
 		{"an empty strided range that TF.js turns into a negative size",
-			casefile.Memory{Spec: map[string]any{"op": "strided_slice", "begin": []int64{3}, "end": []int64{1}}, Inputs: map[string]*engine.Tensor{"x": tensor(t, i32, 4)}},
+			casefile.New(map[string]any{"op": "strided_slice", "begin": []int64{3}, "end": []int64{1}}, map[string]*engine.Tensor{"x": tensor(t, i32, 4)}),
 			out(tensor(t, i32, 0)), fail(engine.OutOfRange, "Negative size values should be exactly -1 but got -2"), "tfjs-strided-slice-empty-range-throws"},
 		{"a shrink axis before a strided axis reads the wrong elements",
-			casefile.Memory{Spec: map[string]any{"op": "strided_slice", "begin": []int64{0, 0}, "end": []int64{1, 4}, "strides": []int64{1, 2}, "shrink_axis_mask": 1}, Inputs: map[string]*engine.Tensor{"x": tensor(t, i32, 2, 4)}},
+			casefile.New(map[string]any{"op": "strided_slice", "begin": []int64{0, 0}, "end": []int64{1, 4}, "strides": []int64{1, 2}, "shrink_axis_mask": 1}, map[string]*engine.Tensor{"x": tensor(t, i32, 2, 4)}),
 			out(tensor(t, i32, 2)), out(tensor(t, i32, 2)), "tfjs-strided-slice-shrink-misaligned"},
 		{"an empty range with a shrink axis and stride 2 takes TF.js's general path, not the fast path",
-			casefile.Memory{Spec: map[string]any{"op": "strided_slice", "begin": []int64{0, 3}, "end": []int64{1, 1}, "strides": []int64{1, 2}, "shrink_axis_mask": 1}, Inputs: map[string]*engine.Tensor{"x": tensor(t, i32, 2, 4)}},
+			casefile.New(map[string]any{"op": "strided_slice", "begin": []int64{0, 3}, "end": []int64{1, 1}, "strides": []int64{1, 2}, "shrink_axis_mask": 1}, map[string]*engine.Tensor{"x": tensor(t, i32, 2, 4)}),
 			out(tensor(t, i32, 0)), fail(engine.OutOfRange, "Requested out of range element"), "tfjs-strided-slice-shrink-misaligned"},
 		{"tf.slice of a scalar",
-			casefile.Memory{Spec: map[string]any{"op": "slice", "begin": []int64{}, "size": []int64{}}, Inputs: map[string]*engine.Tensor{"x": tensor(t, i32)}},
+			casefile.New(map[string]any{"op": "slice", "begin": []int64{}, "size": []int64{}}, map[string]*engine.Tensor{"x": tensor(t, i32)}),
 			out(tensor(t, i32)), fail(engine.InvalidSpec, "Slicing scalar is not possible"), "tfjs-slice-rank0"},
 		{"tf.slice with a begin shorter than the rank",
-			casefile.Memory{Spec: map[string]any{"op": "slice", "begin": []int64{1}, "size": []int64{1}}, Inputs: map[string]*engine.Tensor{"x": tensor(t, i32, 2, 2)}},
+			casefile.New(map[string]any{"op": "slice", "begin": []int64{1}, "size": []int64{1}}, map[string]*engine.Tensor{"x": tensor(t, i32, 2, 2)}),
 			fail(engine.InvalidSpec, "length"), out(tensor(t, i32, 1, 2)), "tfjs-slice-short-spec"},
 		{"tf.slice with a negative begin",
-			casefile.Memory{Spec: map[string]any{"op": "slice", "begin": []int64{-2}, "size": []int64{1}}, Inputs: map[string]*engine.Tensor{"x": tensor(t, i32, 2)}},
+			casefile.New(map[string]any{"op": "slice", "begin": []int64{-2}, "size": []int64{1}}, map[string]*engine.Tensor{"x": tensor(t, i32, 2)}),
 			fail(engine.OutOfRange, "begin"), out(tensor(t, i32, 1)), "tfjs-slice-begin-unchecked"},
 		{"a result of more than 32 dims",
-			casefile.Memory{Spec: map[string]any{"op": "strided_slice", "begin": []int64{}, "end": []int64{}}, Inputs: map[string]*engine.Tensor{"x": tensor(t, i32)}},
+			casefile.New(map[string]any{"op": "strided_slice", "begin": []int64{}, "end": []int64{}}, map[string]*engine.Tensor{"x": tensor(t, i32)}),
 			fail(engine.InvalidSpec, "number of dimensions must be within [0, 32], the result would have 33"), protocol.EncodedOutput([]byte("x")), "tfjs-result-over-32-dims"},
 		{"a gather row out of range per component but not flattened ([0, 4] on [2, 3] is element 4)",
-			casefile.Memory{Spec: map[string]any{"op": "gather_nd"}, Inputs: map[string]*engine.Tensor{"params": tensor(t, i32, 2, 3), "indices": ints(t, []int{1, 2}, 0, 4)}},
+			casefile.New(map[string]any{"op": "gather_nd"}, map[string]*engine.Tensor{"params": tensor(t, i32, 2, 3), "indices": ints(t, []int{1, 2}, 0, 4)}),
 			fail(engine.OutOfRange, "row"), out(tensor(t, i32, 1)), "tfjs-gather-nd-flat-bounds"},
 		{"gather from empty params with no rows",
-			casefile.Memory{Spec: map[string]any{"op": "gather_nd"}, Inputs: map[string]*engine.Tensor{"params": tensor(t, i32, 0), "indices": tensor(t, i32, 0, 1)}},
+			casefile.New(map[string]any{"op": "gather_nd"}, map[string]*engine.Tensor{"params": tensor(t, i32, 0), "indices": tensor(t, i32, 0, 1)}),
 			out(tensor(t, i32, 0)), fail(engine.InvalidSpec, "empty"), "tfjs-gather-nd-empty-params"},
 		{"tf.gather with batch_dims on empty params fails where TF returns the empty result",
-			casefile.Memory{Spec: map[string]any{"op": "gather", "batch_dims": int64(1)}, Inputs: map[string]*engine.Tensor{"params": tensor(t, i32, 0, 3), "indices": tensor(t, i32, 0, 2)}},
+			casefile.New(map[string]any{"op": "gather", "batch_dims": int64(1)}, map[string]*engine.Tensor{"params": tensor(t, i32, 0, 3), "indices": tensor(t, i32, 0, 2)}),
 			out(tensor(t, i32, 0, 2)), fail(engine.InvalidSpec, "The new shape (0,NaN) has NaN elements"), "tfjs-gather-batch-dims-empty"},
 		{"tf.gather checks index values before batch_dims",
-			casefile.Memory{Spec: map[string]any{"op": "gather", "batch_dims": int64(2)}, Inputs: map[string]*engine.Tensor{"params": tensor(t, i32, 3, 1), "indices": ints(t, []int{1, 2}, 0, 5)}},
+			casefile.New(map[string]any{"op": "gather", "batch_dims": int64(2)}, map[string]*engine.Tensor{"params": tensor(t, i32, 3, 1), "indices": ints(t, []int{1, 2}, 0, 5)}),
 			fail(engine.InvalidSpec, "batch_dims"), fail(engine.OutOfRange, "GatherV2: the index value 5 is not in [0, 1]"), "tfjs-gather-indices-first"},
 		{"tf.gather bounds-checks indices when the result is empty",
-			casefile.Memory{Spec: map[string]any{"op": "gather", "axis": int64(1)}, Inputs: map[string]*engine.Tensor{"params": tensor(t, i32, 0, 1), "indices": ints(t, []int{1}, 3)}},
+			casefile.New(map[string]any{"op": "gather", "axis": int64(1)}, map[string]*engine.Tensor{"params": tensor(t, i32, 0, 1), "indices": ints(t, []int{1}, 3)}),
 			out(tensor(t, i32, 0, 1)), fail(engine.OutOfRange, "GatherV2: the index value 3 is not in [0, 0]"), "tfjs-gather-empty-output-checked"},
 		{"a refused invalid tensor of ONNX Runtime's is not a TF.js class (wrong oracle) but a TF.js skip without the code is not one either",
-			casefile.Memory{Spec: map[string]any{"op": "slice", "begin": []int64{-1}, "size": []int64{-1}}, Inputs: map[string]*engine.Tensor{"x": tensor(t, i32, 2)}},
+			casefile.New(map[string]any{"op": "slice", "begin": []int64{-1}, "size": []int64{-1}}, map[string]*engine.Tensor{"x": tensor(t, i32, 2)}),
 			fail(engine.OutOfRange, "begin"), protocol.Skip("TF.js returned an invalid tensor: shape [-2]", ""), "unexplained"},
 		{"an error on an empty range with no strided op is not the strided fast path",
-			casefile.Memory{Spec: map[string]any{"op": "slice", "begin": []int64{1}, "size": []int64{0}}, Inputs: map[string]*engine.Tensor{"x": tensor(t, i32, 4)}},
+			casefile.New(map[string]any{"op": "slice", "begin": []int64{1}, "size": []int64{0}}, map[string]*engine.Tensor{"x": tensor(t, i32, 4)}),
 			out(tensor(t, i32, 0)), fail(engine.OutOfRange, "Negative size values should be exactly -1 but got -2"), "unexplained"},
 		{"a disagreement no class explains stays unexplained",
-			casefile.Memory{Spec: map[string]any{"op": "slice", "begin": []int64{0}, "size": []int64{1}}, Inputs: map[string]*engine.Tensor{"x": tensor(t, i32, 2)}},
+			casefile.New(map[string]any{"op": "slice", "begin": []int64{0}, "size": []int64{1}}, map[string]*engine.Tensor{"x": tensor(t, i32, 2)}),
 			out(tensor(t, i32, 1)), fail(engine.OutOfRange, "something new"), "unexplained"},
 	}
 	for _, tt := range tests {
@@ -166,18 +166,18 @@ func TestClassifyTFLite(t *testing.T) {
 	x := func(shape ...int) map[string]*engine.Tensor {
 		return map[string]*engine.Tensor{"x": tensor(t, i32, shape...)}
 	}
-	gi := func(index string, shape ...int) casefile.Memory {
-		return casefile.Memory{Spec: map[string]any{"op": "getitem", "index": index}, Inputs: x(shape...)}
+	gi := func(index string, shape ...int) *casefile.Case {
+		return casefile.New(map[string]any{"op": "getitem", "index": index}, x(shape...))
 	}
-	ss := func(spec map[string]any, shape ...int) casefile.Memory {
+	ss := func(spec map[string]any, shape ...int) *casefile.Case {
 		spec["op"] = "strided_slice"
-		return casefile.Memory{Spec: spec, Inputs: x(shape...)}
+		return casefile.New(spec, x(shape...))
 	}
-	sl := func(begin, size []int64, shape ...int) casefile.Memory {
-		return casefile.Memory{Spec: map[string]any{"op": "slice", "begin": begin, "size": size}, Inputs: x(shape...)}
+	sl := func(begin, size []int64, shape ...int) *casefile.Case {
+		return casefile.New(map[string]any{"op": "slice", "begin": begin, "size": size}, x(shape...))
 	}
-	gnd := func(params, indices *engine.Tensor) casefile.Memory {
-		return casefile.Memory{Spec: map[string]any{"op": "gather_nd"}, Inputs: map[string]*engine.Tensor{"params": params, "indices": indices}}
+	gnd := func(params, indices *engine.Tensor) *casefile.Case {
+		return casefile.New(map[string]any{"op": "gather_nd"}, map[string]*engine.Tensor{"params": params, "indices": indices})
 	}
 	i := func(v ...int64) []int64 { return append([]int64{}, v...) }
 	out := func(shape ...int) protocol.Answer {
@@ -190,7 +190,7 @@ func TestClassifyTFLite(t *testing.T) {
 	readOutside := crash(tfliteReadOutside)
 	tests := []struct {
 		rule     string
-		m        casefile.Memory
+		m        *casefile.Case
 		ref, got protocol.Answer
 		want     string
 	}{
@@ -249,13 +249,13 @@ func TestClassifyTFLite(t *testing.T) {
 		{"a read outside on a stride overflow's spec, run, is not the not-run class: the code decides",
 			ss(map[string]any{"begin": i(0), "end": i(3), "strides": i(2147483647)}, 3), out(1), readOutside, "unexplained"},
 		{"GATHER with batch_dims reads an index beyond its axis where its offset lands (another batch entry)",
-			casefile.Memory{Spec: map[string]any{"op": "gather", "batch_dims": int64(1)}, Inputs: map[string]*engine.Tensor{"params": ints(t, []int{2, 1}, 0, 1), "indices": ints(t, []int{2, 1}, 1, 0)}},
+			casefile.New(map[string]any{"op": "gather", "batch_dims": int64(1)}, map[string]*engine.Tensor{"params": ints(t, []int{2, 1}, 0, 1), "indices": ints(t, []int{2, 1}, 1, 0)}),
 			fail(engine.OutOfRange), protocol.EncodedOutput(npy.Encode(ints(t, []int{2, 1}, 1, 1))), "tflite-gather-flat-bounds"},
 		{"GATHER refuses a negative index when the result is empty",
-			casefile.Memory{Spec: map[string]any{"op": "gather"}, Inputs: map[string]*engine.Tensor{"params": tensor(t, i32, 0, 0), "indices": ints(t, []int{}, -1)}},
+			casefile.New(map[string]any{"op": "gather"}, map[string]*engine.Tensor{"params": tensor(t, i32, 0, 0), "indices": ints(t, []int{}, -1)}),
 			protocol.EncodedOutput(npy.Encode(tensor(t, i32, 0))), fail(engine.OutOfRange), "tflite-gather-negative-index-on-empty"},
 		{"GATHER refuses int16 indices in Prepare",
-			casefile.Memory{Spec: map[string]any{"op": "gather"}, Inputs: map[string]*engine.Tensor{"params": tensor(t, i32, 2), "indices": tensor(t, engine.Int16Type, 1)}},
+			casefile.New(map[string]any{"op": "gather"}, map[string]*engine.Tensor{"params": tensor(t, i32, 2), "indices": tensor(t, engine.Int16Type, 1)}),
 			out(1), fail(engine.BadInput), "tflite-gather-index-dtype"},
 		{"GATHER_ND with a negative component is refused by TFLite, so an output there is not the flat-bounds rule",
 			gnd(tensor(t, i32, 2, 3), ints(t, []int{1, 2}, 1, -1)), fail(engine.OutOfRange), out(1), "unexplained"},

@@ -23,13 +23,13 @@ const (
 
 // strided reports whether m is a strided_slice or getitem case (read in
 // TF's encoding, as the oracle runs it) whose spec has feature f.
-func strided(m casefile.Memory, f func(tfspec.Strided) bool) bool {
+func strided(m *casefile.Case, f func(tfspec.Strided) bool) bool {
 	s, ok := tfspec.ReadStrided(m)
 	return ok && f(s)
 }
 
 // slice reports whether m is a slice case whose begin/size have feature f.
-func slice(m casefile.Memory, f func(tfspec.Slice) bool) bool {
+func slice(m *casefile.Case, f func(tfspec.Slice) bool) bool {
 	s, ok := tfspec.ReadSlice(m)
 	return ok && f(s)
 }

@@ -99,7 +99,7 @@ func CloseOracles(oracles []*Oracle) {
 
 // runAll runs every case through every oracle that supports its op, with
 // workers cases in flight, and returns outcomes[case][oracle].
-func runAll(ctx context.Context, cases []casefile.Memory, oracles []*Oracle, workers int, bar *progress.Bar) []map[string]protocol.Answer {
+func runAll(ctx context.Context, cases []*casefile.Case, oracles []*Oracle, workers int, bar *progress.Bar) []map[string]protocol.Answer {
 	out := make([]map[string]protocol.Answer, len(cases))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -113,8 +113,8 @@ func runAll(ctx context.Context, cases []casefile.Memory, oracles []*Oracle, wor
 			for i := range jobs {
 				res := map[string]protocol.Answer{}
 				for _, o := range oracles {
-					if !o.Supports(cases[i].Op()) {
-						res[o.Name] = protocol.Skip(fmt.Sprintf("%s does not implement %s", o.Name, cases[i].Op()), CodeUnsupportedOp)
+					if !o.Supports(cases[i].Op) {
+						res[o.Name] = protocol.Skip(fmt.Sprintf("%s does not implement %s", o.Name, cases[i].Op), CodeUnsupportedOp)
 						continue
 					}
 					res[o.Name] = o.Client.Do(ctx, cases[i].Request(0))
@@ -170,7 +170,7 @@ func countPairs(s *Summary, res map[string]protocol.Answer, oracles []*Oracle) {
 
 // Build generates the corpus, runs the oracles and writes the corpus
 // directory atomically.
-func Build(ctx context.Context, opts Options, cases []casefile.Memory, oracles []*Oracle) (*Summary, error) {
+func Build(ctx context.Context, opts Options, cases []*casefile.Case, oracles []*Oracle) (*Summary, error) {
 	if len(oracles) == 0 || oracles[0].Name != Reference {
 		return nil, fmt.Errorf("the first oracle must be the reference, %s", Reference)
 	}
@@ -199,7 +199,7 @@ func Build(ctx context.Context, opts Options, cases []casefile.Memory, oracles [
 	lines := map[string][]string{}
 	seq := map[string]int{}
 	for i, m := range cases {
-		op := m.Op()
+		op := m.Op
 		id := fmt.Sprintf("%s/%05d", op, seq[op])
 		seq[op]++
 		rec, err := record(w, id, m, outcomes[i], oracles, versions, opts.Seed, s)
@@ -252,9 +252,9 @@ func perOpValue(perOp map[string]int) int {
 }
 
 // record stores one case's files and returns its case-list object.
-func record(w *corpus.Writer, id string, m casefile.Memory, res map[string]protocol.Answer, oracles []*Oracle, versions map[string]string, seed uint64, s *Summary) (map[string]any, error) {
+func record(w *corpus.Writer, id string, m *casefile.Case, res map[string]protocol.Answer, oracles []*Oracle, versions map[string]string, seed uint64, s *Summary) (map[string]any, error) {
 	rec := map[string]any{}
-	for k, v := range m.Spec {
+	for k, v := range m.Fields {
 		rec[k] = v
 	}
 	rec["id"] = id

@@ -111,12 +111,12 @@ func inClass(disagreement, oracle, class string) bool {
 // evalUnder evaluates a stored case on the engine under rules, as an
 // Answer. The error is for a case that cannot be loaded.
 func evalUnder(fsys fs.FS, e corpus.Entry, rules engine.Rules) (protocol.Answer, error) {
-	m, err := check.Memory(fsys, e)
+	m, err := check.LoadCase(fsys, e)
 	if err != nil {
 		return protocol.Answer{}, err
 	}
-	c, err := m.Case()
-	if err != nil {
+	c := m
+	if err := c.Err; err != nil {
 		return protocol.Answer{}, err
 	}
 	out, err := c.EvalUnder(rules)

@@ -65,12 +65,12 @@ func loadGatherCases(t *testing.T, ops ...string) []gatherCase {
 		if !slices.Contains(ops, head.Op) {
 			continue
 		}
-		m, err := check.Memory(fsys, e)
+		m, err := check.LoadCase(fsys, e)
 		if err != nil {
 			t.Fatalf("%s: %v", e.ID, err)
 		}
-		c, err := m.Case()
-		if err != nil {
+		c := m
+		if err := c.Err; err != nil {
 			t.Fatalf("%s: %v", e.ID, err)
 		}
 		sc := gatherCase{id: e.ID, op: head.Op, c: c, oracles: map[string]protocol.Answer{}, classes: map[string]string{}}

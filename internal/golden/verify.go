@@ -1,7 +1,6 @@
 package golden
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -10,6 +9,7 @@ import (
 	"io/fs"
 	"math/rand"
 	"path"
+	"slices"
 	"sort"
 	"sync"
 
@@ -25,22 +25,25 @@ import (
 var metadataFields = []string{"id", "expect", "oracles", "provenance", "disagreement", "rule", "source", "note"}
 
 // Request turns a stored case into a protocol request: the spec fields
-// with each input's .npy bytes in base64.
+// as written (raw JSON values: an int64 bound stays exact) with each
+// input's stored .npy bytes in base64.
 func Request(fsys fs.FS, e corpus.Entry) (map[string]any, error) {
-	// Numbers stay json.Number: int64 bounds must survive the round trip.
-	var req map[string]any
-	dec := json.NewDecoder(bytes.NewReader(e.JSON))
-	dec.UseNumber()
-	if err := dec.Decode(&req); err != nil {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(e.JSON, &fields); err != nil {
 		return nil, err
 	}
-	for _, f := range metadataFields {
-		delete(req, f)
+	var inputs map[string]json.RawMessage
+	json.Unmarshal(fields["inputs"], &inputs)
+	req := make(map[string]any, len(fields))
+	for k, v := range fields {
+		if !slices.Contains(metadataFields, k) {
+			req[k] = v
+		}
 	}
-	inputs, _ := req["inputs"].(map[string]any)
 	encoded := map[string]any{}
 	for name, v := range inputs {
-		p, _ := v.(string)
+		var p string
+		json.Unmarshal(v, &p)
 		if err := confine.CheckPath(p); err != nil {
 			return nil, err
 		}
@@ -197,7 +200,10 @@ func verifyOne(ctx context.Context, fsys fs.FS, e corpus.Entry, oracles []*Oracl
 		if err != nil {
 			return nil, false, err
 		}
-		op, _ := req["op"].(string)
+		var op string
+		if raw, ok := req["op"].(json.RawMessage); ok {
+			json.Unmarshal(raw, &op)
+		}
 		var got protocol.Answer
 		if !o.Supports(op) {
 			got = protocol.Skip(fmt.Sprintf("%s does not implement %s", o.Name, op), "")

@@ -26,7 +26,7 @@ type Impl interface {
 	// Supports reports whether the implementation runs op.
 	Supports(op string) bool
 	// Run evaluates one case. It is safe for concurrent use.
-	Run(ctx context.Context, m casefile.Memory) protocol.Answer
+	Run(ctx context.Context, c *casefile.Case) protocol.Answer
 	// Close stops the implementation.
 	Close() error
 }
@@ -69,19 +69,15 @@ func (Engine) Supports(op string) bool { return true }
 // Close implements Impl.
 func (Engine) Close() error { return nil }
 
-// Run implements Impl. A panic (a bug) is reported as a crash.
-func (e Engine) Run(ctx context.Context, m casefile.Memory) (a protocol.Answer) {
+// Run implements Impl: a case that is not valid gives its error (see
+// casefile.Case.Err). A panic (a bug) is reported as a crash.
+func (e Engine) Run(ctx context.Context, c *casefile.Case) (a protocol.Answer) {
 	defer func() {
 		if p := recover(); p != nil {
 			a = protocol.Crash(CrashEnginePanic, fmt.Sprintf("engine panic: %v", p))
 		}
 	}()
-	c, err := m.Case()
-	var out *engine.Tensor
-	if err == nil {
-		out, err = c.EvalUnder(engine.Rules{OutputLimit: e.OutputLimit})
-	}
-	return Of(out, err)
+	return Of(c.EvalUnder(engine.Rules{OutputLimit: e.OutputLimit}))
 }
 
 // Of returns the answer of an evaluation that returned out and err: the
@@ -162,12 +158,13 @@ func (p *Protocol) Close() error { return p.client.Close() }
 
 // Run implements Impl. An output that is not a readable .npy file is a
 // crash of that case (protocol.CrashBadOutput).
-func (p *Protocol) Run(ctx context.Context, m casefile.Memory) protocol.Answer {
-	if !p.Supports(m.Op()) {
-		return protocol.Skip(p.notListed(m.Op()), "")
+func (p *Protocol) Run(ctx context.Context, c *casefile.Case) protocol.Answer {
+	if !p.Supports(c.Op) {
+		return protocol.Skip(p.notListed(c.Op), "")
 	}
-	// The request is encoded once the client has room for it.
-	a := p.client.DoAppend(ctx, m.RequestSize(), m.AppendRequest)
+	// The request is encoded once the client has room for it. A case
+	// that is not valid is sent as written: the child must refuse it.
+	a := p.client.DoAppend(ctx, c.RequestSize(), c.AppendRequest)
 	if a.IsSkip() {
 		return protocol.Skip(p.share(a.Reason()), a.Code())
 	}

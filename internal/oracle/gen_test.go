@@ -114,7 +114,7 @@ func (g gen) intIn(lo, hi int64) int64 {
 	return lo + g.r.Int63n(hi-lo+1)
 }
 
-func (g gen) memory() casefile.Memory {
+func (g gen) memory() *casefile.Case {
 	switch g.pick(4) {
 	case 0:
 		return g.getitem()
@@ -133,7 +133,7 @@ func (g gen) input() *engine.Tensor {
 	return g.tensor(mustDType(genDTypes[g.pick(len(genDTypes))]), g.shape(4))
 }
 
-func (g gen) getitem() casefile.Memory {
+func (g gen) getitem() *casefile.Case {
 	x := g.input()
 	n := g.pick(6)
 	var items []string
@@ -157,7 +157,7 @@ func (g gen) getitem() casefile.Memory {
 	if g.chance(0.02) {
 		index = []string{"x[", "x[1", "x(1)", "y.x[1]", "x[1][2]", "x[1:2:3:4]", " x[1]", "x[1] # c", "x[\n1]", "x[1_0]", "x[0x1]", "x[0o7]", "x[01]", "x[2**3]"}[g.pick(14)]
 	}
-	return casefile.Memory{Spec: map[string]any{"op": "getitem", "index": index}, Inputs: map[string]*engine.Tensor{"x": x}}
+	return casefile.New(map[string]any{"op": "getitem", "index": index}, map[string]*engine.Tensor{"x": x})
 }
 
 func (g gen) bound() string {
@@ -221,7 +221,7 @@ func (g gen) mask(n int) any {
 	return g.r.Int63n(int64(1) << uint(n+1))
 }
 
-func (g gen) stridedSlice() casefile.Memory {
+func (g gen) stridedSlice() *casefile.Case {
 	x := g.input()
 	n := g.pick(6)
 	if g.chance(0.02) {
@@ -256,10 +256,10 @@ func (g gen) stridedSlice() casefile.Memory {
 			spec[m] = v
 		}
 	}
-	return casefile.Memory{Spec: spec, Inputs: map[string]*engine.Tensor{"x": x}}
+	return casefile.New(spec, map[string]*engine.Tensor{"x": x})
 }
 
-func (g gen) slice() casefile.Memory {
+func (g gen) slice() *casefile.Case {
 	x := g.input()
 	rank := len(x.Shape)
 	if g.chance(0.05) {
@@ -284,10 +284,10 @@ func (g gen) slice() casefile.Memory {
 			size[i] = d - begin[i]
 		}
 	}
-	return casefile.Memory{Spec: map[string]any{"op": "slice", "begin": begin, "size": size}, Inputs: map[string]*engine.Tensor{"x": x}}
+	return casefile.New(map[string]any{"op": "slice", "begin": begin, "size": size}, map[string]*engine.Tensor{"x": x})
 }
 
-func (g gen) gatherND() casefile.Memory {
+func (g gen) gatherND() *casefile.Case {
 	params := g.input()
 	pr := len(params.Shape)
 	b := 0
@@ -363,5 +363,5 @@ func (g gen) gatherND() casefile.Memory {
 	if g.chance(0.5) {
 		spec["bad_indices"] = []string{"error", "zero"}[g.pick(2)]
 	}
-	return casefile.Memory{Spec: spec, Inputs: map[string]*engine.Tensor{"params": params, "indices": indices}}
+	return casefile.New(spec, map[string]*engine.Tensor{"params": params, "indices": indices})
 }

@@ -71,7 +71,7 @@ func doAll(c *protocol.Client, n, workers int, req func(i int) map[string]any) [
 
 // doCases runs cases through c, 64 at a time, and returns the responses
 // in order.
-func doCases(c *protocol.Client, cases []casefile.Memory) []response {
+func doCases(c *protocol.Client, cases []*casefile.Case) []response {
 	return doAll(c, len(cases), 64, func(i int) map[string]any { return cases[i].Request(0) })
 }
 
@@ -219,4 +219,28 @@ func respOf(a protocol.Answer) response {
 // do is c.Do, read as a response.
 func do(c *protocol.Client, req map[string]any) response {
 	return respOf(c.Do(context.Background(), req))
+}
+
+// wire returns the fields of a case as written, decoded back into the Go
+// values generators write them from: integers as int64, integer lists as
+// []int64, null as nil, strings as strings (anything else as
+// encoding/json decodes it).
+func wire(m *casefile.Case) map[string]any {
+	out := make(map[string]any, len(m.Fields))
+	for k, raw := range m.Fields {
+		var n int64
+		var list []int64
+		var v any
+		switch {
+		case string(raw) == "null":
+			out[k] = nil
+		case json.Unmarshal(raw, &n) == nil:
+			out[k] = n
+		case json.Unmarshal(raw, &list) == nil:
+			out[k] = list
+		case json.Unmarshal(raw, &v) == nil:
+			out[k] = v
+		}
+	}
+	return out
 }

@@ -46,10 +46,10 @@ func TestNumPyOracleONNXOps(t *testing.T) {
 	per := map[string]int{}
 	bad := map[string]int{}
 	for _, m := range cases {
-		per[m.Op()]++
+		per[m.Op]++
 	}
 	for _, d := range disagree {
-		bad[d.m.Op()]++
+		bad[d.m.Op]++
 	}
 	ops := make([]string, 0, len(per))
 	for op := range per {
@@ -74,16 +74,15 @@ func TestNumPyOracleONNXOps(t *testing.T) {
 // numpyONNXFixedCases adds corners onnxFixedCases leaves out: dtypes and
 // byte orders of data, big-endian indices, index dtypes other than int64,
 // rank limits and an output too large to count.
-func numpyONNXFixedCases() []casefile.Memory {
+func numpyONNXFixedCases() []*casefile.Case {
 	g := gen{r: rand.New(rand.NewSource(11))}
 	tensor := func(dt string, shape ...int) *engine.Tensor { return g.tensor(mustDType(dt), shape) }
-	sl := func(x *engine.Tensor, spec map[string]any) casefile.Memory {
+	sl := func(x *engine.Tensor, spec map[string]any) *casefile.Case {
 		spec["op"] = casefile.OpONNXSlice
-		return casefile.Memory{Spec: spec, Inputs: map[string]*engine.Tensor{"data": x}}
+		return casefile.New(spec, map[string]*engine.Tensor{"data": x})
 	}
-	gnd := func(x, idx *engine.Tensor, b int64) casefile.Memory {
-		return casefile.Memory{Spec: map[string]any{"op": casefile.OpONNXGatherND, "batch_dims": b},
-			Inputs: map[string]*engine.Tensor{"data": x, "indices": idx}}
+	gnd := func(x, idx *engine.Tensor, b int64) *casefile.Case {
+		return casefile.New(map[string]any{"op": casefile.OpONNXGatherND, "batch_dims": b}, map[string]*engine.Tensor{"data": x, "indices": idx})
 	}
 	i := func(v ...int64) []int64 { return append([]int64{}, v...) }
 	ones := func(n int) []int {
@@ -113,7 +112,7 @@ func numpyONNXFixedCases() []casefile.Memory {
 		}
 		return t
 	}
-	var out []casefile.Memory
+	var out []*casefile.Case
 	for _, dt := range genDTypes {
 		out = append(out,
 			sl(tensor(dt, 3, 4), map[string]any{"starts": i(-1, 1), "ends": i(math.MinInt64, math.MaxInt64), "steps": i(-2, 2)}),

@@ -86,14 +86,10 @@ func (o outcome) String() string {
 }
 
 // engineOutcome evaluates m on the reference engine.
-func engineOutcome(m casefile.Memory) outcome {
-	c, err := m.Case()
+func engineOutcome(m *casefile.Case) outcome {
+	t, err := m.Eval()
 	if err == nil {
-		var t *engine.Tensor
-		t, err = c.Eval()
-		if err == nil {
-			return outcome{tensor: t}
-		}
+		return outcome{tensor: t}
 	}
 	return outcome{kind: engine.KindOf(err)}
 }
@@ -192,7 +188,7 @@ func differ(want, got outcome) string {
 
 // disagreement is one case where an oracle and the engine differ.
 type disagreement struct {
-	m   casefile.Memory
+	m   *casefile.Case
 	why string
 }
 
@@ -237,7 +233,7 @@ func (s skipReason) String() string {
 
 // runOracle sends cases to c from several goroutines, compares with the
 // engine, and returns the disagreements, protocol failures and skips.
-func runOracle(t *testing.T, c *protocol.Client, cases []casefile.Memory) (disagree []disagreement, failures []disagreement, skips map[skipReason]int, elapsed time.Duration) {
+func runOracle(t *testing.T, c *protocol.Client, cases []*casefile.Case) (disagree []disagreement, failures []disagreement, skips map[skipReason]int, elapsed time.Duration) {
 	t.Helper()
 	start := time.Now()
 	results := doCases(c, cases)
@@ -252,7 +248,7 @@ func runOracle(t *testing.T, c *protocol.Client, cases []casefile.Memory) (disag
 		if want.kind != "" {
 			kinds[string(want.kind)]++
 		} else {
-			kinds["output "+m.Op()]++
+			kinds["output "+m.Op]++
 		}
 		got, err := oracleOutcome(results[i])
 		if err != nil {
@@ -269,9 +265,9 @@ func runOracle(t *testing.T, c *protocol.Client, cases []casefile.Memory) (disag
 	return disagree, failures, skips, elapsed
 }
 
-func randomCases(n int, seed int64, tfjs bool) []casefile.Memory {
+func randomCases(n int, seed int64, tfjs bool) []*casefile.Case {
 	g := gen{r: rand.New(rand.NewSource(seed)), tfjs: tfjs}
-	cases := make([]casefile.Memory, n)
+	cases := make([]*casefile.Case, n)
 	for i := range cases {
 		cases[i] = g.memory()
 	}
@@ -323,17 +319,17 @@ func TestNumPyOracle(t *testing.T) {
 }
 
 // fixedCases are hand-picked corners every run covers.
-func fixedCases() []casefile.Memory {
+func fixedCases() []*casefile.Case {
 	x := func(dt string, shape ...int) map[string]*engine.Tensor {
 		g := gen{r: rand.New(rand.NewSource(7))}
 		return map[string]*engine.Tensor{"x": g.tensor(mustDType(dt), shape)}
 	}
-	gi := func(index string, in map[string]*engine.Tensor) casefile.Memory {
-		return casefile.Memory{Spec: map[string]any{"op": "getitem", "index": index}, Inputs: in}
+	gi := func(index string, in map[string]*engine.Tensor) *casefile.Case {
+		return casefile.New(map[string]any{"op": "getitem", "index": index}, in)
 	}
-	ss := func(spec map[string]any, in map[string]*engine.Tensor) casefile.Memory {
+	ss := func(spec map[string]any, in map[string]*engine.Tensor) *casefile.Case {
 		spec["op"] = "strided_slice"
-		return casefile.Memory{Spec: spec, Inputs: in}
+		return casefile.New(spec, in)
 	}
 	// x with index arrays i = [0, 1] and u = np.uint64(2**63) (0-d): the
 	// literals NumPy refuses keep the subscript's names, and their errors
@@ -344,7 +340,7 @@ func fixedCases() []casefile.Memory {
 		in["u"] = mustFromBytes(mustDType("<u8"), []int{}, []byte{0, 0, 0, 0, 0, 0, 0, 0x80})
 		return in
 	}
-	withNames := func(index string, names ...string) casefile.Memory {
+	withNames := func(index string, names ...string) *casefile.Case {
 		in := named()
 		for _, n := range []string{"i", "u"} {
 			if !slices.Contains(names, n) {
@@ -353,7 +349,7 @@ func fixedCases() []casefile.Memory {
 		}
 		return gi(index, in)
 	}
-	return []casefile.Memory{
+	return []*casefile.Case{
 		withNames("x[[1.0], i]", "i"),
 		withNames("x[i, [0.5]]", "i"),
 		withNames("x[u, [1.0]]", "u"),
@@ -383,8 +379,8 @@ func fixedCases() []casefile.Memory {
 		ss(map[string]any{"begin": []int64{0}, "end": []int64{0}, "ellipsis_mask": int64(3)}, x("<f8", 3)),
 		ss(map[string]any{"begin": []int64{0, 0}, "end": []int64{0, 0}, "new_axis_mask": []int64{1, 1, 0, 0, 1}}, x("<f8", 3)),
 		ss(map[string]any{"begin": make([]int64, 31), "end": make([]int64, 31), "new_axis_mask": int64(1)<<31 - 1}, x("<f8", 1, 1)),
-		{Spec: map[string]any{"op": "slice", "begin": []int64{}, "size": []int64{}}, Inputs: x(">i2")},
-		{Spec: map[string]any{"op": "slice", "begin": []int64{0, 2}, "size": []int64{-1, -1}}, Inputs: x(">i2", 0, 2)},
+		casefile.New(map[string]any{"op": "slice", "begin": []int64{}, "size": []int64{}}, x(">i2")),
+		casefile.New(map[string]any{"op": "slice", "begin": []int64{0, 2}, "size": []int64{-1, -1}}, x(">i2", 0, 2)),
 	}
 }
 
@@ -471,20 +467,19 @@ func benchOracle(b *testing.B, impl string, op string) {
 	x := g.tensor(mustDType("<f4"), []int{4, 5, 5})
 	var reqs []map[string]any
 	for i := 0; i < 1000; i++ {
-		var m casefile.Memory
+		var m *casefile.Case
 		switch op {
 		case "strided_slice":
-			m = casefile.Memory{Spec: map[string]any{"op": "strided_slice",
+			m = casefile.New(map[string]any{"op": "strided_slice",
 				"begin": []int64{int64(g.pick(4)), -int64(g.pick(5))}, "end": []int64{4, int64(g.pick(5))},
-				"strides": []int64{1, -1 - int64(g.pick(2))}, "begin_mask": g.pick(4), "shrink_axis_mask": g.pick(2)},
-				Inputs: map[string]*engine.Tensor{"x": x}}
+				"strides": []int64{1, -1 - int64(g.pick(2))}, "begin_mask": g.pick(4), "shrink_axis_mask": g.pick(2)}, map[string]*engine.Tensor{"x": x})
 		case "gather_nd":
 			idx := g.tensor(mustDType("<i4"), []int{3, 2})
 			for j := range idx.Data {
 				idx.Data[j] = 0
 			}
 			idx.Data[0], idx.Data[4], idx.Data[8] = byte(g.pick(4)), byte(g.pick(5)), byte(g.pick(4))
-			m = casefile.Memory{Spec: map[string]any{"op": "gather_nd"}, Inputs: map[string]*engine.Tensor{"params": x, "indices": idx}}
+			m = casefile.New(map[string]any{"op": "gather_nd"}, map[string]*engine.Tensor{"params": x, "indices": idx})
 		}
 		reqs = append(reqs, m.Request(0))
 	}

@@ -44,9 +44,9 @@ func ortCases() int { return 6 * oracleCases() }
 
 // genCases draws n cases of op from the generators of gen (case i from
 // seed CaseSeed(seed, op, i)).
-func genCases(op string, n int, seed int64) []casefile.Memory {
+func genCases(op string, n int, seed int64) []*casefile.Case {
 	g := cgen.CaseOf(op)
-	out := make([]casefile.Memory, n)
+	out := make([]*casefile.Case, n)
 	for i := range out {
 		out[i] = g.Example(cgen.CaseSeed(uint64(seed), op, i))
 	}
@@ -55,7 +55,7 @@ func genCases(op string, n int, seed int64) []casefile.Memory {
 
 // ortResult is one case run on the engine and on ORT.
 type ortResult struct {
-	m         casefile.Memory
+	m         *casefile.Case
 	want, got outcome
 	message   string // ORT's error message
 	why       string // "" if they agree
@@ -64,7 +64,7 @@ type ortResult struct {
 // runORT runs cases through c and compares each with the engine. Crashes
 // and invalid outputs are protocol failures (test errors), as are internal
 // errors of the oracle and error messages the oracle does not recognise.
-func runORT(t *testing.T, c *protocol.Client, cases []casefile.Memory) []ortResult {
+func runORT(t *testing.T, c *protocol.Client, cases []*casefile.Case) []ortResult {
 	t.Helper()
 	results := doCases(c, cases)
 	out := make([]ortResult, len(cases))
@@ -94,7 +94,7 @@ func runORT(t *testing.T, c *protocol.Client, cases []casefile.Memory) []ortResu
 // documented divergence (onnxDivergence) and are counted.
 func TestORTOracleONNXOps(t *testing.T) {
 	c := startORT(t)
-	var cases []casefile.Memory
+	var cases []*casefile.Case
 	cases = append(cases, onnxFixedCases()...)
 	for _, op := range casefile.FamilyOps("onnx") {
 		cases = append(cases, genCases(op, ortCases(), oracleSeed())...)
@@ -132,19 +132,19 @@ func TestORTOracleONNXOps(t *testing.T) {
 	}
 	per := map[string]int{}
 	for _, r := range results {
-		per[r.m.Op()]++
+		per[r.m.Op]++
 	}
 	t.Logf("%d ONNX cases (%v): ORT agrees with the engine on %d, %d skipped, %d documented divergences", len(results), per, agree, skipped, len(results)-agree-skipped)
 	logClasses(t, classes, examples)
 }
 
 // size orders cases for picking a small example.
-func size(m casefile.Memory) int {
+func size(m *casefile.Case) int {
 	n := 0
 	for _, x := range m.Inputs {
 		n += x.Len() + x.Rank()
 	}
-	b, _ := json.Marshal(m.Spec)
+	b, _ := json.Marshal(m.Fields)
 	return 100*n + len(b)
 }
 
@@ -163,18 +163,17 @@ func logClasses(t *testing.T, classes map[string]int, examples map[string]ortRes
 
 // onnxFixedCases are hand-picked ONNX corners every run covers: the
 // divergences' minimal examples and the rules' edges.
-func onnxFixedCases() []casefile.Memory {
+func onnxFixedCases() []*casefile.Case {
 	ar := func(shape ...int) *engine.Tensor { return arangeTensor(shape...) }
-	sl := func(x *engine.Tensor, spec map[string]any) casefile.Memory {
+	sl := func(x *engine.Tensor, spec map[string]any) *casefile.Case {
 		spec["op"] = casefile.OpONNXSlice
-		return casefile.Memory{Spec: spec, Inputs: map[string]*engine.Tensor{"data": x}}
+		return casefile.New(spec, map[string]*engine.Tensor{"data": x})
 	}
-	gnd := func(x *engine.Tensor, ishape []int, idx []int64, b int64) casefile.Memory {
-		return casefile.Memory{Spec: map[string]any{"op": casefile.OpONNXGatherND, "batch_dims": b},
-			Inputs: map[string]*engine.Tensor{"data": x, "indices": int64Tensor(ishape, idx...)}}
+	gnd := func(x *engine.Tensor, ishape []int, idx []int64, b int64) *casefile.Case {
+		return casefile.New(map[string]any{"op": casefile.OpONNXGatherND, "batch_dims": b}, map[string]*engine.Tensor{"data": x, "indices": int64Tensor(ishape, idx...)})
 	}
 	i := func(v ...int64) []int64 { return append([]int64{}, v...) }
-	return []casefile.Memory{
+	return []*casefile.Case{
 		sl(ar(5), map[string]any{"starts": i(-6), "ends": i(math.MinInt64), "steps": i(-1)}),
 		sl(ar(5), map[string]any{"starts": i(3), "ends": i(math.MaxInt64), "steps": i(-1)}),
 		sl(ar(5), map[string]any{"starts": i(3), "ends": i(math.MaxInt32), "steps": i(-1)}),
@@ -227,14 +226,14 @@ func int64Tensor(shape []int, v ...int64) *engine.Tensor {
 // the ONNX specification that explains r, or returns "". Each class checks
 // ORT's actual answer against a model of the divergence, not just the case.
 func onnxDivergence(r ortResult) string {
-	switch r.m.Op() {
+	switch r.m.Op {
 	case casefile.OpONNXSlice:
 		// ORT reads an end of INT64_MAX or INT32_MAX as "to the end" in
 		// the direction of the step, also going backward (slice_helper.h);
 		// the specification clamps it to d-1 (nothing selected). Model:
 		// the engine with those ends replaced by INT64_MIN.
 		spec := map[string]any{}
-		for k, v := range r.m.Spec {
+		for k, v := range wire(r.m) {
 			spec[k] = v
 		}
 		ends, _ := spec["ends"].([]int64)
@@ -249,7 +248,7 @@ func onnxDivergence(r ortResult) string {
 		}
 		if changed {
 			spec["ends"] = patched
-			model := engineOutcome(casefile.Memory{Spec: spec, Inputs: r.m.Inputs})
+			model := engineOutcome(casefile.New(spec, r.m.Inputs))
 			if differ(model, r.got) == "" {
 				return "ort-slice-intmax-end-backward"
 			}
@@ -257,7 +256,7 @@ func onnxDivergence(r ortResult) string {
 	case casefile.OpONNXGatherND:
 		data, indices := r.m.Inputs["data"], r.m.Inputs["indices"]
 		b := 0
-		if v, ok := r.m.Spec["batch_dims"].(int64); ok {
+		if v, ok := wire(r.m)["batch_dims"].(int64); ok {
 			b = int(v)
 		}
 		q, rank := indices.Rank(), data.Rank()
@@ -292,7 +291,7 @@ func onnxDivergence(r ortResult) string {
 			return ""
 		}
 		axis := 0
-		if v, ok := r.m.Spec["axis"].(int64); ok {
+		if v, ok := wire(r.m)["axis"].(int64); ok {
 			axis = int(v)
 		}
 		if axis < 0 {
@@ -321,7 +320,7 @@ func onnxDivergence(r ortResult) string {
 // internal errors and unrecognised ONNX Runtime errors fail the test.
 func TestORTOracleTFOps(t *testing.T) {
 	c := startORT(t)
-	var cases []casefile.Memory
+	var cases []*casefile.Case
 	cases = append(cases, fixedCases()...)
 	cases = append(cases, randomCases(oracleCases(), oracleSeed(), false)...)
 	for _, op := range coreOps {
@@ -362,9 +361,9 @@ type denseDim struct {
 // tfDense expands a strided_slice case (or a getitem case through TF's
 // encoding) to one entry per input dim by TF's rules; ok is false when the
 // spec does not expand (the engine rejects it).
-func tfDense(m casefile.Memory) (dims []denseDim, ok bool) {
-	c, err := m.Case()
-	if err != nil {
+func tfDense(m *casefile.Case) (dims []denseDim, ok bool) {
+	c := m
+	if err := c.Err; err != nil {
 		return nil, false
 	}
 	x := c.Inputs["x"]
@@ -476,7 +475,7 @@ func tfDivergence(r ortResult) string {
 		}
 		return "output"
 	}
-	op := r.m.Op()
+	op := r.m.Op
 	pair := fmt.Sprintf("%s: engine %s, ORT %s", op, kind(r.want), kind(r.got))
 	if r.got.skip != "" {
 		code := r.got.code
@@ -525,8 +524,8 @@ func tfDivergence(r ortResult) string {
 			return op + ": result of more than 32 dims (NumPy's limit; ORT has none)"
 		}
 	case casefile.OpSlice:
-		begin, _ := r.m.Spec["begin"].([]int64)
-		size, _ := r.m.Spec["size"].([]int64)
+		begin, _ := wire(r.m)["begin"].([]int64)
+		size, _ := wire(r.m)["size"].([]int64)
 		if len(begin) != x.Rank() || len(size) != x.Rank() {
 			return op + ": begin/size not of the input's rank (tf.slice invalid_spec; ONNX slices the leading axes)"
 		}
@@ -559,8 +558,8 @@ func TestORTDivergences(t *testing.T) {
 	c := startORT(t)
 	ar := arangeTensor
 	i := func(v ...int64) []int64 { return append([]int64{}, v...) }
-	mem := func(spec map[string]any, inputs map[string]*engine.Tensor) casefile.Memory {
-		return casefile.Memory{Spec: spec, Inputs: inputs}
+	mem := func(spec map[string]any, inputs map[string]*engine.Tensor) *casefile.Case {
+		return casefile.New(spec, inputs)
 	}
 	type answer struct {
 		shape  []int
@@ -572,7 +571,7 @@ func TestORTDivergences(t *testing.T) {
 	fail := func(k engine.ErrorKind) answer { return answer{kind: k} }
 	tests := []struct {
 		class       string
-		m           casefile.Memory
+		m           *casefile.Case
 		engine, ort answer
 	}{
 		{"ort-slice-intmax-end-backward: an end of INT64_MAX going backward",

@@ -94,7 +94,7 @@ func arangeOf(dt string, shape ...int) *engine.Tensor {
 func runLibCases(t *testing.T, c *protocol.Client, tests []libCase) {
 	t.Helper()
 	for _, tt := range tests {
-		m := casefile.Memory{Spec: tt.spec, Inputs: tt.inputs}
+		m := casefile.New(tt.spec, tt.inputs)
 		r := do(c, m.Request(0))
 		if why := checkLibAnswer(tt.want, r); why != "" {
 			t.Errorf("%s (%s %v): %s", tt.rule, tt.spec["op"], tt.spec, why)

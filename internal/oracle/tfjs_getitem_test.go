@@ -82,7 +82,7 @@ func TestTFJSGetItemParse(t *testing.T) {
 	g := gen{r: rand.New(rand.NewSource(1))}
 	x := g.tensor(mustDType("<i8"), []int{3, 3, 3, 3})
 	results := doAll(c, len(srcs), 16, func(i int) map[string]any {
-		m := casefile.Memory{Spec: map[string]any{"op": "getitem", "index": srcs[i]}, Inputs: map[string]*engine.Tensor{"x": x}}
+		m := casefile.New(map[string]any{"op": "getitem", "index": srcs[i]}, map[string]*engine.Tensor{"x": x})
 		return m.Request(0)
 	})
 

@@ -47,7 +47,7 @@ func startTFLite(t *testing.T) *protocol.Client {
 
 // tfliteResult is one case run on the engine and on TFLite.
 type tfliteResult struct {
-	m         casefile.Memory
+	m         *casefile.Case
 	want, got outcome
 	message   string // TFLite's error message
 	crash     string
@@ -60,7 +60,7 @@ type tfliteResult struct {
 
 // runTFLite runs cases through c (64 at a time) and compares each with
 // the engine. A crash is kept in crash and crashKind (got is then a skip).
-func runTFLite(c *protocol.Client, cases []casefile.Memory) []tfliteResult {
+func runTFLite(c *protocol.Client, cases []*casefile.Case) []tfliteResult {
 	results := doCases(c, cases)
 	out := make([]tfliteResult, len(cases))
 	for i, m := range cases {
@@ -75,7 +75,7 @@ func runTFLite(c *protocol.Client, cases []casefile.Memory) []tfliteResult {
 // retyped returns m with its data input (x or params) replaced by random
 // data of dtype dt and the same shape: the generators draw every dtype,
 // most of which TFLite runs as positions; these run for real.
-func retyped(m casefile.Memory, dt string, r *rand.Rand) casefile.Memory {
+func retyped(m *casefile.Case, dt string, r *rand.Rand) *casefile.Case {
 	g := gen{r: r}
 	in := map[string]*engine.Tensor{}
 	for k, v := range m.Inputs {
@@ -86,7 +86,7 @@ func retyped(m casefile.Memory, dt string, r *rand.Rand) casefile.Memory {
 		name = "params"
 	}
 	in[name] = g.tensor(mustDType(dt), in[name].Shape)
-	return casefile.Memory{Spec: m.Spec, Inputs: in}
+	return casefile.FromFields(m.Fields, in)
 }
 
 // tfliteDTypes are the dtypes TFLite's kernels run for real.
@@ -95,8 +95,8 @@ var tfliteDTypes = []string{"|b1", "|i1", "|u1", "<i2", ">i2", "<i4", ">i4", "<f
 // tfliteCorpus is the random corpus: the hand-picked corners, this
 // package's small generator, gen's generators per op, and a third of all
 // those again with a dtype TFLite runs for real.
-func tfliteCorpus() []casefile.Memory {
-	var cases []casefile.Memory
+func tfliteCorpus() []*casefile.Case {
+	var cases []*casefile.Case
 	cases = append(cases, fixedCases()...)
 	cases = append(cases, randomCases(oracleCases(), oracleSeed(), false)...)
 	for _, op := range coreOps {
@@ -181,7 +181,7 @@ func TestTFLiteOracle(t *testing.T) {
 // TFLite's kernels as this build runs them (strided_slice.cc, slice.cc,
 // gather_nd.cc; see internal/oracle/README.md).
 func tfliteDivergence(r tfliteResult) string {
-	op := r.m.Op()
+	op := r.m.Op
 	if r.crash != "" {
 		if class := tfliteCrashClasses[r.code]; class != "" {
 			return op + ": " + class
@@ -251,7 +251,7 @@ var tfliteCrashClasses = map[string]string{
 // returns "". Where one code covers several classes, the case tells them
 // apart: which op, which spec field, which value is beyond int32.
 func tfliteSkipClass(r tfliteResult) string {
-	op := r.m.Op()
+	op := r.m.Op
 	strided := op == casefile.OpStridedSlice || op == casefile.OpGetItem
 	switch r.code {
 	case "not-run-reads-past":
@@ -272,9 +272,9 @@ func tfliteSkipClass(r tfliteResult) string {
 	case "unsupported-spec":
 		switch {
 		case op != casefile.OpGatherND:
-		case specInt(r.m.Spec["batch_dims"]) != 0:
+		case specInt(wire(r.m)["batch_dims"]) != 0:
 			return "skipped: batch_dims != 0 (GATHER_ND has none)"
-		case r.m.Spec["bad_indices"] == "zero":
+		case wire(r.m)["bad_indices"] == "zero":
 			return `skipped: bad_indices "zero" (TF GPU behaviour)`
 		}
 	case "int32-limit":
@@ -319,7 +319,7 @@ func tfliteKernelRuns(a *engine.Tensor, gatherND bool) bool {
 	return false
 }
 
-// specInt is an integer spec field of a casefile.Memory (0 when absent).
+// specInt is an integer spec field of a *casefile.Case (0 when absent).
 func specInt(v any) int64 {
 	switch v := v.(type) {
 	case int:
@@ -388,9 +388,9 @@ func beyondInt32(t *engine.Tensor) bool {
 // parser the oracle borrows leaves several ellipses to the kernel) is read
 // with each ellipsis as None, which encodes as the same begin, end and
 // stride and also sets one mask bit.
-func tfliteSpecEntries(m casefile.Memory) (values [][]int64, maskBeyond31, ok bool) {
-	c, err := m.Case()
-	if err != nil {
+func tfliteSpecEntries(m *casefile.Case) (values [][]int64, maskBeyond31, ok bool) {
+	c := m
+	if err := c.Err; err != nil {
 		return nil, false, false
 	}
 	switch spec := c.Spec.(type) {
@@ -412,6 +412,7 @@ func tfliteSpecEntries(m casefile.Memory) (values [][]int64, maskBeyond31, ok bo
 	case engine.GetItemSpec:
 		items := spec.Items
 		if spec.ParseErr != nil {
+			var err error
 			if items, err = expr.Parse(ellipsisRE.ReplaceAllString(spec.Index, "None")); err != nil {
 				return nil, false, false
 			}
@@ -448,7 +449,7 @@ var ellipsisRE = regexp.MustCompile(`\.\.\.|\bEllipsis\b`)
 // stridedValueBeyondInt32 reports whether a strided_slice or getitem case
 // has a begin, end or stride beyond int32 (STRIDED_SLICE's tensors are
 // int32).
-func stridedValueBeyondInt32(m casefile.Memory) bool {
+func stridedValueBeyondInt32(m *casefile.Case) bool {
 	values, _, _ := tfliteSpecEntries(m)
 	for _, l := range values {
 		for _, v := range l {
@@ -463,7 +464,7 @@ func stridedValueBeyondInt32(m casefile.Memory) bool {
 // stridedMaskBeyond31 reports whether a strided_slice or getitem case
 // needs a mask bit at position 32 or above (STRIDED_SLICE's masks are
 // int32).
-func stridedMaskBeyond31(m casefile.Memory) bool {
+func stridedMaskBeyond31(m *casefile.Case) bool {
 	_, beyond, _ := tfliteSpecEntries(m)
 	return beyond
 }
@@ -508,8 +509,8 @@ func stridedDivergence(r tfliteResult, pair string) string {
 // item NumPy refuses whatever the input (a float, a string, a slice with
 // a float bound: engine.Refused), which TF's Python rejects before the
 // kernel sees the integer indices that NumPy's order checks first.
-func holdsRefusedItem(m casefile.Memory) bool {
-	index, _ := m.Spec["index"].(string)
+func holdsRefusedItem(m *casefile.Case) bool {
+	index, _ := wire(m)["index"].(string)
 	items, err := expr.Parse(index)
 	return err == nil && engine.Refused(items) != nil
 }
@@ -517,9 +518,8 @@ func holdsRefusedItem(m casefile.Memory) bool {
 // variantChanges reports whether the engine's variant v of a rule changes
 // its answer on the case m: the engine says whether a TF rule that TFLite
 // replaces matters for the case.
-func variantChanges(m casefile.Memory, v engine.Variant) bool {
-	c, err := m.Case()
-	return err == nil && c.VariantChanges(v)
+func variantChanges(m *casefile.Case, v engine.Variant) bool {
+	return m.Err == nil && m.VariantChanges(v)
 }
 
 // arange32 is an int32 tensor holding 0, 1, ... in C order.
@@ -541,18 +541,18 @@ func arange32(shape ...int) *engine.Tensor {
 func TestTFLiteCases(t *testing.T) {
 	c := startTFLite(t)
 	x := func(t *engine.Tensor) map[string]*engine.Tensor { return map[string]*engine.Tensor{"x": t} }
-	gi := func(index string, in *engine.Tensor) casefile.Memory {
-		return casefile.Memory{Spec: map[string]any{"op": "getitem", "index": index}, Inputs: x(in)}
+	gi := func(index string, in *engine.Tensor) *casefile.Case {
+		return casefile.New(map[string]any{"op": "getitem", "index": index}, x(in))
 	}
-	ss := func(spec map[string]any, in *engine.Tensor) casefile.Memory {
+	ss := func(spec map[string]any, in *engine.Tensor) *casefile.Case {
 		spec["op"] = "strided_slice"
-		return casefile.Memory{Spec: spec, Inputs: x(in)}
+		return casefile.New(spec, x(in))
 	}
-	sl := func(begin, size []int64, in *engine.Tensor) casefile.Memory {
-		return casefile.Memory{Spec: map[string]any{"op": "slice", "begin": begin, "size": size}, Inputs: x(in)}
+	sl := func(begin, size []int64, in *engine.Tensor) *casefile.Case {
+		return casefile.New(map[string]any{"op": "slice", "begin": begin, "size": size}, x(in))
 	}
-	gnd := func(params, indices *engine.Tensor) casefile.Memory {
-		return casefile.Memory{Spec: map[string]any{"op": "gather_nd"}, Inputs: map[string]*engine.Tensor{"params": params, "indices": indices}}
+	gnd := func(params, indices *engine.Tensor) *casefile.Case {
+		return casefile.New(map[string]any{"op": "gather_nd"}, map[string]*engine.Tensor{"params": params, "indices": indices})
 	}
 	i := func(v ...int64) []int64 { return append([]int64{}, v...) }
 	g := gen{r: rand.New(rand.NewSource(5))}
@@ -571,7 +571,7 @@ func TestTFLiteCases(t *testing.T) {
 	crash := func(s string) answer { return answer{crash: s} }
 	tests := []struct {
 		why  string
-		m    casefile.Memory
+		m    *casefile.Case
 		want answer
 	}{
 		{"a range on each axis, as in TF",
@@ -643,7 +643,7 @@ func TestTFLiteCases(t *testing.T) {
 		{"gather_nd: params with no elements and index depth 0: no rows are checked",
 			gnd(arange32(0, 1), int64Tensor([]int{3, 0})), out([]int{3, 0, 1})},
 		{"gather_nd with batch_dims: GATHER_ND has none",
-			casefile.Memory{Spec: map[string]any{"op": "gather_nd", "batch_dims": 1}, Inputs: map[string]*engine.Tensor{"params": arange32(2, 2), "indices": int64Tensor([]int{2, 1}, 0, 1)}}, skip("unsupported-spec")},
+			casefile.New(map[string]any{"op": "gather_nd", "batch_dims": 1}, map[string]*engine.Tensor{"params": arange32(2, 2), "indices": int64Tensor([]int{2, 1}, 0, 1)}), skip("unsupported-spec")},
 	}
 	for _, tt := range tests {
 		resp := do(c, tt.m.Request(0))
@@ -699,10 +699,8 @@ func TestTFLiteCases(t *testing.T) {
 // re-creates the instance and the next case runs normally.
 func TestTFLiteTrap(t *testing.T) {
 	c := startTFLite(t)
-	trap := casefile.Memory{Spec: map[string]any{"op": "slice", "begin": []int64{-1 << 29}, "size": []int64{1}},
-		Inputs: map[string]*engine.Tensor{"x": arange32(3)}}
-	normal := casefile.Memory{Spec: map[string]any{"op": "slice", "begin": []int64{1}, "size": []int64{2}},
-		Inputs: map[string]*engine.Tensor{"x": arange32(3)}}
+	trap := casefile.New(map[string]any{"op": "slice", "begin": []int64{-1 << 29}, "size": []int64{1}}, map[string]*engine.Tensor{"x": arange32(3)})
+	normal := casefile.New(map[string]any{"op": "slice", "begin": []int64{1}, "size": []int64{2}}, map[string]*engine.Tensor{"x": arange32(3)})
 	for round := 0; round < 2; round++ {
 		r := do(c, trap.Request(0))
 		if r.CrashKind != protocol.CrashReported || r.ReasonCode != "trap" {
@@ -765,10 +763,9 @@ func BenchmarkTFLiteOracle(b *testing.B) {
 			// begin[1] and end[1] take 1,000 values each (clamped by
 			// TFLite, but each a new model): a new spec for every i below
 			// 4,000,000.
-			m := casefile.Memory{Spec: map[string]any{"op": "strided_slice",
+			m := casefile.New(map[string]any{"op": "strided_slice",
 				"begin": []int64{int64(i % 4), -int64(i/4%1000) - 1}, "end": []int64{4, int64(i/4000) + 1},
-				"strides": []int64{1, -1 - int64(i%2)}},
-				Inputs: map[string]*engine.Tensor{"x": x}}
+				"strides": []int64{1, -1 - int64(i%2)}}, map[string]*engine.Tensor{"x": x})
 			return m.Request(0)
 		}
 		benchRequests(b, c, req, func(r response) bool { return r.Crash != "" || r.Skip != "" || r.ErrKind != "" },

@@ -329,7 +329,7 @@ func (c *Client) Restarts() int {
 }
 
 // Do sends req (a case object with base64 .npy inputs, as
-// casefile.Memory.Request builds it) and waits for the response. The
+// casefile.Case.Request builds it) and waits for the response. The
 // client sets "id" itself, replacing any id in req; req is not modified.
 // If ctx is done first, Do returns an Answer whose Crash says so.
 func (c *Client) Do(ctx context.Context, req map[string]any) Answer {
@@ -354,7 +354,7 @@ func (c *Client) doMap(ctx context.Context, req map[string]any) (Answer, int64) 
 }
 
 // DoJSON is Do for a request already encoded as one JSON object without
-// an "id" field (as casefile.Memory.AppendRequest writes it): the client
+// an "id" field (as casefile.Case.AppendRequest writes it): the client
 // inserts the id at the front of the object. obj must be compact JSON
 // with no newline; it is not modified.
 func (c *Client) DoJSON(ctx context.Context, obj []byte) Answer {
@@ -370,7 +370,7 @@ func (c *Client) DoJSON(ctx context.Context, obj []byte) Answer {
 }
 
 // DoAppend is DoJSON for a request that appendObj appends to its argument
-// (as casefile.Memory.AppendRequest does), and encodes only once it is
+// (as casefile.Case.AppendRequest does), and encodes only once it is
 // let through (see Options.MaxInflightBytes): a request waiting for room
 // holds no copy of itself. size is what the request is expected to take,
 // to wait for room by; the bytes charged are then the real ones.

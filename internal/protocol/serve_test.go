@@ -12,7 +12,7 @@ import (
 
 func TestServe(t *testing.T) {
 	x, _ := engine.FromBytes(engine.Int32Type, []int{2}, []byte{1, 0, 0, 0, 2, 0, 0, 0})
-	m := casefile.Memory{Spec: map[string]any{"op": "slice", "begin": []int64{1}, "size": []int64{1}}, Inputs: map[string]*engine.Tensor{"x": x}}
+	m := casefile.New(map[string]any{"op": "slice", "begin": []int64{1}, "size": []int64{1}}, map[string]*engine.Tensor{"x": x})
 	req, _ := json.Marshal(m.Request(1))
 	in := strings.Join([]string{string(req), `{"id":2,"op":"bogus"}`, `not json`, `{"op":"slice"}`, ``}, "\n")
 	var out bytes.Buffer

@@ -55,12 +55,11 @@ func dtypeFeature(dt engine.DType) Feature {
 
 // Features lists the rules a case exercises. expectKind is the expected
 // error kind ("" for an output).
-func Features(m casefile.Memory, expectKind engine.ErrorKind) []Feature {
+func Features(c *casefile.Case, expectKind engine.ErrorKind) []Feature {
 	tags := map[string]bool{}
 	add := func(id string) { tags[id] = true }
-	c, err := m.Case()
 	var data *engine.Tensor
-	if err == nil {
+	if c.Err == nil {
 		data = c.Inputs[c.Def.Inputs[0]]
 	}
 	var extra []Feature
@@ -82,11 +81,11 @@ func Features(m casefile.Memory, expectKind engine.ErrorKind) []Feature {
 	if expectKind != "" {
 		add("error:" + string(expectKind))
 	}
-	if err == nil {
+	if c.Err == nil {
 		c.Tag(add)
 	} else {
-		for _, v := range m.Spec {
-			if l, ok := v.([]any); ok && len(l) > 0 {
+		for _, raw := range c.Fields {
+			if len(raw) > 2 && raw[0] == '[' {
 				add("openvino-list-masks")
 			}
 		}

@@ -118,7 +118,7 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 		if json.Unmarshal(e.JSON, &head) != nil || head.Expect == nil {
 			continue
 		}
-		m, err := check.Memory(cases, e)
+		m, err := check.LoadCase(cases, e)
 		if err != nil {
 			continue
 		}
@@ -167,7 +167,7 @@ func newTally(impls []impl.Impl, results [][]check.Result) *tally {
 // addFailures adds case n (id, m) to the class of each implementation it
 // fails on: the class the case records for the implementation in
 // disagreement, else the failure's signature.
-func (t *tally) addFailures(n int, id string, m casefile.Memory, disagreement string) {
+func (t *tally) addFailures(n int, id string, m *casefile.Case, disagreement string) {
 	for i, im := range t.impls {
 		res := t.results[i][n]
 		if res.Status != check.Fail {
@@ -196,8 +196,8 @@ func (t *tally) addFailures(n int, id string, m casefile.Memory, disagreement st
 
 // addFeatures counts case n (id, m, expecting error kind want) in the
 // row of its op and of each of its features.
-func (t *tally) addFeatures(n int, id string, m casefile.Memory, want engine.ErrorKind) {
-	feats := append([]Feature{{ID: "op:" + m.Op(), Group: "ops", Description: "the " + m.Op() + " op"}},
+func (t *tally) addFeatures(n int, id string, m *casefile.Case, want engine.ErrorKind) {
+	feats := append([]Feature{{ID: "op:" + m.Op, Group: "ops", Description: "the " + m.Op + " op"}},
 		Features(m, want)...)
 	for _, f := range feats {
 		row := t.rows[f.ID]
@@ -216,7 +216,7 @@ func (t *tally) addFeatures(n int, id string, m casefile.Memory, want engine.Err
 }
 
 // addResult counts one implementation's result on case id (m) in cell.
-func addResult(cell *Cell, res check.Result, id string, m casefile.Memory) {
+func addResult(cell *Cell, res check.Result, id string, m *casefile.Case) {
 	switch res.Status {
 	case check.Skip:
 		cell.Skipped++
@@ -299,7 +299,7 @@ func groupRank(g string) int {
 	return len(groups)
 }
 
-func elements(m casefile.Memory) int {
+func elements(m *casefile.Case) int {
 	n := 0
 	for _, t := range m.Inputs {
 		n += t.Len()

@@ -17,12 +17,12 @@ import (
 
 // getItem is a getitem case over x of shape (2, 3), with more inputs
 // named in extra.
-func getItem(index string, extra ...string) casefile.Memory {
+func getItem(index string, extra ...string) *casefile.Case {
 	inputs := map[string]*engine.Tensor{"x": x(2, 3)}
 	for _, name := range extra {
 		inputs[name] = x(2)
 	}
-	return casefile.Memory{Spec: map[string]any{"op": "getitem", "index": index}, Inputs: inputs}
+	return casefile.New(map[string]any{"op": "getitem", "index": index}, inputs)
 }
 
 // TestSnippetGetItem checks that a getitem snippet is rebuilt from the
@@ -30,7 +30,7 @@ func getItem(index string, extra ...string) casefile.Memory {
 func TestSnippetGetItem(t *testing.T) {
 	tests := []struct {
 		rule  string
-		m     casefile.Memory
+		m     *casefile.Case
 		numpy string // the NumPy line of the snippet
 	}{
 		{"basic items are written as Python writes them", getItem("x[1:, None, ..., ::-1, -3:5:2]"), "x[1:, None, ..., ::-1, -3:5:2]  # NumPy"},
@@ -61,18 +61,14 @@ func TestSnippetRunsNothingFromTheCase(t *testing.T) {
 	const attack = "import os; os.system('touch pwned')"
 	tests := []struct {
 		rule string
-		m    casefile.Memory
+		m    *casefile.Case
 	}{
 		{"a subscript that does not parse, with newlines", getItem("x[0]\n" + attack + "\n#")},
 		{"a subscript that does not parse, with carriage returns and a line separator", getItem("x[0]\r" + attack + "\u2028\r#")},
 		{"a subscript that does not parse, with quotes and backslashes", getItem("x[\"\\\"\"]\n" + attack + "\n#'''\"\"\"")},
 		{"a subscript that parses, with a comment", getItem("x[0, # \r" + attack + "\n 1]")},
-		{"a malformed spec whose input names and fields are code", casefile.Memory{
-			Spec:   map[string]any{"op": "getitem\n" + attack, "index": "\n" + attack},
-			Inputs: map[string]*engine.Tensor{"x = 0\n" + attack + "\n#": x(1), "y": x(1)}}},
-		{"an unknown field", casefile.Memory{
-			Spec:   map[string]any{"op": "getitem", "index": "x[0]", "\n" + attack + "\n": 1},
-			Inputs: map[string]*engine.Tensor{"x": x(1)}}},
+		{"a malformed spec whose input names and fields are code", casefile.New(map[string]any{"op": "getitem\n" + attack, "index": "\n" + attack}, map[string]*engine.Tensor{"x = 0\n" + attack + "\n#": x(1), "y": x(1)})},
+		{"an unknown field", casefile.New(map[string]any{"op": "getitem", "index": "x[0]", "\n" + attack + "\n": 1}, map[string]*engine.Tensor{"x": x(1)})},
 	}
 	python, pyErr := exec.LookPath("python3")
 	if pyErr != nil && os.Getenv("CONFORM_REQUIRE_NUMPY") == "1" {

@@ -187,18 +187,15 @@ func FromAgreement(op string, a protocol.Agreement) Signature {
 // which the engine reproduces got exactly — the same output bytes, dtype
 // and shape, or the same error kind — and which changes the engine's
 // answer on this case. A crash is never attributed.
-func Classify(m casefile.Memory, want, got protocol.Answer) Signature {
-	return Attribute(m, FromAgreement(m.Op(), protocol.Compare(want, got)), got)
+func Classify(c *casefile.Case, want, got protocol.Answer) Signature {
+	return Attribute(c, FromAgreement(c.Op, protocol.Compare(want, got)), got)
 }
 
 // Attribute returns s, the signature of got on the case m, with the
-// variant named that reproduces got, as Classify does.
-func Attribute(m casefile.Memory, s Signature, got protocol.Answer) Signature {
-	if s.IsZero() || s.Symptom == Crash {
-		return s
-	}
-	c, err := m.Case()
-	if err != nil {
+// variant named that reproduces got, as Classify does. No variant is
+// named for a case that is not valid (casefile.Case.Err).
+func Attribute(c *casefile.Case, s Signature, got protocol.Answer) Signature {
+	if s.IsZero() || s.Symptom == Crash || c.Err != nil {
 		return s
 	}
 	ref := evalUnder(c, engine.Rules{})

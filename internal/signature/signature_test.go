@@ -78,7 +78,7 @@ func TestParseRejects(t *testing.T) {
 
 // memory builds a case in memory over an int32 arange of the given shape
 // (big-endian if be).
-func memory(t *testing.T, spec map[string]any, be bool, shape ...int) casefile.Memory {
+func memory(t *testing.T, spec map[string]any, be bool, shape ...int) *casefile.Case {
 	t.Helper()
 	dt := engine.DType{Kind: engine.Int, Size: 4, BigEndian: be}
 	n := engine.NumElements(shape)
@@ -90,7 +90,7 @@ func memory(t *testing.T, spec map[string]any, be bool, shape ...int) casefile.M
 			data[4*i] = byte(i + 1)
 		}
 	}
-	return casefile.Memory{Spec: spec, Inputs: map[string]*engine.Tensor{"x": tensor(t, dt, shape, data...)}}
+	return casefile.New(spec, map[string]*engine.Tensor{"x": tensor(t, dt, shape, data...)})
 }
 
 // TestClassify checks that a failing answer is attributed to the engine
@@ -99,35 +99,35 @@ func TestClassify(t *testing.T) {
 	getitem := func(index string) map[string]any { return map[string]any{"op": "getitem", "index": index} }
 	tests := []struct {
 		rule string
-		m    casefile.Memory
-		bug  func(t *testing.T, m casefile.Memory, ref protocol.Answer) protocol.Answer // the answer under test
+		m    *casefile.Case
+		bug  func(t *testing.T, m *casefile.Case, ref protocol.Answer) protocol.Answer // the answer under test
 		sig  string
 	}{
 		{"size-1 dimensions dropped are drop-size-1-dims",
 			memory(t, getitem("x[:, 0:1]"), false, 2, 3),
-			func(t *testing.T, m casefile.Memory, ref protocol.Answer) protocol.Answer {
+			func(t *testing.T, m *casefile.Case, ref protocol.Answer) protocol.Answer {
 				return protocol.Output(tensor(t, output(ref).DType, []int{2}, output(ref).Bytes()...))
 			}, "getitem/shape/rank@drop-size-1-dims"},
 		{"an empty range refused is empty-range-refused",
 			memory(t, getitem("x[2:1]"), false, 3),
-			func(t *testing.T, m casefile.Memory, ref protocol.Answer) protocol.Answer {
+			func(t *testing.T, m *casefile.Case, ref protocol.Answer) protocol.Answer {
 				return protocol.Error(engine.InvalidSpec, "")
 			}, "getitem/error-for-output/invalid_spec@empty-range-refused"},
 		{"a scalar in the input's byte order is input-byte-order",
 			memory(t, getitem("x[1, 2]"), true, 2, 3),
-			func(t *testing.T, m casefile.Memory, ref protocol.Answer) protocol.Answer {
+			func(t *testing.T, m *casefile.Case, ref protocol.Answer) protocol.Answer {
 				b := output(ref).Bytes()
 				return protocol.Output(tensor(t, engine.DType{Kind: engine.Int, Size: 4, BigEndian: true}, []int{}, b[3], b[2], b[1], b[0]))
 			}, "getitem/dtype/byte-order@input-byte-order"},
 		{"an answer no variant reproduces names none",
 			memory(t, getitem("x[1]"), false, 3),
-			func(t *testing.T, m casefile.Memory, ref protocol.Answer) protocol.Answer {
+			func(t *testing.T, m *casefile.Case, ref protocol.Answer) protocol.Answer {
 				return protocol.Output(tensor(t, output(ref).DType, []int{}, 9, 9, 9, 9))
 			}, "getitem/values"},
 	}
 	for _, tt := range tests {
-		c, err := tt.m.Case()
-		if err != nil {
+		c := tt.m
+		if err := c.Err; err != nil {
 			t.Fatalf("%s: %v", tt.rule, err)
 		}
 		ref := impl.Of(c.Eval())

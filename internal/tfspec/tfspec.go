@@ -61,9 +61,8 @@ type Strided struct {
 // ReadStrided reads a strided_slice or getitem case; ok is false for
 // other ops and for cases that do not parse (a getitem subscript the
 // parser refuses, or one holding a literal NumPy refuses).
-func ReadStrided(m casefile.Memory) (s Strided, ok bool) {
-	c, err := m.Case()
-	if err != nil {
+func ReadStrided(c *casefile.Case) (s Strided, ok bool) {
+	if c.Err != nil {
 		return Strided{}, false
 	}
 	if c.Op != casefile.OpStridedSlice && c.Op != casefile.OpGetItem {
@@ -252,9 +251,8 @@ var ellipsisRE = regexp.MustCompile(`\.\.\.|Ellipsis`)
 // or more ellipses as TF counts them: every bit of a strided_slice's
 // ellipsis_mask, past the spec's entries too; a getitem subscript's
 // ellipses (by its text when the parser refuses it).
-func SeveralEllipses(m casefile.Memory) bool {
-	c, err := m.Case()
-	if err != nil {
+func SeveralEllipses(c *casefile.Case) bool {
+	if c.Err != nil {
 		return false
 	}
 	switch c.Op {
@@ -262,7 +260,7 @@ func SeveralEllipses(m casefile.Memory) bool {
 		m := c.Spec.(engine.StridedSliceSpec).EllipsisMask
 		return bits.OnesCount64(m.Bits)+m.Extra >= 2
 	case casefile.OpGetItem:
-		if s, ok := ReadStrided(m); ok {
+		if s, ok := ReadStrided(c); ok {
 			return s.Ellipses() >= 2
 		}
 		return len(ellipsisRE.FindAllString(c.Spec.(engine.GetItemSpec).Index, -1)) >= 2
@@ -277,9 +275,8 @@ type Slice struct {
 }
 
 // ReadSlice reads a slice case; ok is false for other ops.
-func ReadSlice(m casefile.Memory) (s Slice, ok bool) {
-	c, err := m.Case()
-	if err != nil || c.Op != casefile.OpSlice {
+func ReadSlice(c *casefile.Case) (s Slice, ok bool) {
+	if c.Err != nil || c.Op != casefile.OpSlice {
 		return Slice{}, false
 	}
 	spec := c.Spec.(engine.SliceSpec)

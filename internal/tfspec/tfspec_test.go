@@ -35,7 +35,7 @@ func TestShrinks(t *testing.T) {
 		{"x[None, :, 0]", []int{2, 3}, []int64{3}, true},
 		{"x[0, 0, 0]", []int{2, 3}, nil, false}, // more indices than dimensions
 	} {
-		m := casefile.Memory{Spec: map[string]any{"op": "getitem", "index": tt.index}, Inputs: map[string]*engine.Tensor{"x": input(t, engine.Int32Type, tt.shape, nil)}}
+		m := casefile.New(map[string]any{"op": "getitem", "index": tt.index}, map[string]*engine.Tensor{"x": input(t, engine.Int32Type, tt.shape, nil)})
 		s, ok := ReadStrided(m)
 		if !ok {
 			t.Fatalf("%s: not read", tt.index)
@@ -70,7 +70,7 @@ func TestSeveralEllipses(t *testing.T) {
 		{map[string]any{"op": "getitem", "index": "x[..., 0, ...]"}, true},
 		{map[string]any{"op": "getitem", "index": "x[..., 0]"}, false},
 	} {
-		if got := SeveralEllipses(casefile.Memory{Spec: tt.spec, Inputs: x}); got != tt.want {
+		if got := SeveralEllipses(casefile.New(tt.spec, x)); got != tt.want {
 			t.Errorf("%v: %v, want %v", tt.spec, got, tt.want)
 		}
 	}

@@ -13,29 +13,20 @@ import (
 	"github.com/conformsuite/conform/internal/npy"
 )
 
-// Memory is a case held in memory, as generators build it: the op and
-// spec fields as JSON values (keys as in a case file, e.g. "op", "begin",
-// "begin_mask") and the input tensors by name.
-type Memory struct {
-	Spec   map[string]any
-	Inputs map[string]*engine.Tensor
-}
+// This file writes a case in the form of the conform/1 protocol and in
+// one line for messages, from its fields as written.
 
-// Op returns the case's op name.
-func (m Memory) Op() string {
-	op, _ := m.Spec["op"].(string)
-	return op
-}
-
-// Request returns the case as a conform/1 protocol request: the spec
-// fields plus "id", with each input as base64 .npy bytes.
-func (m Memory) Request(id int64) map[string]any {
-	req := make(map[string]any, len(m.Spec)+2)
-	for k, v := range m.Spec {
-		req[k] = v
+// Request returns the case as a conform/1 protocol request: its fields
+// (raw JSON values) plus "id", with each input as base64 .npy bytes.
+// encoding/json writes it as AppendRequest does, with the id among the
+// sorted keys.
+func (c *Case) Request(id int64) map[string]any {
+	req := make(map[string]any, len(c.Fields)+2)
+	for _, k := range c.specKeys() {
+		req[k] = c.Fields[k]
 	}
-	inputs := make(map[string]string, len(m.Inputs))
-	for name, t := range m.Inputs {
+	inputs := make(map[string]string, len(c.Inputs))
+	for name, t := range c.Inputs {
 		inputs[name] = base64.StdEncoding.EncodeToString(npy.Encode(t))
 	}
 	req["inputs"] = inputs
@@ -44,34 +35,37 @@ func (m Memory) Request(id int64) map[string]any {
 }
 
 // AppendRequest appends the case as a conform/1 request object without
-// an "id" (the client adds it): the spec fields, in sorted order, and
-// "inputs" with each input as base64 .npy bytes. It is what Request
-// builds, encoded directly.
-func (m Memory) AppendRequest(dst []byte) ([]byte, error) {
-	dst = slices.Grow(dst, m.RequestSize())
+// an "id" (the client adds it): its fields as written, in sorted order
+// (not "id" or "inputs"), and "inputs" with each input as base64 .npy
+// bytes. A case that is not valid (Err) is sent as written too; only a
+// case New could not encode is an error.
+func (c *Case) AppendRequest(dst []byte) ([]byte, error) {
+	if c.wireErr != nil {
+		return nil, c.wireErr
+	}
+	dst = slices.Grow(dst, c.RequestSize())
 	dst = append(dst, '{')
-	var err error
-	for i, k := range m.specKeys() {
+	keys := c.specKeys()
+	for i, k := range keys {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		dst, _ = appendJSON(dst, k)
 		dst = append(dst, ':')
-		if dst, err = appendJSON(dst, m.Spec[k]); err != nil {
-			return nil, fmt.Errorf("case field %q: %v", k, err)
-		}
+		dst = append(dst, c.Fields[k]...)
 	}
-	if len(m.Spec) > 0 {
+	if len(keys) > 0 {
 		dst = append(dst, ',')
 	}
 	dst = append(dst, `"inputs":{`...)
-	for i, name := range m.inputNames() {
+	for i, name := range c.inputNames() {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		dst, _ = appendJSON(dst, name)
 		dst = append(dst, ':', '"')
-		if dst, err = appendNPY64(dst, m.Inputs[name]); err != nil {
+		var err error
+		if dst, err = appendNPY64(dst, c.Inputs[name]); err != nil {
 			return nil, fmt.Errorf("input %q: %v", name, err)
 		}
 		dst = append(dst, '"')
@@ -80,21 +74,15 @@ func (m Memory) AppendRequest(dst []byte) ([]byte, error) {
 }
 
 // RequestSize estimates the length of what AppendRequest appends, from
-// the spec's size and the inputs' byte sizes, without encoding them: an
-// estimate to reserve memory by, a little above the real length for
+// the fields' lengths and the inputs' byte sizes, without encoding them:
+// an estimate to reserve memory by, a little above the real length for
 // ordinary cases.
-func (m Memory) RequestSize() int {
-	n := 64 + 32*len(m.Spec)
-	for k, v := range m.Spec {
-		n += len(k)
-		if s, ok := v.(string); ok {
-			n += len(s) + len(s)/8
-		}
-		if l, ok := v.([]any); ok {
-			n += 24 * len(l)
-		}
+func (c *Case) RequestSize() int {
+	n := 64 + 8*len(c.Fields)
+	for k, raw := range c.Fields {
+		n += len(k) + len(raw)
 	}
-	for name, t := range m.Inputs {
+	for name, t := range c.Inputs {
 		// The .npy header is a multiple of 64 bytes, 128 for any
 		// ordinary shape.
 		header := 128 + 24*len(t.Shape)
@@ -131,11 +119,13 @@ func (a *appender) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (m Memory) specKeys() []string {
-	keys := make([]string, 0, len(m.Spec))
-	for k := range m.Spec {
+// specKeys lists the fields sent with the case, sorted: all but "inputs"
+// and "id", which a request replaces.
+func (c *Case) specKeys() []string {
+	keys := make([]string, 0, len(c.Fields))
+	for k := range c.Fields {
 		if k == "inputs" || k == "id" {
-			continue // Request replaces both
+			continue
 		}
 		keys = append(keys, k)
 	}
@@ -143,18 +133,18 @@ func (m Memory) specKeys() []string {
 	return keys
 }
 
-func (m Memory) inputNames() []string {
-	names := make([]string, 0, len(m.Inputs))
-	for name := range m.Inputs {
+func (c *Case) inputNames() []string {
+	names := make([]string, 0, len(c.Inputs))
+	for name := range c.Inputs {
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	return names
 }
 
-// appendJSON appends v as JSON: the types generators use (strings,
-// integers and integer lists) directly, anything else through
-// encoding/json.
+// appendJSON appends v as encoding/json writes it: the types generators
+// use (strings, integers and integer lists) directly, anything else
+// through encoding/json.
 func appendJSON(dst []byte, v any) ([]byte, error) {
 	switch v := v.(type) {
 	case string:
@@ -199,71 +189,46 @@ func plainString(s string) bool {
 	return true
 }
 
-// Case parses the in-memory case as a case file would be parsed, so that
-// it can be evaluated on the engine.
-func (m Memory) Case() (*Case, error) {
-	fields := make(map[string]json.RawMessage, len(m.Spec)+1)
-	for k, v := range m.Spec {
-		if k == "inputs" {
-			continue
-		}
-		raw, err := appendJSON(nil, v)
-		if err != nil {
-			return nil, engine.Errorf(engine.BadInput, "case spec is not JSON: %v", err)
-		}
-		fields[k] = raw
+// String returns the case's fields (not its inputs) as compact JSON, for
+// messages.
+func (c *Case) String() string {
+	fields := make(map[string]json.RawMessage, len(c.Fields))
+	for _, k := range c.specKeys() {
+		fields[k] = c.Fields[k]
 	}
-	c := &Case{Fields: fields, Inputs: make(map[string]*engine.Tensor, len(m.Inputs))}
-	if err := c.parseSpec(); err != nil {
-		return nil, err
-	}
-	err := c.setInputs(m.inputNames(), func(name string) (*engine.Tensor, error) {
-		return m.Inputs[name], nil
-	})
+	data, err := json.Marshal(fields)
 	if err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// String returns the spec as compact JSON, for messages.
-func (m Memory) String() string {
-	data, err := json.Marshal(m.Spec)
-	if err != nil {
-		return fmt.Sprint(m.Spec)
+		return fmt.Sprint(c.Fields)
 	}
 	return string(data)
 }
 
 // Describe returns the case in one line, for failure messages: the op,
-// its spec (the subscript of getitem, the other ops' fields as
-// name=value) and each input's dtype and shape, e.g.
+// its fields (the subscript of getitem, the other fields as name=value,
+// as written) and each input's dtype and shape, e.g.
 // `getitem x[1, ::-1]; x: <i4 (2, 3)`.
-func (m Memory) Describe() string {
+func (c *Case) Describe() string {
 	var b strings.Builder
-	b.WriteString(m.Op())
-	for _, k := range m.specKeys() {
+	b.WriteString(c.Op)
+	for _, k := range c.specKeys() {
 		if k == "op" {
 			continue
 		}
 		b.WriteByte(' ')
-		if s, ok := m.Spec[k].(string); ok && k == "index" {
+		var s string
+		if k == "index" && unmarshalString(c.Fields[k], &s) == nil {
 			b.WriteString(s)
 			continue
 		}
-		data, err := json.Marshal(m.Spec[k])
-		if err != nil {
-			data = []byte(fmt.Sprint(m.Spec[k]))
-		}
-		fmt.Fprintf(&b, "%s=%s", k, data)
+		fmt.Fprintf(&b, "%s=%s", k, c.Fields[k])
 	}
-	for i, name := range m.inputNames() {
+	for i, name := range c.inputNames() {
 		if i == 0 {
 			b.WriteString("; ")
 		} else {
 			b.WriteString(", ")
 		}
-		t := m.Inputs[name]
+		t := c.Inputs[name]
 		fmt.Fprintf(&b, "%s: %v %s", name, t.DType, shapeString(t.Shape))
 	}
 	return b.String()
