@@ -78,7 +78,7 @@ func TestLocateIgnoresTheWorkingDirectory(t *testing.T) {
 	tree := t.TempDir()
 	marker := filepath.Join(t.TempDir(), "ran")
 	files := map[string]string{
-		"go.mod":                   "module github.com/conformsuite/conform\n\ngo 1.24\n",
+		"go.mod":                            "module github.com/conformsuite/conform\n\ngo 1.24\n",
 		"internal/oracle/numpy/oracle.py":   "open(" + strconv.Quote(marker) + ", 'w').write('numpy')\n",
 		"internal/oracle/tfjs/oracle.js":    "require('fs').writeFileSync(" + strconv.Quote(marker) + ", 'tfjs')\n",
 		"internal/oracle/package.json":      `{"scripts": {"preinstall": "touch ` + marker + `"}}`,
