@@ -199,31 +199,25 @@ func walkCorpus(fsys fs.FS, visit func(caseAnswer)) error {
 			visit(a)
 			continue
 		}
-		c, err := loadCase(fsys, e)
-		if err != nil {
+		c, err := check.LoadCase(fsys, e)
+		switch {
+		case err != nil:
 			a.readErr = err
-			visit(a)
-			continue
+		case c.Err != nil && engine.RuleOf(c.Err) == "":
+			// Not a case of the op (a malformed field): conform's case
+			// format refused it, no rule of the reference.
+			a.readErr = c.Err
+		default:
+			// A case refused while its fields were read by a rule of
+			// the reference (a mask list entry that is not 0 or 1)
+			// answers with that rule's error: EvalUnder returns it.
+			trace := &engine.Trace{}
+			_, a.err = c.EvalUnder(engine.Rules{Trace: trace})
+			a.traced = trace.Rules()
 		}
-		trace := &engine.Trace{}
-		_, a.err = c.EvalUnder(engine.Rules{Trace: trace})
-		a.traced = trace.Rules()
 		visit(a)
 	}
 	return nil
-}
-
-// loadCase reads corpus entry e, with its inputs, as a case the engine can
-// evaluate: a case that is not valid is an error reading it.
-func loadCase(fsys fs.FS, e corpus.Entry) (*casefile.Case, error) {
-	c, err := check.LoadCase(fsys, e)
-	if err != nil {
-		return nil, err
-	}
-	if c.Err != nil {
-		return nil, c.Err
-	}
-	return c, nil
 }
 
 // writeRules writes the coverage as text: one line per rule (ID, kind,

@@ -187,7 +187,8 @@ func (c *Case) mask(name string) (engine.Mask, error) {
 		}
 		m, err := engine.MaskFromList(list)
 		if err != nil {
-			return engine.Mask{}, engine.Errorf(engine.InvalidSpec, "%s: %v", name, trimKind(err))
+			// The engine's error, its rule kept, with the field named.
+			return engine.Mask{}, engine.RuleOf(err).Errorf("%s: %v", name, trimKind(err))
 		}
 		return m, nil
 	}
