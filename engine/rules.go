@@ -7,8 +7,9 @@ import "strings"
 // evaluate a case under any set of variants (Rules), each applied by the
 // engine function that owns the rule it replaces, so that a classifier can
 // say which variant an answer follows: the answer is attributed to a
-// variant only when the engine, run with that variant, reproduces it
-// exactly. Which ops a variant applies to is declared by each op's
+// variant only when the variant's own rule decides it (the engine, run
+// with that variant, gives the same output exactly, or raises the error
+// by a rule of the variant itself: Rule.Variant). Which ops a variant applies to is declared by each op's
 // definition (casefile.OpDef.Variants), not here.
 type Variant uint
 
@@ -65,8 +66,8 @@ type VariantInfo struct {
 }
 
 // Variants lists every variant, most specific first: a classifier tries
-// them in this order and attributes an answer to the first one that
-// reproduces it.
+// them in this order and attributes an answer to the first one whose own
+// rule decides it.
 var Variants = []VariantInfo{
 	{InputByteOrder, "input-byte-order",
 		"a full integer index (x[1, 2]) gives a 0-d array of the input's dtype, where NumPy gives a scalar: native byte order, strings as wide as their value"},

@@ -68,6 +68,21 @@ func (d *Disagreement) Is(symptom signature.Symptom, detail string) bool {
 // oracle's answer (the signature names v).
 func (d *Disagreement) Follows(v engine.Variant) bool { return d.Signature.Variant == v.String() }
 
+// RaisedUnder returns the rule whose error the engine raises on the case
+// under variant v, or "" if it raises none (or panics, or the case is not
+// valid). It is how a class asks which check a spec reaches once one
+// rule is replaced, e.g. once an out-of-range index is clamped.
+func (d *Disagreement) RaisedUnder(v engine.Variant) engine.RuleID {
+	if d.Case.Err != nil {
+		return ""
+	}
+	_, err, ok := d.Case.EvalSafely(engine.Rules{}.With(v))
+	if !ok {
+		return ""
+	}
+	return engine.RuleOf(err)
+}
+
 // Applies reports whether the rule variant v replaces applies to the case:
 // the engine under v answers otherwise than under the reference rules (an
 // output of other bytes, dtype or shape, or another error kind). This is

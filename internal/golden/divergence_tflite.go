@@ -109,8 +109,13 @@ var tfliteStridedSlice = []Divergence{
 		ID: "tflite-zero-stride-reported-first", Oracle: "tflite",
 		Explanation: "On a spec with an out-of-range shrink index and a zero stride TFLite's STRIDED_SLICE reports the zero stride (in Prepare) where TF, checking dimension by dimension, reports the index first.",
 		Match: func(d *Disagreement) bool {
-			// Clamping the index, the engine reaches the zero stride.
-			return d.Is(signature.ErrorKind, "invalid_spec-for-out_of_range") && d.Follows(engine.ShrinkIndexClamped)
+			// Clamping the index, the engine reaches the zero stride
+			// (of strided_slice, or of a getitem slice).
+			if !d.Is(signature.ErrorKind, "invalid_spec-for-out_of_range") {
+				return false
+			}
+			rule := d.RaisedUnder(engine.ShrinkIndexClamped)
+			return rule == engine.RuleStridedZeroStride || rule == engine.RuleGetItemZeroStep
 		},
 	},
 	{

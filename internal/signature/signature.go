@@ -6,8 +6,9 @@
 // or the dimensions differ, whether only the byte order does).
 //
 // Classify also names the rule variant the answer follows, when the
-// engine run under one of its variants (engine.Variants) reproduces the
-// answer exactly: "slice/shape/rank@drop-size-1-dims". That is the
+// variant's own rule (engine.Variants) decides the answer — the engine
+// under it gives the same output exactly, or raises the error by a rule of
+// the variant, never an error of the same kind by chance: "slice/shape/rank@drop-size-1-dims". That is the
 // strongest statement a signature makes — the implementation follows
 // another rule, and which one.
 //
@@ -182,35 +183,58 @@ func FromAgreement(op string, a protocol.Agreement) Signature {
 	return Signature{Op: op, Symptom: a.Symptom, Detail: a.Detail}
 }
 
-// Classify returns the signature of got, as Of does, for the case m, and
-// names the first variant of the engine (in engine.Variants order) under
-// which the engine reproduces got exactly — the same output bytes, dtype
-// and shape, or the same error kind — and which changes the engine's
-// answer on this case. A crash is never attributed.
+// Classify returns the signature of got, as Of does, for the case c, and
+// names the first variant of the engine (in engine.Variants order) whose
+// own rule decides got on this case (see Attribute). A crash is never
+// attributed.
 func Classify(c *casefile.Case, want, got protocol.Answer) Signature {
 	return Attribute(c, FromAgreement(c.Op, protocol.Compare(want, got)), got)
 }
 
-// Attribute returns s, the signature of got on the case m, with the
-// variant named that reproduces got, as Classify does. No variant is
-// named for a case that is not valid (casefile.Case.Err).
+// Attribute returns s, the signature of got on the case c, with the first
+// variant named whose own rule decides got: the engine under the variant
+// answers otherwise than under the reference rules, and
+//   - for an output, gives exactly got (dtype, shape and element bytes:
+//     it differs from the reference exactly where the variant changes it);
+//   - for an error, raises it by a rule of the variant itself
+//     (engine.Rule.Variant), of got's kind.
+//
+// An error kind that merely matches names nothing: an implementation that
+// checks the reference's rules in another order raises another rule's
+// error, which some variant may happen to reach too (by clamping away the
+// first rule's error), but no variant's own rule raised it. No variant
+// is named for a case that is not valid (casefile.Case.Err).
 func Attribute(c *casefile.Case, s Signature, got protocol.Answer) Signature {
 	if s.IsZero() || s.Symptom == Crash || c.Err != nil {
 		return s
 	}
 	ref := evalUnder(c, engine.Rules{})
 	for _, info := range engine.Variants {
-		if !c.Def.HasVariant(info.Variant) {
-			continue
-		}
-		// A variant that changes nothing on this case explains nothing.
-		under := evalUnder(c, engine.Rules{}.With(info.Variant))
-		if !under.IsCrash() && !Of(s.Op, ref, under).IsZero() && Of(s.Op, under, got).IsZero() {
+		if c.Def.HasVariant(info.Variant) && decides(c, info.Variant, s.Op, ref, got) {
 			s.Variant = info.Name
 			break
 		}
 	}
 	return s
+}
+
+// decides reports whether the variant v's own rule decides got on the
+// case c, whose reference answer is ref (see Attribute).
+func decides(c *casefile.Case, v engine.Variant, op string, ref, got protocol.Answer) bool {
+	out, err, ok := c.EvalSafely(engine.Rules{}.With(v))
+	if !ok {
+		return false // a panic, a bug of the variant, reproduces nothing
+	}
+	under := impl.Of(out, err)
+	// A variant that changes nothing on this case explains nothing.
+	if Of(op, ref, under).IsZero() || !Of(op, under, got).IsZero() {
+		return false
+	}
+	if err == nil {
+		return true
+	}
+	rule, known := engine.RuleByID(engine.RuleOf(err))
+	return known && rule.Variant == v
 }
 
 // evalUnder runs the case on the engine under r; a panic, a bug of a

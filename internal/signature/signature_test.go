@@ -119,6 +119,11 @@ func TestClassify(t *testing.T) {
 				b := output(ref).Bytes()
 				return protocol.Output(tensor(t, engine.DType{Kind: engine.Int, Size: 4, BigEndian: true}, []int{}, b[3], b[2], b[1], b[0]))
 			}, "getitem/dtype/byte-order@input-byte-order"},
+		{"another check order names no variant: a zero step refused before the integer's bounds are checked, which shrink-index-clamped reaches only by clamping the integer",
+			memory(t, getitem("x[5, ::0]"), false, 3, 4),
+			func(t *testing.T, m *casefile.Case, ref protocol.Answer) protocol.Answer {
+				return protocol.Error(engine.InvalidSpec, "")
+			}, "getitem/error-kind/invalid_spec-for-out_of_range"},
 		{"an answer no variant reproduces names none",
 			memory(t, getitem("x[1]"), false, 3),
 			func(t *testing.T, m *casefile.Case, ref protocol.Answer) protocol.Answer {
