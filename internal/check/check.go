@@ -391,9 +391,12 @@ func one(ctx context.Context, fsys fs.FS, e corpus.Entry, fields map[string]json
 		r.Detail = got.Reason()
 		return r
 	}
-	op := e.Op()
-	if c != nil && c.Op != "" {
+	var op string
+	if c != nil {
 		op = c.Op
+	}
+	if op == "" {
+		op = e.Op() // a case that could not be read: its line's op
 	}
 	agreement := protocol.Compare(expected, got)
 	r.Signature = signature.FromAgreement(op, agreement)
