@@ -1,0 +1,120 @@
+package check
+
+import (
+	"io/fs"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/cause"
+	"github.com/conformsuite/conform/internal/corpus"
+)
+
+// Observe returns the observations package cause reads for results, the
+// results of a run of the corpus under fsys (in any order): one per case
+// whose answer was compared on an op where some case failed — a pass, or
+// a failure with a signature. Each such case is evaluated once more on
+// the engine, with a trace, for the rules it exercised (see
+// engine.Trace), and the rule of its error if the engine answers one (see
+// engine.RuleOf); a case the engine cannot read exercises the rule of
+// that error, if it names one. Skipped cases, known failures and
+// failures that are not the implementation's answer (an unreadable case,
+// an unexpected pass) are not observed, and nothing is evaluated when no
+// case failed.
+func Observe(fsys fs.FS, results []Result) ([]cause.Observation, error) {
+	byID := make(map[string]Result, len(results))
+	failingOps := map[string]bool{}
+	for _, r := range results {
+		if r.Status == Fail && !r.Signature.IsZero() {
+			failingOps[r.Signature.Op] = true
+		}
+		byID[r.ID] = r
+	}
+	if len(failingOps) == 0 {
+		return nil, nil
+	}
+	entries, err := corpus.Entries(fsys)
+	if err != nil {
+		return nil, err
+	}
+	fsys = corpus.Open(fsys)
+	var obs []cause.Observation
+	trace := new(engine.Trace)
+	for _, e := range entries {
+		r, ok := byID[e.ID]
+		if !ok || e.Err != nil {
+			continue
+		}
+		failed := r.Status == Fail && !r.Signature.IsZero()
+		if !failed && r.Status != Pass {
+			continue
+		}
+		op := e.Op()
+		if failed {
+			op = r.Signature.Op
+		}
+		if !failingOps[op] {
+			continue
+		}
+		o := cause.Observation{ID: r.ID, Op: op, Failed: failed, Rules: exercised(fsys, e, trace)}
+		if failed {
+			o.Symptom = string(r.Signature.Symptom)
+			if r.Signature.Detail != "" {
+				o.Symptom += "/" + r.Signature.Detail
+			}
+		}
+		obs = append(obs, o)
+	}
+	return obs, nil
+}
+
+// exercised returns the rules the engine's evaluation of the case of
+// entry e exercises: its trace and the rule of its error; trace is reset
+// and reused.
+func exercised(fsys fs.FS, e corpus.Entry, trace *engine.Trace) []engine.RuleID {
+	c, err := loadForTrace(fsys, e)
+	if err != nil {
+		if id := engine.RuleOf(err); id != "" {
+			return []engine.RuleID{id}
+		}
+		return nil
+	}
+	trace.Reset()
+	_, err, ok := c.EvalSafely(engine.Rules{Trace: trace})
+	rules := trace.Rules()
+	if id := engine.RuleOf(err); ok && id != "" {
+		rules = append(rules, id)
+	}
+	return rules
+}
+
+// loadForTrace reads the case of entry e, with its inputs, as a case the
+// engine can evaluate.
+func loadForTrace(fsys fs.FS, e corpus.Entry) (*casefile.Case, error) {
+	m, err := Memory(fsys, e)
+	if err != nil {
+		return nil, err
+	}
+	return m.Case()
+}
+
+// FindCauses finds the causes of the failures of s, a run of the corpus
+// under fsys (see Observe and package cause), into s.Causes, and names
+// each failure's cause in its result (Result.Cause). It evaluates nothing
+// when no case failed.
+func (s *Summary) FindCauses(fsys fs.FS) error {
+	obs, err := Observe(fsys, s.Results)
+	if err != nil || len(obs) == 0 {
+		return err
+	}
+	s.Causes = cause.Find(obs)
+	index := map[string]int{}
+	for i, r := range s.Results {
+		index[r.ID] = i
+	}
+	for ci, c := range s.Causes {
+		for _, id := range c.Cases {
+			s.Results[index[id]].Cause = &s.Causes[ci]
+		}
+	}
+	return nil
+}
