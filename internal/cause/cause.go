@@ -44,8 +44,10 @@
 // symptom, or already assigned, are left out of the spectrum: they are
 // evidence neither for nor against), the most suspicious rule becomes a
 // cause and takes the failing cases that exercise it; the spectra are
-// then computed again over the rest, until no rule is suspicious enough
-// (see Suspicious). Ties go to the rule with fewer passing cases (the
+// then computed again over the rest, until no rule is suspicious enough:
+// a rule must explain at least two failures, its cases must fail at least
+// twice as often as the others, and by more than chance (see
+// Suspicious). Ties go to the rule with fewer passing cases (the
 // more specific), then to more failing cases, then to the rule ID, so
 // the result does not depend on the order of the observations' rules.
 package cause
@@ -116,11 +118,11 @@ func (c Cause) Group() string { return c.Op + "/" + c.Symptom }
 // String describes the cause in one line: "getitem/negative-step —
 // getitem/error-for-output/invalid_spec: 194 failing cases; 194 of 218
 // cases exercising the rule fail so, 4 of 2,100 without", or for
-// failures no rule explains "no rule — getitem/values: 3 failing cases
-// that no rule explains".
+// failures no rule explains "take/values: 3 failing cases that no rule
+// explains".
 func (c Cause) String() string {
 	if !c.Explained() {
-		return fmt.Sprintf("no rule — %s: %s that no rule explains", c.Group(), plural(len(c.Cases), "failing case"))
+		return fmt.Sprintf("%s: %s that no rule explains", c.Group(), plural(len(c.Cases), "failing case"))
 	}
 	s := c.Spectrum
 	return fmt.Sprintf("%s — %s: %s; %s of %s exercising the rule fail so, %s of %s without",
@@ -146,7 +148,6 @@ func count(n int) string {
 }
 
 // MinCases is the fewest failing cases a rule must explain to be a cause:
-// one failure exercising a rule is a coincidence as often as a cause, and
 // a group of one groups nothing.
 const MinCases = 2
 
@@ -154,9 +155,12 @@ const MinCases = 2
 // must fail than those not exercising it, for the rule to be a cause.
 const MinRateRatio = 2
 
-// MinRate is the least share of a rule's cases that must fail for it to
-// be a cause.
-const MinRate = 0.2
+// MaxChance bounds the chance that the failures would exercise a rule as
+// often as they do if they fell on the op's cases at random (see
+// Suspicious). Some dozens of rules are tried for each group of failures,
+// so 1 in 1,000 keeps the chance of naming a coincidence a cause to a few
+// percent per group.
+const MaxChance = 1e-3
 
 // Suspicious reports whether a rule with the spectrum ef, ep, nf, np
 // (failing and passing cases that exercise it, failing and passing ones
@@ -168,16 +172,45 @@ const MinRate = 0.2
 //   - the cases exercising it fail at least MinRateRatio times as often
 //     as those not exercising it, so the failures follow the rule rather
 //     than the op; and
-//   - at least MinRate of them fail: a handful of unrelated failures
-//     among a rule's many passing cases is noise, however rare failures
-//     are elsewhere.
+//   - that is no coincidence: if the ef+nf failures fell on the cases at
+//     random, the chance that ef or more of them would exercise the rule
+//     (the tail of the hypergeometric distribution, Fisher's exact test)
+//     is at most MaxChance. A few unrelated failures among a rule's many
+//     passing cases are noise, however rare failures are elsewhere; a
+//     rule whose cases fail only in part (a bug in one mode, on negative
+//     indices only) is still a cause when no failure falls outside it.
 func Suspicious(ef, ep, nf, np int) bool {
 	if ef < MinCases || nf+np == 0 {
 		return false
 	}
 	with := float64(ef) / float64(ef+ep)
 	without := float64(nf) / float64(nf+np)
-	return with >= MinRate && with >= MinRateRatio*without
+	return with >= MinRateRatio*without && Chance(ef, ep, nf, np) <= MaxChance
+}
+
+// Chance returns the chance that, of ef+ep cases drawn at random from the
+// ef+ep+nf+np cases of which ef+nf fail, ef or more fail: the one-sided
+// p-value of Fisher's exact test that the cases exercising a rule fail
+// more often than the others.
+func Chance(ef, ep, nf, np int) float64 {
+	n, k, drawn := ef+ep+nf+np, ef+nf, ef+ep
+	// log of the binomial coefficient C(a, b).
+	logC := func(a, b int) float64 {
+		x, _ := math.Lgamma(float64(a + 1))
+		y, _ := math.Lgamma(float64(b + 1))
+		z, _ := math.Lgamma(float64(a - b + 1))
+		return x - y - z
+	}
+	total := logC(n, drawn)
+	p := 0.0
+	for i := ef; i <= min(drawn, k); i++ {
+		term := math.Exp(logC(k, i) + logC(n-k, drawn-i) - total)
+		p += term
+		if term < p*1e-12 {
+			break // the terms past the mode only shrink
+		}
+	}
+	return min(p, 1)
 }
 
 // Ochiai returns the Ochiai coefficient of a rule exercised by ef

@@ -2,6 +2,7 @@ package cause
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
 	"testing"
 
@@ -235,12 +236,33 @@ func TestSuspicious(t *testing.T) {
 		{"one failure is not enough", 1, 0, 0, 100, false},
 		{"a rule every case exercises explains nothing", 10, 90, 0, 0, false},
 		{"failing no more often with the rule than without is not a cause", 10, 90, 10, 90, false},
-		{"failing twice as often with the rule, and often, is a cause", 20, 60, 10, 90, true},
+		{"failing twice as often with the rule, over many cases, is a cause", 200, 600, 100, 900, true},
+		{"failing twice as often over few cases may be chance", 4, 12, 2, 18, false},
 		{"rare failures among many passing cases are noise", 2, 80, 1, 1000, false},
+		{"failures that all exercise a rule whose cases mostly pass are no chance", 53, 320, 0, 1234, true},
+		{"two failures of a rule few cases exercise are no chance", 2, 0, 1, 1000, true},
 	}
 	for _, tt := range tests {
 		if got := Suspicious(tt.ef, tt.ep, tt.nf, tt.np); got != tt.want {
 			t.Errorf("%s: Suspicious(%d, %d, %d, %d) = %v, want %v", tt.rule, tt.ef, tt.ep, tt.nf, tt.np, got, tt.want)
+		}
+	}
+}
+
+func TestChance(t *testing.T) {
+	tests := []struct {
+		rule           string
+		ef, ep, nf, np int
+		want           float64
+	}{
+		{"one case of two fails, drawn alone: half a chance", 1, 0, 0, 1, 0.5},
+		{"both failures of four cases drawn in two: 1 in 6", 2, 0, 0, 2, 1.0 / 6},
+		{"at least one of two failures among two of four cases drawn: 5 in 6", 1, 1, 1, 1, 5.0 / 6},
+		{"no failure needed: certain", 0, 3, 2, 5, 1},
+	}
+	for _, tt := range tests {
+		if got := Chance(tt.ef, tt.ep, tt.nf, tt.np); math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("%s: Chance(%d, %d, %d, %d) = %v, want %v", tt.rule, tt.ef, tt.ep, tt.nf, tt.np, got, tt.want)
 		}
 	}
 }
@@ -257,7 +279,7 @@ func TestCauseString(t *testing.T) {
 			"getitem/negative-step — getitem/error-for-output/invalid_spec: 194 failing cases; 194 of 218 cases exercising the rule fail so, 4 of 2,100 without"},
 		{"failures no rule explains say so",
 			Cause{Op: "take", Symptom: values, Cases: make([]string, 1)},
-			"no rule — take/values: 1 failing case that no rule explains"},
+			"take/values: 1 failing case that no rule explains"},
 	}
 	for _, tt := range tests {
 		if got := tt.c.String(); got != tt.want {

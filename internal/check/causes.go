@@ -2,11 +2,13 @@ package check
 
 import (
 	"io/fs"
+	"strings"
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/cause"
 	"github.com/conformsuite/conform/internal/corpus"
+	"github.com/conformsuite/conform/internal/signature"
 )
 
 // Observe returns the observations package cause reads for results, the
@@ -57,14 +59,35 @@ func Observe(fsys fs.FS, results []Result) ([]cause.Observation, error) {
 		}
 		o := cause.Observation{ID: r.ID, Op: op, Failed: failed, Rules: exercised(fsys, e, trace)}
 		if failed {
-			o.Symptom = string(r.Signature.Symptom)
-			if r.Signature.Detail != "" {
-				o.Symptom += "/" + r.Signature.Detail
-			}
+			o.Symptom = CauseSymptom(r.Signature)
 		}
 		obs = append(obs, o)
 	}
 	return obs, nil
+}
+
+// CauseSymptom returns the symptom by which the causes of failures are
+// grouped (see package cause) for a failure with signature sig: the
+// signature's symptom and detail ("values", "shape/rank",
+// "output-for-error/invalid_spec"), except that an error the
+// implementation answers in place of an output or of another error is
+// "error/KIND" whatever the reference answers ("error/invalid_spec" for
+// both "error-for-output/invalid_spec" and
+// "error-kind/invalid_spec-for-out_of_range"): a library that refuses a
+// feature refuses it the same way whether the case expected an output or
+// an error raised later.
+func CauseSymptom(sig signature.Signature) string {
+	switch sig.Symptom {
+	case signature.ErrorForOutput:
+		return "error/" + sig.Detail
+	case signature.ErrorKind:
+		got, _, _ := strings.Cut(sig.Detail, "-for-")
+		return "error/" + got
+	}
+	if sig.Detail == "" {
+		return string(sig.Symptom)
+	}
+	return string(sig.Symptom) + "/" + sig.Detail
 }
 
 // exercised returns the rules the engine's evaluation of the case of
