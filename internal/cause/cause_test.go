@@ -241,6 +241,7 @@ func TestSuspicious(t *testing.T) {
 		{"rare failures among many passing cases are noise", 2, 80, 1, 1000, false},
 		{"failures that all exercise a rule whose cases mostly pass are no chance", 53, 320, 0, 1234, true},
 		{"two failures of a rule few cases exercise are no chance", 2, 0, 1, 1000, true},
+		{"of ten cases, the four exercising the rule all fail: a small corpus's clear cause", 4, 0, 0, 6, true},
 	}
 	for _, tt := range tests {
 		if got := Suspicious(tt.ef, tt.ep, tt.nf, tt.np); got != tt.want {
