@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/conformsuite/conform/engine"
-	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/cause"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/signature"
@@ -94,7 +93,7 @@ func CauseSymptom(sig signature.Signature) string {
 // entry e exercises: its trace and the rule of its error; trace is reset
 // and reused.
 func exercised(fsys fs.FS, e corpus.Entry, trace *engine.Trace) []engine.RuleID {
-	c, err := loadForTrace(fsys, e)
+	c, err := LoadCase(fsys, e)
 	if err != nil {
 		if id := engine.RuleOf(err); id != "" {
 			return []engine.RuleID{id}
@@ -108,16 +107,6 @@ func exercised(fsys fs.FS, e corpus.Entry, trace *engine.Trace) []engine.RuleID 
 		rules = append(rules, id)
 	}
 	return rules
-}
-
-// loadForTrace reads the case of entry e, with its inputs, as a case the
-// engine can evaluate.
-func loadForTrace(fsys fs.FS, e corpus.Entry) (*casefile.Case, error) {
-	m, err := Memory(fsys, e)
-	if err != nil {
-		return nil, err
-	}
-	return m.Case()
 }
 
 // FindCauses finds the causes of the failures of s, a run of the corpus

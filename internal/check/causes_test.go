@@ -23,16 +23,13 @@ import (
 // every slice with a negative step (invalid_spec), as PyTorch does.
 type refusesNegativeSteps struct{ impl.Engine }
 
-func (e refusesNegativeSteps) Run(ctx context.Context, m casefile.Memory) protocol.Answer {
-	c, err := m.Case()
-	if err == nil {
-		trace := new(engine.Trace)
-		c.EvalUnder(engine.Rules{Trace: trace})
-		if trace.Has(engine.RuleGetItemNegativeStep) {
-			return protocol.Error(engine.InvalidSpec, "negative steps are not supported")
-		}
+func (e refusesNegativeSteps) Run(ctx context.Context, c *casefile.Case) protocol.Answer {
+	trace := new(engine.Trace)
+	c.EvalUnder(engine.Rules{Trace: trace})
+	if trace.Has(engine.RuleGetItemNegativeStep) {
+		return protocol.Error(engine.InvalidSpec, "negative steps are not supported")
 	}
-	return e.Engine.Run(ctx, m)
+	return e.Engine.Run(ctx, c)
 }
 
 // causesCorpus has cases of getitem on x = [0 1 2 3]: four with a
