@@ -16,10 +16,10 @@ import (
 // a failure with a signature. Each such case is evaluated once more on
 // the engine, with a trace, for the rules it exercised (see
 // engine.Trace), and the rule of its error if the engine answers one (see
-// engine.RuleOf); a case the engine cannot read exercises the rule of
-// that error, if it names one. Skipped cases, known failures and
-// failures that are not the implementation's answer (an unreadable case,
-// an unexpected pass) are not observed, and nothing is evaluated when no
+// engine.RuleOf), including the error of a case whose fields do not make
+// a valid case. Skipped cases, known failures and failures that are not
+// the implementation's answer (a case or input that cannot be read, an
+// unexpected pass) are not observed, and nothing is evaluated when no
 // case failed.
 func Observe(fsys fs.FS, results []Result) ([]cause.Observation, error) {
 	byID := make(map[string]Result, len(results))
@@ -56,7 +56,11 @@ func Observe(fsys fs.FS, results []Result) ([]cause.Observation, error) {
 		if !failingOps[op] {
 			continue
 		}
-		o := cause.Observation{ID: r.ID, Op: op, Failed: failed, Rules: exercised(fsys, e, trace)}
+		rules, ok := exercised(fsys, e, trace)
+		if !ok {
+			continue
+		}
+		o := cause.Observation{ID: r.ID, Op: op, Failed: failed, Rules: rules}
 		if failed {
 			o.Symptom = CauseSymptom(r.Signature)
 		}
@@ -91,14 +95,13 @@ func CauseSymptom(sig signature.Signature) string {
 
 // exercised returns the rules the engine's evaluation of the case of
 // entry e exercises: its trace and the rule of its error; trace is reset
-// and reused.
-func exercised(fsys fs.FS, e corpus.Entry, trace *engine.Trace) []engine.RuleID {
+// and reused. It returns false for a case that cannot be read (not a
+// JSON object, an input that cannot be read): a fault of the corpus, not
+// of an implementation.
+func exercised(fsys fs.FS, e corpus.Entry, trace *engine.Trace) ([]engine.RuleID, bool) {
 	c, err := LoadCase(fsys, e)
 	if err != nil {
-		if id := engine.RuleOf(err); id != "" {
-			return []engine.RuleID{id}
-		}
-		return nil
+		return nil, false
 	}
 	trace.Reset()
 	_, err, ok := c.EvalSafely(engine.Rules{Trace: trace})
@@ -106,7 +109,7 @@ func exercised(fsys fs.FS, e corpus.Entry, trace *engine.Trace) []engine.RuleID 
 	if id := engine.RuleOf(err); ok && id != "" {
 		rules = append(rules, id)
 	}
-	return rules
+	return rules, true
 }
 
 // FindCauses finds the causes of the failures of s, a run of the corpus

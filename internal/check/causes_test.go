@@ -202,6 +202,7 @@ func TestObserve(t *testing.T) {
 {"id":"c/oob","op":"getitem","inputs":{"x":"x.npy"},"index":"x[9]","expect":{"error":"out_of_range","source":"test"}}
 {"id":"c/take","op":"take","inputs":{"x":"x.npy","indices":"x.npy"},"expect":{"output":"x.npy","source":"test"}}
 {"id":"c/skip","op":"getitem","inputs":{"x":"x.npy"},"index":"x[::-1]"}
+{"id":"c/noinput","op":"getitem","inputs":{"x":"missing.npy"},"index":"x[0]","expect":{"error":"out_of_range","source":"test"}}
 `)},
 	}
 	refused := signature.Signature{Op: "getitem", Symptom: signature.ErrorKind, Detail: "invalid_spec-for-out_of_range"}
@@ -210,6 +211,9 @@ func TestObserve(t *testing.T) {
 		{ID: "c/oob", Status: Fail, Signature: refused},
 		{ID: "c/take", Status: Pass},
 		{ID: "c/skip", Status: Skip},
+		// The engine answers bad_input for a case whose input is missing:
+		// a fault of the corpus, listed on its own, not a cause's case.
+		{ID: "c/noinput", Status: Fail, Signature: signature.Signature{Op: "getitem", Symptom: signature.ErrorKind, Detail: "bad_input-for-out_of_range"}},
 	}
 	obs, err := Observe(fsys, results)
 	if err != nil {
