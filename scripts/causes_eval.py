@@ -182,7 +182,7 @@ def main():
             continue
         labels[r["id"]] = label(case, causes, overlaps)
         fields = args.group.split("+")
-        groups[r["id"]] = r.get(fields[0]) if len(fields) == 1 else " | ".join(str(r.get(f)) for f in fields)
+        groups[r["id"]] = r.get(fields[0]) if len(fields) == 1 else " — ".join(str(r.get(f)) for f in fields)
         if args.list and labels[r["id"]] == args.list:
             print(f"  {case!r}\n      {r.get('signature')}: {r.get('detail', '')[:160]}")
     if args.details:
