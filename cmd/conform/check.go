@@ -58,9 +58,9 @@ these rules, or is not valid JSON, fails on its own; the rest still runs.
 When cases fail, the causes come first, one line each: the rule of the
 reference semantics that explains a group of failures of one op with one
 symptom, with its counts ("cause getitem/negative-step —
-getitem/error-for-output/invalid_spec: 194 failing cases; 194 of 218 cases
-exercising the rule fail so, 4 of 2,100 without"), then the failures no
-rule explains, grouped by symptom ("symptom take/values: ..."). A cause is
+getitem/error/invalid_spec: 169 failing cases; 169 of 174 cases exercising
+the rule fail so, 2 of 792 without"), then the failures no rule explains,
+grouped by symptom ("symptom take/values: ..."). A cause is
 found by fault localisation over the rules each case exercises on the
 engine (see docs/commands.md). Each failure is then listed only with -v
 (the failures that are not an answer of the implementation, such as an

@@ -71,8 +71,9 @@ type Observation struct {
 	// exercised; the order does not matter.
 	Rules []engine.RuleID
 	// Failed says the implementation's answer differs from the expected
-	// one; Symptom says how ("error-for-output/invalid_spec", see
-	// protocol.Symptom and its detail). A passing case has no symptom.
+	// one; Symptom says how ("error/invalid_spec", "shape/rank": the
+	// caller decides, check.CauseSymptom for conform check); failures are
+	// grouped by it. A passing case has no symptom.
 	Failed  bool
 	Symptom string
 }
@@ -111,12 +112,11 @@ type Cause struct {
 func (c Cause) Explained() bool { return c.Rule != "" }
 
 // Group names the group of failures: the op and the symptom,
-// "getitem/error-for-output/invalid_spec" (a failure signature without
-// its variant or class).
+// "getitem/error/invalid_spec".
 func (c Cause) Group() string { return c.Op + "/" + c.Symptom }
 
 // String describes the cause in one line: "getitem/negative-step —
-// getitem/error-for-output/invalid_spec: 194 failing cases; 194 of 218
+// getitem/error/invalid_spec: 194 failing cases; 194 of 218
 // cases exercising the rule fail so, 4 of 2,100 without", or for
 // failures no rule explains "take/values: 3 failing cases that no rule
 // explains".

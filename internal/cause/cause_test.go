@@ -23,7 +23,7 @@ const (
 
 // The symptoms of the synthetic spectra.
 const (
-	refused = "error-for-output/invalid_spec"
+	refused = "error/invalid_spec"
 	values  = "values"
 )
 
@@ -277,7 +277,7 @@ func TestCauseString(t *testing.T) {
 		{"a cause names its rule, its group and its spectrum, thousands separated",
 			Cause{Rule: negStep, Op: "getitem", Symptom: refused, Cases: make([]string, 194),
 				Spectrum: Spectrum{With: 218, FailWith: 194, Without: 2100, FailWithout: 4}},
-			"getitem/negative-step — getitem/error-for-output/invalid_spec: 194 failing cases; 194 of 218 cases exercising the rule fail so, 4 of 2,100 without"},
+			"getitem/negative-step — getitem/error/invalid_spec: 194 failing cases; 194 of 218 cases exercising the rule fail so, 4 of 2,100 without"},
 		{"failures no rule explains say so",
 			Cause{Op: "take", Symptom: values, Cases: make([]string, 1)},
 			"take/values: 1 failing case that no rule explains"},

@@ -12,8 +12,8 @@ import (
 // problems, the causes of the failures if they were found (see
 // FindCauses) and every case's result; a failure that belongs to a cause
 // names it ("cause": its rule, "" where no rule explains it) and the
-// group of failures it is in ("symptom": "getitem/values", its signature
-// without variant or class).
+// group of failures it is in ("symptom": its op and CauseSymptom,
+// "getitem/error/invalid_spec").
 func (s *Summary) WriteJSON(w io.Writer) error {
 	type result struct {
 		ID        string  `json:"id"`
