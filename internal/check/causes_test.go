@@ -116,6 +116,10 @@ func TestFindCauses(t *testing.T) {
 		t.Fatal(err)
 	}
 	var doc struct {
+		Causes []struct {
+			Rule, Statement, Source string
+			Cases                   int
+		} `json:"causes"`
 		Results []struct {
 			ID      string  `json:"id"`
 			Cause   *string `json:"cause"`
@@ -124,6 +128,10 @@ func TestFindCauses(t *testing.T) {
 	}
 	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
 		t.Fatal(err)
+	}
+	if len(doc.Causes) != 2 || doc.Causes[0].Rule != "getitem/negative-step" || doc.Causes[0].Cases != 4 ||
+		doc.Causes[0].Statement == "" || doc.Causes[0].Source == "" || doc.Causes[1].Rule != "" || doc.Causes[1].Statement != "" {
+		t.Errorf("JSON: the causes, a rule's with its statement and source: %+v", doc.Causes)
 	}
 	causes := map[string]string{}
 	for _, r := range doc.Results {

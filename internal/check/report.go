@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/conformsuite/conform/engine"
 )
 
 // WriteJSON writes the summary as JSON: the counts, the integrity
 // problems, the causes of the failures if they were found (see
-// FindCauses) and every case's result; a failure that belongs to a cause
+// FindCauses; each with its rule's statement and source) and every
+// case's result; a failure that belongs to a cause
 // names it ("cause": its rule, "" where no rule explains it) and the
 // group of failures it is in ("symptom": its op and CauseSymptom,
 // "getitem/error/invalid_spec").
@@ -26,7 +29,10 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 		Symptom   string  `json:"symptom,omitempty"`
 	}
 	type causeDoc struct {
-		Rule        string `json:"rule"`
+		Rule string `json:"rule"`
+		// Statement and Source are the rule's (engine.RuleTable).
+		Statement   string `json:"statement,omitempty"`
+		Source      string `json:"source,omitempty"`
 		Op          string `json:"op"`
 		Symptom     string `json:"symptom"`
 		Cases       int    `json:"cases"`
@@ -53,7 +59,9 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 	}
 	for _, c := range s.Causes {
 		sp := c.Spectrum
-		doc.Causes = append(doc.Causes, causeDoc{Rule: string(c.Rule), Op: c.Op, Symptom: c.Group(), Cases: len(c.Cases), First: c.Cases[0],
+		rule, _ := engine.RuleByID(c.Rule)
+		doc.Causes = append(doc.Causes, causeDoc{Rule: string(c.Rule), Statement: rule.Statement, Source: rule.Source,
+			Op: c.Op, Symptom: c.Group(), Cases: len(c.Cases), First: c.Cases[0],
 			With: sp.With, FailWith: sp.FailWith, Without: sp.Without, FailWithout: sp.FailWithout})
 	}
 	for _, r := range s.Results {
