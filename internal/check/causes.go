@@ -22,16 +22,18 @@ import (
 // unexpected pass) are not observed, and nothing is evaluated when no
 // case failed.
 func Observe(fsys fs.FS, results []Result) ([]cause.Observation, error) {
-	byID := make(map[string]Result, len(results))
 	failingOps := map[string]bool{}
 	for _, r := range results {
 		if r.Status == Fail && !r.Signature.IsZero() {
 			failingOps[r.Signature.Op] = true
 		}
-		byID[r.ID] = r
 	}
 	if len(failingOps) == 0 {
-		return nil, nil
+		return nil, nil // the gate's common case: nothing to pay
+	}
+	byID := make(map[string]Result, len(results))
+	for _, r := range results {
+		byID[r.ID] = r
 	}
 	entries, err := corpus.Entries(fsys)
 	if err != nil {
