@@ -10,7 +10,8 @@ Reads conform check's --json report (per case: id, status, signature, detail, ca
 causes.py, which defines CAUSES: an ordered dict ID -> (explanation, predicate). A predicate takes
 a Case (below) and says whether that cause makes the case fail. Each failing case is labelled with
 the first cause whose predicate holds ("unexplained" when none does). Then, per cause: the group
-(the value of --group in the case's JSON result: "signature" today, "cause" once conform gives one)
+(the value of --group in the case's JSON result: "signature", or "cause+symptom", conform's causes: several
+fields joined by "+" group by all of them)
 holding most of the cause's cases, the % of the cause's cases in that group (recall) and the % of
 that group that is the cause (precision); #23 asks for at least 80% of each.
 
@@ -155,7 +156,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("report", help="conform check --json output")
     ap.add_argument("causes", help="a causes.py defining CAUSES")
-    ap.add_argument("--group", default="signature", help="the per-case JSON field that groups failures (default signature)")
+    ap.add_argument("--group", default="signature", help="the per-case JSON field that groups failures (default signature); "
+                         "fields joined by '+' group by all of them: cause+symptom")
     ap.add_argument("--cases", action="append", metavar="DIR",
                     help="a corpus the report ran (repeatable; default: cases/golden and cases/seeds, "
                          "the corpus embedded in conform)")
@@ -179,7 +181,8 @@ def main():
             missing.append(r["id"])
             continue
         labels[r["id"]] = label(case, causes, overlaps)
-        groups[r["id"]] = r.get(args.group)
+        fields = args.group.split("+")
+        groups[r["id"]] = r.get(fields[0]) if len(fields) == 1 else " — ".join(str(r.get(f)) for f in fields)
         if args.list and labels[r["id"]] == args.list:
             print(f"  {case!r}\n      {r.get('signature')}: {r.get('detail', '')[:160]}")
     if args.details:

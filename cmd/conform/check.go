@@ -55,8 +55,18 @@ regular files are read, and no file larger than --max-input is read at all. A
 blob pack's members must be stored uncompressed. A corpus entry that breaks
 these rules, or is not valid JSON, fails on its own; the rest still runs.
 
-Each failure names the case, the source of the expected value and the first
-differing element; the last line is "N passed, N failed, N skipped". Exit
+When cases fail, the causes come first, one line each: the rule of the
+reference semantics that explains a group of failures of one op with one
+symptom, with its counts ("cause getitem/negative-step —
+getitem/error/invalid_spec: 169 failing cases; 169 of 174 cases exercising
+the rule fail so, 2 of 792 without"), then the failures no rule explains,
+grouped by symptom ("symptom take/values: ..."). A cause is
+found by fault localisation over the rules each case exercises on the
+engine (see docs/commands.md). Each failure is then listed only with -v
+(the failures that are not an answer of the implementation, such as an
+unreadable case, always are): it names the case, the source of the expected
+value, the first differing element, its signature and its cause; the last
+line is "N passed, N failed, N skipped". Exit
 status 1 if any case failed, the manifest does not match (a directory with a
 blobs.npz pack must carry its MANIFEST), or no case ran at all (an empty
 corpus, or every case skipped) unless --allow-empty is given. The --junit
@@ -75,7 +85,7 @@ symbolic link), and --junit and --json naming one file.
 		fset.StringVar(&o.impl, "impl", "engine", "the implementation under test: engine, numpy, tfjs, ort, tflite, or a `command`")
 		fset.StringVar(&o.known, "known-failures", "", "`FILE` of case IDs expected to fail")
 		fset.DurationVar(&o.timeout, "timeout", 10*time.Second, "per-case timeout for a protocol implementation")
-		fset.BoolVar(&o.text.Verbose, "v", false, "print every case, not only failures and skips")
+		fset.BoolVar(&o.text.Verbose, "v", false, "print every case, not only the causes of the failures and the skips")
 		fset.StringVar(&o.junit, "junit", "", "also write a JUnit XML report to `FILE`")
 		fset.StringVar(&o.json, "json", "", "also write a JSON report to `FILE`")
 		fset.Int64Var(&o.maxOutput, "max-output", engine.DefaultOutputLimit, "the engine refuses results larger than `BYTES` (0: the default)")
@@ -122,6 +132,8 @@ func runCheck(o checkOptions, std stdio) int {
 	summary, err := check.Run(ctx, fsys, im, opts)
 	if err != nil {
 		summary = check.CorpusFailure(err)
+	} else if err := summary.FindCauses(fsys); err != nil {
+		printable.Fprintf(std.errout, "conform check: warning: the causes of the failures cannot be found: %v\n", err)
 	}
 	// Closing the implementation reports the protocol errors it made
 	// after their case's answer had been returned (a second answer).

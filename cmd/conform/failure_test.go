@@ -7,9 +7,10 @@ import (
 	"testing"
 )
 
-// TestFailureLines checks what a failure line tells: the case's spec,
-// its inputs' dtypes and shapes, what differs and the signature; and that
-// a known-failures entry may name a signature.
+// TestFailureLines checks what a failure line tells (with -v): the
+// case's spec, its inputs' dtypes and shapes, what differs, the signature
+// and the cause; that without -v the causes are printed instead, first;
+// and that a known-failures entry may name a signature.
 func TestFailureLines(t *testing.T) {
 	dir := t.TempDir()
 	writeInput(t, dir, "x.npy", 2, 3)
@@ -18,12 +19,20 @@ func TestFailureLines(t *testing.T) {
 		`{"id":"wrong-shape","op":"slice","inputs":{"x":"x.npy"},"begin":[0,0],"size":[-1,-1],"expect":{"output":"y.npy","source":"test"}}`+"\n"+
 			`{"id":"wrong-kind","op":"getitem","inputs":{"x":"x.npy"},"index":"x[1]","expect":{"error":"out_of_range","source":"test"}}`+"\n")
 	code, stdout, _ := runCLI("check", "--cases", dir)
+	wantCauses := "failures by cause (0 causes, 2 groups that no rule explains; -v lists every failing case):\n" +
+		"  symptom getitem/output-for-error/out_of_range: 1 failing case that no rule explains (first: wrong-kind)\n" +
+		"  symptom slice/shape/dims: 1 failing case that no rule explains (first: wrong-shape)\n"
+	if !strings.HasPrefix(stdout, wantCauses) || strings.Contains(stdout, "fail wrong-shape") || code != 1 {
+		t.Errorf("without -v the causes come first and no failing case is listed: exit %d\n%s", code, stdout)
+	}
+	code, stdout, _ = runCLI("check", "--cases", dir, "-v")
 	for _, want := range []string{
 		"fail wrong-shape (expected: test): ",
 		"    case: slice begin=[0,0] size=[-1,-1]; x: <i4 (2, 3)\n",
 		"    signature: slice/shape/dims\n",
 		"    case: getitem x[1]; x: <i4 (2, 3)\n",
 		"    signature: getitem/output-for-error/out_of_range\n",
+		"    cause: none: no rule explains slice/shape/dims here\n",
 		"failures by signature (2):\n",
 	} {
 		if !strings.Contains(stdout, want) {

@@ -148,6 +148,10 @@ func TestCheckNamesCorruptedCase(t *testing.T) {
 		}
 	}
 	code, stdout, _ := runCLI("check", "--cases", dir)
+	if code != 1 || !strings.Contains(stdout, "(first: tf_doc_1)") {
+		t.Errorf("without -v the case is named by its cause's line: exit %d, output:\n%s", code, stdout)
+	}
+	code, stdout, _ = runCLI("check", "--cases", dir, "-v")
 	if code != 1 || !strings.Contains(stdout, "fail tf_doc_1 ") || !strings.Contains(stdout, "element [0, 0, 2]") ||
 		!strings.HasSuffix(strings.TrimSpace(stdout), "1 passed, 1 failed, 0 skipped") {
 		t.Fatalf("exit %d, output:\n%s", code, stdout)
@@ -246,7 +250,7 @@ func TestCheckNamesCorruptedGoldenBlob(t *testing.T) {
 	if err := os.WriteFile(packPath, pack, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, _ := runCLI("check", "--cases", dir)
+	code, stdout, _ := runCLI("check", "--cases", dir, "-v")
 	if code != 1 || !strings.Contains(stdout, "integrity: changed file golden/blobs.npz") || !strings.Contains(stdout, "fail "+id+" ") {
 		t.Fatalf("exit %d, output:\n%s", code, tail(stdout, 20))
 	}

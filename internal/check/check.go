@@ -18,6 +18,7 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/budget"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/cause"
 	"github.com/conformsuite/conform/internal/confine"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/impl"
@@ -55,6 +56,10 @@ type Result struct {
 	// matched the case's crash or timeout, or empty (see
 	// ApplyKnownFailures).
 	KnownCrash string
+	// Cause is the cause the failure belongs to (one of Summary.Causes),
+	// or nil: a case that did not fail on the implementation's answer, or
+	// a run whose causes were not found (see Summary.FindCauses).
+	Cause *cause.Cause
 }
 
 // Summary collects the results of a run.
@@ -81,6 +86,9 @@ type Summary struct {
 	// signature entry of the known-failures list matched: failures
 	// unless Options.AllowKnownCrashes, known failures with it.
 	KnownCrashes, KnownTimeouts int
+	// Causes are the causes of the failures (see FindCauses), nil until
+	// they are found or if no case failed on the implementation's answer.
+	Causes []cause.Cause
 }
 
 // OK reports whether every case passed (or failed as expected) or was

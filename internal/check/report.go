@@ -6,18 +6,41 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/conformsuite/conform/engine"
 )
 
 // WriteJSON writes the summary as JSON: the counts, the integrity
-// problems and every case's result.
+// problems, the causes of the failures if they were found (see
+// FindCauses; each with its rule's statement and source) and every
+// case's result; a failure that belongs to a cause
+// names it ("cause": its rule, "" where no rule explains it) and the
+// group of failures it is in ("symptom": its op and CauseSymptom,
+// "getitem/error/invalid_spec").
 func (s *Summary) WriteJSON(w io.Writer) error {
 	type result struct {
-		ID        string `json:"id"`
-		Status    Status `json:"status"`
-		Source    string `json:"source,omitempty"`
-		Detail    string `json:"detail,omitempty"`
-		Case      string `json:"case,omitempty"`
-		Signature string `json:"signature,omitempty"`
+		ID        string  `json:"id"`
+		Status    Status  `json:"status"`
+		Source    string  `json:"source,omitempty"`
+		Detail    string  `json:"detail,omitempty"`
+		Case      string  `json:"case,omitempty"`
+		Signature string  `json:"signature,omitempty"`
+		Cause     *string `json:"cause,omitempty"`
+		Symptom   string  `json:"symptom,omitempty"`
+	}
+	type causeDoc struct {
+		Rule string `json:"rule"`
+		// Statement and Source are the rule's (engine.RuleTable).
+		Statement   string `json:"statement,omitempty"`
+		Source      string `json:"source,omitempty"`
+		Op          string `json:"op"`
+		Symptom     string `json:"symptom"`
+		Cases       int    `json:"cases"`
+		First       string `json:"first"`
+		With        int    `json:"with"`
+		FailWith    int    `json:"fail_with"`
+		Without     int    `json:"without"`
+		FailWithout int    `json:"fail_without"`
 	}
 	doc := struct {
 		Passed    int      `json:"passed"`
@@ -26,17 +49,29 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 		Integrity []string `json:"integrity"`
 		// IntegrityTotal counts the integrity problems; Integrity
 		// lists the first of them.
-		IntegrityTotal int      `json:"integrity_total"`
-		Protocol       []string `json:"protocol,omitempty"`
-		Results        []result `json:"results"`
+		IntegrityTotal int        `json:"integrity_total"`
+		Protocol       []string   `json:"protocol,omitempty"`
+		Causes         []causeDoc `json:"causes,omitempty"`
+		Results        []result   `json:"results"`
 	}{Passed: s.Passed, Failed: s.Failed, Skipped: s.Skipped, Integrity: []string{}, IntegrityTotal: max(s.IntegrityTotal, len(s.Integrity)), Protocol: s.Protocol, Results: []result{}}
 	for _, p := range s.Integrity {
 		doc.Integrity = append(doc.Integrity, p.String())
+	}
+	for _, c := range s.Causes {
+		sp := c.Spectrum
+		rule, _ := engine.RuleByID(c.Rule)
+		doc.Causes = append(doc.Causes, causeDoc{Rule: string(c.Rule), Statement: rule.Statement, Source: rule.Source,
+			Op: c.Op, Symptom: c.Group(), Cases: len(c.Cases), First: c.Cases[0],
+			With: sp.With, FailWith: sp.FailWith, Without: sp.Without, FailWithout: sp.FailWithout})
 	}
 	for _, r := range s.Results {
 		res := result{ID: r.ID, Status: r.Status, Source: r.Source, Detail: r.Detail, Case: r.Case}
 		if !r.Signature.IsZero() {
 			res.Signature = r.Signature.String()
+		}
+		if r.Cause != nil {
+			rule := string(r.Cause.Rule)
+			res.Cause, res.Symptom = &rule, r.Cause.Group()
 		}
 		doc.Results = append(doc.Results, res)
 	}
@@ -48,10 +83,12 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 // WriteJUnit writes the summary as a JUnit XML report, the format CI
 // systems display: one testcase per case, classname "conform.<group>"
 // (the part of the ID before the first '/'), and one failing testcase per
-// integrity problem listed (and one for the problems not listed).
+// integrity problem listed (and one for the problems not listed). A
+// failure with a cause names its rule as the failure's type.
 func (s *Summary) WriteJUnit(w io.Writer) error {
 	type message struct {
 		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr,omitempty"`
 		Text    string `xml:",chardata"`
 	}
 	type testcase struct {
@@ -94,12 +131,18 @@ func (s *Summary) WriteJUnit(w io.Writer) error {
 		if !r.Signature.IsZero() {
 			text += "\nsignature: " + r.Signature.String()
 		}
+		if r.Cause != nil {
+			text += "\ncause: " + causeName(r.Cause)
+		}
 		if r.Source != "" {
 			text += "\nexpected value from: " + r.Source
 		}
 		switch r.Status {
 		case Fail:
 			tc.Failure = &message{Message: r.Detail, Text: text}
+			if r.Cause != nil {
+				tc.Failure.Type = string(r.Cause.Rule)
+			}
 		case Skip:
 			tc.Skipped = &message{Message: r.Detail}
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 
+	"github.com/conformsuite/conform/internal/cause"
 	"github.com/conformsuite/conform/internal/printable"
 )
 
@@ -22,12 +23,14 @@ type TextOptions struct {
 
 // WriteText writes the summary as conform check prints it, ending in
 // the summary line (see Line): the protocol errors and integrity
-// problems; each failure (or, with Verbose, each case) with its case and
-// signature; the failures grouped by signature; the skips counted by
-// reason; the known-failure entries that matched nothing; and the counts
-// of known failures, unexpected passes and known crashes. Text read from
-// the corpus or the implementation is printed escaped (see package
-// printable).
+// problems; the causes of the failures, if they were found (see
+// FindCauses), one line each; each failure (or, with Verbose, each case)
+// with its case and signature — where causes were found, only the
+// failures that belong to none unless Verbose; the failures grouped by
+// signature; the skips counted by reason; the known-failure entries that
+// matched nothing; and the counts of known failures, unexpected passes
+// and known crashes. Text read from the corpus or the implementation is
+// printed escaped (see package printable).
 func (s *Summary) WriteText(w io.Writer, o TextOptions) error {
 	b := bufio.NewWriter(w)
 	for _, p := range s.Protocol {
@@ -39,6 +42,7 @@ func (s *Summary) WriteText(w io.Writer, o TextOptions) error {
 	if _, line := s.MoreIntegrity(); line != "" {
 		fmt.Fprintf(b, "integrity: %s\n", line)
 	}
+	writeCauses(b, s.Causes, o.Verbose)
 	skips := map[string]int{}
 	for _, r := range s.Results {
 		switch {
@@ -46,7 +50,7 @@ func (s *Summary) WriteText(w io.Writer, o TextOptions) error {
 		case r.Status == Skip:
 			skips[r.Detail]++
 			continue
-		case r.Status == Pass || r.Status == XFail:
+		case r.Status == Pass || r.Status == XFail || r.Cause != nil:
 			continue
 		}
 		writeResult(b, r)
@@ -92,6 +96,46 @@ func writeResult(w io.Writer, r Result) {
 	}
 	if !r.Signature.IsZero() {
 		printable.Fprintf(w, "    signature: %s\n", r.Signature)
+	}
+	if r.Cause != nil {
+		printable.Fprintf(w, "    cause: %s\n", causeName(r.Cause))
+	}
+}
+
+// causeName names the cause of a failure: its rule, or that no rule
+// explains it.
+func causeName(c *cause.Cause) string {
+	if c.Explained() {
+		return string(c.Rule)
+	}
+	return "none: no rule explains " + c.Group() + " here"
+}
+
+// writeCauses writes the causes of the failures, one line each with its
+// first case: those a rule explains ("cause RULE — GROUP: ..."), then
+// the failures no rule explains, by symptom ("symptom GROUP: ...");
+// nothing if there are none.
+func writeCauses(w io.Writer, causes []cause.Cause, verbose bool) {
+	if len(causes) == 0 {
+		return
+	}
+	explained := 0
+	for _, c := range causes {
+		if c.Explained() {
+			explained++
+		}
+	}
+	fmt.Fprintf(w, "failures by cause (%d causes, %d groups that no rule explains", explained, len(causes)-explained)
+	if !verbose {
+		fmt.Fprint(w, "; -v lists every failing case")
+	}
+	fmt.Fprintln(w, "):")
+	for _, c := range causes {
+		what := "cause"
+		if !c.Explained() {
+			what = "symptom"
+		}
+		printable.Fprintf(w, "  %s %s (first: %s)\n", what, c, c.Cases[0])
 	}
 }
 

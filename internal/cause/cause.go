@@ -1,0 +1,359 @@
+// Package cause names the causes of a run's failures: the rule of the
+// reference semantics that explains a group of failing cases, found by
+// spectrum-based fault localisation over the rules the cases exercise.
+//
+// The input is one Observation per case run: its op, the rules its
+// reference evaluation exercised (the engine's trace, and the rule of
+// the error when the expected answer is one), whether it failed and its
+// symptom. Find returns the causes: each a rule, an op and a symptom with
+// the failing cases it explains and its spectrum ("194 of 218 cases
+// exercising it fail, 4 of 2,100 without"); the failures no rule explains
+// stay grouped by op and symptom, in a Cause without a rule.
+//
+// # The measure: Ochiai
+//
+// A rule's spectrum, over the cases of one op, counts the failing cases
+// that exercise it (ef) and those that do not (nf), and the passing cases
+// that exercise it (ep) and those that do not (np). Its suspiciousness is
+// the Ochiai coefficient
+//
+//	ef / sqrt((ef+nf) * (ef+ep))
+//
+// which is the geometric mean of the share of the failures the rule
+// covers, ef/(ef+nf), and the share of the rule's cases that fail,
+// ef/(ef+ep). Those are the two numbers a maintainer judges a cause by —
+// does it account for the failures, and does it fail when exercised —
+// and the two the acceptance of a grouping measures, so the measure ranks
+// what is wanted directly. Abreu, Zoeteweij and van Gemund ("On the
+// Accuracy of Spectrum-based Fault Localization", 2007) found Ochiai
+// more accurate than Tarantula and Jaccard, and it stays among the best
+// measures with several faults. Tarantula was not chosen: it compares
+// the two rates only, (ef/F)/((ef/F)+(ep/P)), so a rule exercised by one
+// failing case and no passing one scores as high as a rule that explains
+// every failure. DStar (ef^*/(ep+nf), Wong et al. 2014) ranks single
+// faults well, but its nf term charges a rule with the failures of the
+// other faults of the op, and its scores are unbounded, which leaves no
+// natural threshold; Ochiai is in [0, 1] for any population.
+//
+// # Several causes
+//
+// Causes are assigned one at a time, per op and symptom: two bugs of an
+// op with different symptoms are separate causes even where their rules
+// overlap, and a rule counts only the cases of its op. Among the failing
+// cases of an op and symptom not yet assigned (the failures with another
+// symptom, or already assigned, are left out of the spectrum: they are
+// evidence neither for nor against), the most suspicious rule becomes a
+// cause and takes the failing cases that exercise it; the spectra are
+// then computed again over the rest, until no rule is suspicious enough:
+// a rule must explain at least two failures, its cases must fail at least
+// twice as often as the others, and by more than chance (see
+// Suspicious). Ties go to the rule with fewer passing cases (the
+// more specific), then to more failing cases, then to the rule ID, so
+// the result does not depend on the order of the observations' rules.
+package cause
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/conformsuite/conform/engine"
+)
+
+// Observation is one case of a run, as Find reads it.
+type Observation struct {
+	// ID names the case.
+	ID string
+	// Op is the case's op ("getitem").
+	Op string
+	// Rules are the rules the reference evaluation of the case
+	// exercised; the order does not matter.
+	Rules []engine.RuleID
+	// Failed says the implementation's answer differs from the expected
+	// one; Symptom says how ("error/invalid_spec", "shape/rank": the
+	// caller decides, check.CauseSymptom for conform check); failures are
+	// grouped by it. A passing case has no symptom.
+	Failed  bool
+	Symptom string
+}
+
+// Spectrum counts the cases of a cause's op by whether they exercise its
+// rule and whether they fail with its symptom.
+type Spectrum struct {
+	// With counts the cases that exercise the rule, FailWith those of
+	// them that fail with the symptom.
+	With, FailWith int
+	// Without counts the cases that do not exercise the rule,
+	// FailWithout those of them that fail with the symptom.
+	Without, FailWithout int
+}
+
+// Cause is a group of failing cases of one op with one symptom, and the
+// rule that explains them, if one does.
+type Cause struct {
+	// Rule is the rule that explains the failures, or "" for the
+	// failures of Op and Symptom that no rule explains.
+	Rule    engine.RuleID
+	Op      string
+	Symptom string
+	// Cases are the IDs of the failing cases, in the order of the
+	// observations.
+	Cases []string
+	// Spectrum counts all the cases of Op (zero when Rule is ""):
+	// whether they exercise Rule, whether they fail with Symptom.
+	Spectrum Spectrum
+	// Score is the rule's suspiciousness (Ochiai) when it was chosen,
+	// over the failures not assigned before it; 0 when Rule is "".
+	Score float64
+}
+
+// Explained reports whether a rule explains the cause's failures.
+func (c Cause) Explained() bool { return c.Rule != "" }
+
+// Group names the group of failures: the op and the symptom,
+// "getitem/error/invalid_spec".
+func (c Cause) Group() string { return c.Op + "/" + c.Symptom }
+
+// String describes the cause in one line: "getitem/negative-step —
+// getitem/error/invalid_spec: 194 failing cases; 194 of 218
+// cases exercising the rule fail so, 4 of 2,100 without", or for
+// failures no rule explains "take/values: 3 failing cases that no rule
+// explains".
+func (c Cause) String() string {
+	if !c.Explained() {
+		return fmt.Sprintf("%s: %s that no rule explains", c.Group(), plural(len(c.Cases), "failing case"))
+	}
+	s := c.Spectrum
+	return fmt.Sprintf("%s — %s: %s; %s of %s exercising the rule fail so, %s of %s without",
+		c.Rule, c.Group(), plural(len(c.Cases), "failing case"),
+		count(s.FailWith), plural(s.With, "case"), count(s.FailWithout), count(s.Without))
+}
+
+// plural writes n with noun, plural unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return count(n) + " " + noun + "s"
+}
+
+// count writes n with thousands separated by commas: 2,100.
+func count(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// MinCases is the fewest failing cases a rule must explain to be a cause:
+// a group of one groups nothing.
+const MinCases = 2
+
+// MinRateRatio is how many times more often the cases exercising a rule
+// must fail than those not exercising it, for the rule to be a cause.
+const MinRateRatio = 2
+
+// MaxChance bounds the chance that the failures would exercise a rule as
+// often as they do if they fell on the op's cases at random (see
+// Suspicious): 1 in 100. A small corpus with a clear cause reaches it
+// (of ten cases, the four with a negative step fail and the six others
+// pass: 1 in 210); two unrelated failures among a rule's eighty passing
+// cases in a thousand do not (1 in 60). Some dozens of rules are tried
+// for each group of failures, so a coincidence can pass it now and then:
+// MinCases and MinRateRatio stand against that too.
+const MaxChance = 1e-2
+
+// Suspicious reports whether a rule with the spectrum ef, ep, nf, np
+// (failing and passing cases that exercise it, failing and passing ones
+// that do not) may be a cause:
+//
+//   - it explains at least MinCases failures (ef);
+//   - some case does not exercise it: a rule every case exercises
+//     cannot tell failing cases from passing ones, so explains nothing;
+//   - the cases exercising it fail at least MinRateRatio times as often
+//     as those not exercising it, so the failures follow the rule rather
+//     than the op; and
+//   - that is no coincidence: if the ef+nf failures fell on the cases at
+//     random, the chance that ef or more of them would exercise the rule
+//     (the tail of the hypergeometric distribution, Fisher's exact test)
+//     is at most MaxChance. A few unrelated failures among a rule's many
+//     passing cases are noise, however rare failures are elsewhere; a
+//     rule whose cases fail only in part (a bug in one mode, on negative
+//     indices only) is still a cause when no failure falls outside it.
+func Suspicious(ef, ep, nf, np int) bool {
+	if ef < MinCases || nf+np == 0 {
+		return false
+	}
+	with := float64(ef) / float64(ef+ep)
+	without := float64(nf) / float64(nf+np)
+	return with >= MinRateRatio*without && Chance(ef, ep, nf, np) <= MaxChance
+}
+
+// Chance returns the chance that, of ef+ep cases drawn at random from the
+// ef+ep+nf+np cases of which ef+nf fail, ef or more fail: the one-sided
+// p-value of Fisher's exact test that the cases exercising a rule fail
+// more often than the others.
+func Chance(ef, ep, nf, np int) float64 {
+	n, k, drawn := ef+ep+nf+np, ef+nf, ef+ep
+	// log of the binomial coefficient C(a, b).
+	logC := func(a, b int) float64 {
+		x, _ := math.Lgamma(float64(a + 1))
+		y, _ := math.Lgamma(float64(b + 1))
+		z, _ := math.Lgamma(float64(a - b + 1))
+		return x - y - z
+	}
+	total := logC(n, drawn)
+	p := 0.0
+	for i := ef; i <= min(drawn, k); i++ {
+		term := math.Exp(logC(k, i) + logC(n-k, drawn-i) - total)
+		p += term
+		if term < p*1e-12 {
+			break // the terms past the mode only shrink
+		}
+	}
+	return min(p, 1)
+}
+
+// Ochiai returns the Ochiai coefficient of a rule exercised by ef
+// failing and ep passing cases, with nf failing cases not exercising it:
+// ef / sqrt((ef+nf)(ef+ep)), 0 when ef is 0.
+func Ochiai(ef, ep, nf int) float64 {
+	if ef == 0 {
+		return 0
+	}
+	return float64(ef) / math.Sqrt(float64(ef+nf)*float64(ef+ep))
+}
+
+// Find returns the causes of the failures among obs (see the package
+// doc): the causes with a rule first, most failing cases first, then the
+// groups of failures no rule explains, most failing cases first; ties in
+// the order of op, symptom and rule. Every failing observation is in
+// exactly one cause.
+func Find(obs []Observation) []Cause {
+	obs = slices.Clone(obs)
+	for i := range obs {
+		obs[i].Rules = unique(obs[i].Rules)
+	}
+	type key struct{ op, symptom string }
+	var keys []key
+	failing := map[key][]int{}
+	passing := map[string][]int{}
+	for i, o := range obs {
+		if !o.Failed {
+			passing[o.Op] = append(passing[o.Op], i)
+			continue
+		}
+		k := key{o.Op, o.Symptom}
+		if failing[k] == nil {
+			keys = append(keys, k)
+		}
+		failing[k] = append(failing[k], i)
+	}
+	var explained, unexplained []Cause
+	for _, k := range keys {
+		rest := failing[k]
+		for {
+			c, ok := best(obs, rest, passing[k.op])
+			if !ok {
+				break
+			}
+			var left []int
+			for _, i := range rest {
+				if slices.Contains(obs[i].Rules, c.Rule) {
+					c.Cases = append(c.Cases, obs[i].ID)
+				} else {
+					left = append(left, i)
+				}
+			}
+			c.Op, c.Symptom = k.op, k.symptom
+			c.Spectrum = spectrum(obs, k.op, k.symptom, c.Rule)
+			explained = append(explained, c)
+			rest = left
+		}
+		if len(rest) > 0 {
+			c := Cause{Op: k.op, Symptom: k.symptom}
+			for _, i := range rest {
+				c.Cases = append(c.Cases, obs[i].ID)
+			}
+			unexplained = append(unexplained, c)
+		}
+	}
+	order := func(a, b Cause) int {
+		return cmp.Or(cmp.Compare(len(b.Cases), len(a.Cases)), cmp.Compare(a.Op, b.Op),
+			cmp.Compare(a.Symptom, b.Symptom), cmp.Compare(a.Rule, b.Rule))
+	}
+	slices.SortStableFunc(explained, order)
+	slices.SortStableFunc(unexplained, order)
+	return append(explained, unexplained...)
+}
+
+// best returns the most suspicious rule over the failing observations
+// fail (indices into obs) and the passing ones pass, as a Cause with its
+// Rule and Score set; false if no rule is Suspicious. The observations'
+// rules are distinct.
+func best(obs []Observation, fail, pass []int) (Cause, bool) {
+	ef := map[engine.RuleID]int{}
+	for _, i := range fail {
+		for _, r := range obs[i].Rules {
+			ef[r]++
+		}
+	}
+	ep := map[engine.RuleID]int{}
+	for _, i := range pass {
+		for _, r := range obs[i].Rules {
+			if ef[r] > 0 {
+				ep[r]++
+			}
+		}
+	}
+	var top Cause
+	topEP, topEF := 0, 0
+	found := false
+	for r, f := range ef {
+		p := ep[r]
+		nf, np := len(fail)-f, len(pass)-p
+		if !Suspicious(f, p, nf, np) {
+			continue
+		}
+		score := Ochiai(f, p, nf)
+		better := !found || cmp.Or(cmp.Compare(score, top.Score), cmp.Compare(topEP, p), cmp.Compare(f, topEF), cmp.Compare(top.Rule, r)) > 0
+		if better {
+			top, topEP, topEF, found = Cause{Rule: r, Score: score}, p, f, true
+		}
+	}
+	return top, found
+}
+
+// spectrum counts every case of op by whether it exercises rule and
+// whether it fails with symptom.
+func spectrum(obs []Observation, op, symptom string, rule engine.RuleID) Spectrum {
+	var s Spectrum
+	for _, o := range obs {
+		if o.Op != op {
+			continue
+		}
+		fails := o.Failed && o.Symptom == symptom
+		if slices.Contains(o.Rules, rule) {
+			s.With++
+			if fails {
+				s.FailWith++
+			}
+		} else {
+			s.Without++
+			if fails {
+				s.FailWithout++
+			}
+		}
+	}
+	return s
+}
+
+// unique returns rules without repeats, sorted (the rules of an
+// observation need not be distinct).
+func unique(rules []engine.RuleID) []engine.RuleID {
+	out := slices.Clone(rules)
+	slices.Sort(out)
+	return slices.Compact(out)
+}

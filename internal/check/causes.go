@@ -1,0 +1,137 @@
+package check
+
+import (
+	"io/fs"
+	"strings"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/cause"
+	"github.com/conformsuite/conform/internal/corpus"
+	"github.com/conformsuite/conform/internal/signature"
+)
+
+// Observe returns the observations package cause reads for results, the
+// results of a run of the corpus under fsys (in any order): one per case
+// whose answer was compared on an op where some case failed — a pass, or
+// a failure with a signature. Each such case is evaluated once more on
+// the engine, with a trace, for the rules it exercised (see
+// engine.Trace), and the rule of its error if the engine answers one (see
+// engine.RuleOf), including the error of a case whose fields do not make
+// a valid case. Skipped cases, known failures and failures that are not
+// the implementation's answer (a case or input that cannot be read, an
+// unexpected pass) are not observed, and nothing is evaluated when no
+// case failed.
+func Observe(fsys fs.FS, results []Result) ([]cause.Observation, error) {
+	failingOps := map[string]bool{}
+	for _, r := range results {
+		if r.Status == Fail && !r.Signature.IsZero() {
+			failingOps[r.Signature.Op] = true
+		}
+	}
+	if len(failingOps) == 0 {
+		return nil, nil // the gate's common case: nothing to pay
+	}
+	byID := make(map[string]Result, len(results))
+	for _, r := range results {
+		byID[r.ID] = r
+	}
+	entries, err := corpus.Entries(fsys)
+	if err != nil {
+		return nil, err
+	}
+	fsys = corpus.Open(fsys)
+	var obs []cause.Observation
+	trace := new(engine.Trace)
+	for _, e := range entries {
+		r, ok := byID[e.ID]
+		if !ok || e.Err != nil {
+			continue
+		}
+		failed := r.Status == Fail && !r.Signature.IsZero()
+		if !failed && r.Status != Pass {
+			continue
+		}
+		op := e.Op()
+		if failed {
+			op = r.Signature.Op
+		}
+		if !failingOps[op] {
+			continue
+		}
+		rules, ok := exercised(fsys, e, trace)
+		if !ok {
+			continue
+		}
+		o := cause.Observation{ID: r.ID, Op: op, Failed: failed, Rules: rules}
+		if failed {
+			o.Symptom = CauseSymptom(r.Signature)
+		}
+		obs = append(obs, o)
+	}
+	return obs, nil
+}
+
+// CauseSymptom returns the symptom by which the causes of failures are
+// grouped (see package cause) for a failure with signature sig: the
+// signature's symptom and detail ("values", "shape/rank",
+// "output-for-error/invalid_spec"), except that an error the
+// implementation answers in place of an output or of another error is
+// "error/KIND" whatever the reference answers ("error/invalid_spec" for
+// both "error-for-output/invalid_spec" and
+// "error-kind/invalid_spec-for-out_of_range"): a library that refuses a
+// feature refuses it the same way whether the case expected an output or
+// an error raised later.
+func CauseSymptom(sig signature.Signature) string {
+	switch sig.Symptom {
+	case signature.ErrorForOutput:
+		return "error/" + sig.Detail
+	case signature.ErrorKind:
+		got, _, _ := strings.Cut(sig.Detail, "-for-")
+		return "error/" + got
+	}
+	if sig.Detail == "" {
+		return string(sig.Symptom)
+	}
+	return string(sig.Symptom) + "/" + sig.Detail
+}
+
+// exercised returns the rules the engine's evaluation of the case of
+// entry e exercises: its trace and the rule of its error; trace is reset
+// and reused. It returns false for a case that cannot be read (not a
+// JSON object, an input that cannot be read): a fault of the corpus, not
+// of an implementation.
+func exercised(fsys fs.FS, e corpus.Entry, trace *engine.Trace) ([]engine.RuleID, bool) {
+	c, err := LoadCase(fsys, e)
+	if err != nil {
+		return nil, false
+	}
+	trace.Reset()
+	_, err, ok := c.EvalSafely(engine.Rules{Trace: trace})
+	rules := trace.Rules()
+	if id := engine.RuleOf(err); ok && id != "" {
+		rules = append(rules, id)
+	}
+	return rules, true
+}
+
+// FindCauses finds the causes of the failures of s, a run of the corpus
+// under fsys (see Observe and package cause), into s.Causes, and names
+// each failure's cause in its result (Result.Cause). It evaluates nothing
+// when no case failed.
+func (s *Summary) FindCauses(fsys fs.FS) error {
+	obs, err := Observe(fsys, s.Results)
+	if err != nil || len(obs) == 0 {
+		return err
+	}
+	s.Causes = cause.Find(obs)
+	index := map[string]int{}
+	for i, r := range s.Results {
+		index[r.ID] = i
+	}
+	for ci, c := range s.Causes {
+		for _, id := range c.Cases {
+			s.Results[index[id]].Cause = &s.Causes[ci]
+		}
+	}
+	return nil
+}
