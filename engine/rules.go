@@ -80,7 +80,8 @@ const (
 	// dimensions is refused (invalid_spec, Dask's TypeError).
 	NDIndexArrayRefused
 	// GatherIndicesClamped: a gather index outside its axis is clamped
-	// into it (XLA's Gather) instead of out of range.
+	// into it (XLA's Gather, whose operation semantics clamp the start
+	// indices so that a slice stays in bounds) instead of out of range.
 	GatherIndicesClamped
 	// IntegersBesideArraysBasic: integers among index arrays are basic
 	// indices, so they do not separate the arrays nor count as arrays
@@ -101,7 +102,13 @@ type VariantInfo struct {
 
 // Variants lists every variant, most specific first: a classifier tries
 // them in this order and attributes an answer to the first one whose own
-// rule decides it.
+// rule decides it. Where two variants' own rules refuse the same case
+// with the same kind (an empty result with a negative step: PyTorch
+// refuses the step, an implementation that refuses empty results the
+// result), one case cannot tell them apart: the variants of PyTorch,
+// Dask and XLA come after the older ones, so that they take no name from
+// them, and among themselves in the order the libraries check (PyTorch
+// an index's dtype before its values).
 var Variants = []VariantInfo{
 	{InputByteOrder, "input-byte-order",
 		"a full integer index (x[1, 2]) gives a 0-d array of the input's dtype, where NumPy gives a scalar: native byte order, strings as wide as their value"},
@@ -113,22 +120,6 @@ var Variants = []VariantInfo{
 		"spec entries beyond the input's dimensions are ignored instead of refused"},
 	{MaskBitsPastSpecApplied, "mask-bits-past-spec-applied",
 		"mask bits beyond the spec's entries take effect instead of being ignored: a new_axis bit pushes the last dimension off (TFLite)"},
-	{BoolAsInteger, "bool-as-integer",
-		"a Python True/False in a subscript is the integer 1/0, not a 0-d boolean index (Dask)"},
-	{OneIndexArrayOnly, "one-index-array-only",
-		"a subscript with more than one index array is refused (out_of_range) (Dask)"},
-	{ZeroDIndexArrayRefused, "0d-index-array-refused",
-		"a 0-d index array is refused (out_of_range) instead of taken as an integer or a 0-d mask (Dask)"},
-	{NDIndexArrayRefused, "nd-index-array-refused",
-		"a non-empty integer index array of 2 or more dimensions is refused (invalid_spec) (Dask)"},
-	{Int64IndicesOnly, "int64-indices-only",
-		"index arrays of an integer dtype PyTorch does not take are refused (out_of_range): int64 only, also uint8 in getitem, also int32 in take along an axis (PyTorch)"},
-	{NegativeStepRefused, "negative-step-refused",
-		"a slice with a negative step is refused (invalid_spec) instead of walking backwards (PyTorch)"},
-	{NegativeIndicesRefused, "negative-indices-refused",
-		"a negative index is out of range instead of counting from the end (PyTorch's index_select, take_along_dim, gather)"},
-	{IntegersBesideArraysBasic, "integers-beside-arrays-basic",
-		"integers among index arrays are basic indices: they neither separate the arrays nor join them, so arrays they separate keep their place (PyTorch, Dask)"},
 	{EllipsisCoversOneDim, "ellipsis-covers-one-dim",
 		"an ellipsis stands for at least one dimension, even where the other entries cover them all; the entry pushed past the last dimension falls off"},
 	{ShrinkIndexClamped, "shrink-index-clamped",
@@ -137,10 +128,26 @@ var Variants = []VariantInfo{
 		"negative gather indices count from the end of their axis instead of being out of range"},
 	{GatherFlatBounds, "gather-flat-bounds",
 		"an index row is checked only by its flattened offset into params, not per axis"},
-	{GatherIndicesClamped, "gather-indices-clamped",
-		"a gather index outside its axis is clamped into it instead of out of range (XLA)"},
 	{EmptyRangeRefused, "empty-range-refused",
 		"a result with a dimension of size 0 is refused instead of returned empty"},
+	{GatherIndicesClamped, "gather-indices-clamped",
+		"a gather index outside its axis is clamped into it instead of out of range (XLA's Gather, operation semantics: start indices are clamped; JAX's lax.gather mode='clip')"},
+	{BoolAsInteger, "bool-as-integer",
+		"a Python True/False in a subscript is the integer 1/0, not a 0-d boolean index (Dask)"},
+	{OneIndexArrayOnly, "one-index-array-only",
+		"a subscript with more than one index array is refused (out_of_range) (Dask)"},
+	{ZeroDIndexArrayRefused, "0d-index-array-refused",
+		"a 0-d index array is refused (out_of_range) instead of taken as an integer or a 0-d mask (Dask)"},
+	{Int64IndicesOnly, "int64-indices-only",
+		"index arrays of an integer dtype PyTorch does not take are refused (out_of_range): int64 only, also uint8 in getitem, also int32 in take along an axis (PyTorch)"},
+	{NegativeIndicesRefused, "negative-indices-refused",
+		"a negative index is out of range instead of counting from the end (PyTorch's index_select, take_along_dim, gather)"},
+	{IntegersBesideArraysBasic, "integers-beside-arrays-basic",
+		"integers among index arrays are basic indices: they neither separate the arrays nor join them, so arrays they separate keep their place (PyTorch, Dask)"},
+	{NegativeStepRefused, "negative-step-refused",
+		"a slice with a negative step is refused (invalid_spec) instead of walking backwards (PyTorch)"},
+	{NDIndexArrayRefused, "nd-index-array-refused",
+		"a non-empty integer index array of 2 or more dimensions is refused (invalid_spec) (Dask)"},
 	{DropSize1Dims, "drop-size-1-dims",
 		"size-1 dimensions of the result are dropped"},
 }
