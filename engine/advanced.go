@@ -78,6 +78,9 @@ type advEntry struct {
 	// whole marks NumPy's single boolean index (a mask of x's shape as
 	// the only item), which NumPy evaluates without its index iterator.
 	whole bool
+	// fromBool marks an advInt that is a Python True/False read as 1/0
+	// (the variant BoolAsInteger).
+	fromBool bool
 }
 
 // hasArrays reports whether items has an IndexArray item.
@@ -92,15 +95,23 @@ func hasArrays(items []IndexItem) bool {
 
 // advancedGetItem is GetItemUnder for an index with IndexArray items.
 func advancedGetItem(x *Tensor, items []IndexItem, r Rules) (*Tensor, error) {
-	entries, fancy, err := prepareAdvanced(x, items)
+	entries, fancy, err := prepareAdvanced(x, items, r)
 	if err != nil {
 		return nil, err
 	}
 	if !fancy {
-		// Only 0-d integer arrays: a basic index, as NumPy treats it
-		// (its result is a copy of the same elements).
+		// Only 0-d integer arrays (or, under BoolAsInteger, Python
+		// bools): a basic index, as NumPy treats it (its result is a
+		// copy of the same elements).
 		basic := make([]IndexItem, 0, len(entries))
-		for _, e := range entries {
+		var fromBool []bool
+		for i, e := range entries {
+			if e.fromBool {
+				if fromBool == nil {
+					fromBool = make([]bool, len(entries))
+				}
+				fromBool[i] = true
+			}
 			switch e.kind {
 			case advInt:
 				basic = append(basic, IndexItem{Kind: IndexInt, Index: e.index})
@@ -110,10 +121,12 @@ func advancedGetItem(x *Tensor, items []IndexItem, r Rules) (*Tensor, error) {
 				basic = append(basic, e.item)
 			}
 		}
-		r.Trace.add(RuleGetItem0DIntArray)
-		return GetItemUnder(x, basic, r)
+		if fromBool == nil {
+			r.Trace.add(RuleGetItem0DIntArray)
+		}
+		return basicGetItem(x, basic, r, fromBool)
 	}
-	p, err := planAdvanced(x, entries, r.outputLimit())
+	p, err := planAdvanced(x, entries, r)
 	if err != nil {
 		return nil, err
 	}
@@ -130,9 +143,11 @@ func advancedGetItem(x *Tensor, items []IndexItem, r Rules) (*Tensor, error) {
 // prepareAdvanced is NumPy's prepare_index: it classifies the items into
 // entries (an implicit trailing ellipsis included) and makes the checks
 // of step 1. fancy reports whether any entry is an array (advArray,
-// advMask, advBool0).
-func prepareAdvanced(x *Tensor, items []IndexItem) (entries []advEntry, fancy bool, err error) {
-	p := advPrep{ellipsis: -1}
+// advMask, advBool0). Under the variants r it reads Python bools as
+// integers (BoolAsInteger) and refuses index arrays the variants refuse
+// (see addArray and OneIndexArrayOnly).
+func prepareAdvanced(x *Tensor, items []IndexItem, r Rules) (entries []advEntry, fancy bool, err error) {
+	p := advPrep{ellipsis: -1, rules: r}
 	for _, it := range items {
 		if len(p.entries) > 2*MaxRank {
 			return nil, false, RuleGetItemTooManyItems.Errorf("too many indices for array")
@@ -150,6 +165,11 @@ func prepareAdvanced(x *Tensor, items []IndexItem) (entries []advEntry, fancy bo
 	}
 	if err := p.fillEllipsis(x.Rank()); err != nil {
 		return nil, false, err
+	}
+	if r.Has(OneIndexArrayOnly) {
+		if n := countIndexArrays(p.entries); n > 1 {
+			return nil, false, RuleOneIndexArrayOnly.Errorf("%d index arrays in one subscript: at most one is supported (variant %s)", n, OneIndexArrayOnly)
+		}
 	}
 	if !p.fancy {
 		return p.entries, false, nil
@@ -172,6 +192,20 @@ type advPrep struct {
 	used, newDims, fancyDims int
 	ellipsis                 int
 	fancy                    bool
+	rules                    Rules
+	boolInts                 int // Python bools read as integers (BoolAsInteger)
+}
+
+// countIndexArrays returns the number of index arrays of rank >= 1
+// (integer arrays and masks) among entries.
+func countIndexArrays(entries []advEntry) int {
+	n := 0
+	for _, e := range entries {
+		if e.kind == advArray || e.kind == advMask {
+			n++
+		}
+	}
+	return n
 }
 
 // add classifies one item.
@@ -206,7 +240,11 @@ func (p *advPrep) add(it IndexItem) error {
 // addArray classifies an index array: a boolean array is a 0-d boolean
 // or a mask, a 0-d integer array an integer, any other integer array an
 // array; an array of another dtype (or a name bound to no input) is
-// invalid_spec.
+// invalid_spec. Under the variants: a Python bool (a 0-d boolean written
+// inline) is the integer 1 or 0 (BoolAsInteger); a 0-d array input is
+// refused (ZeroDIndexArrayRefused), as are integer arrays of a dtype
+// PyTorch does not take (Int64IndicesOnly) and non-empty integer arrays
+// of 2 or more dimensions (NDIndexArrayRefused).
 func (p *advPrep) addArray(it IndexItem) error {
 	a := it.Array
 	if a == nil {
@@ -214,6 +252,15 @@ func (p *advPrep) addArray(it IndexItem) error {
 	}
 	switch {
 	case a.DType.Kind == Bool:
+		if a.Rank() == 0 && it.Name == "" && p.rules.Has(BoolAsInteger) {
+			p.used++
+			p.boolInts++
+			p.entries = append(p.entries, advEntry{kind: advInt, index: int64(b2i(a.Bytes()[0] != 0)), fromBool: true})
+			return nil
+		}
+		if a.Rank() == 0 && it.Name != "" && p.rules.Has(ZeroDIndexArrayRefused) {
+			return Rule0DIndexArrayRefused.Errorf("the index array %s is 0-d: refused (variant %s)", arrayName(it), ZeroDIndexArrayRefused)
+		}
 		p.fancy = true
 		p.fancyDims = max(p.fancyDims, 1)
 		if a.Rank() == 0 {
@@ -226,6 +273,9 @@ func (p *advPrep) addArray(it IndexItem) error {
 		p.used += a.Rank()
 		p.entries = append(p.entries, newMaskEntry(a))
 	case a.DType.IsInteger():
+		if err := p.variantRefuses(it); err != nil {
+			return err
+		}
 		if a.Rank() == 0 {
 			var v [1]int64
 			readInts(v[:], a.Data, a.Offset, 0, a.DType)
@@ -246,6 +296,21 @@ func (p *advPrep) addArray(it IndexItem) error {
 	return nil
 }
 
+// variantRefuses returns the error of the variants of p.rules that refuse
+// the integer index array of it, or nil.
+func (p *advPrep) variantRefuses(it IndexItem) error {
+	a := it.Array
+	switch {
+	case p.rules.Has(Int64IndicesOnly) && !(a.DType.Kind == Int && a.DType.Size == 8) && !(a.DType.Kind == Uint && a.DType.Size == 1):
+		return RuleInt64IndicesOnly.Errorf("the index array %s has dtype %v: only int64 (or uint8, bool) indices are taken (variant %s)", arrayName(it), a.DType, Int64IndicesOnly)
+	case p.rules.Has(ZeroDIndexArrayRefused) && a.Rank() == 0:
+		return Rule0DIndexArrayRefused.Errorf("the index array %s is 0-d: refused (variant %s)", arrayName(it), ZeroDIndexArrayRefused)
+	case p.rules.Has(NDIndexArrayRefused) && a.Rank() >= 2 && a.Len() > 0:
+		return RuleNDIndexArrayRefused.Errorf("the index array %s has %d dimensions: at most 1 is supported (variant %s)", arrayName(it), a.Rank(), NDIndexArrayRefused)
+	}
+	return nil
+}
+
 // isWholeMask reports whether a is a boolean array of x's shape, which as
 // the only item is NumPy's single boolean index.
 func isWholeMask(a, x *Tensor) bool {
@@ -254,9 +319,12 @@ func isWholeMask(a, x *Tensor) bool {
 
 // fillEllipsis gives the dimensions of x of the given rank that no item
 // uses to the ellipsis, or to an implicit one at the end; more dimensions
-// used than x has is invalid_spec.
+// used than x has is invalid_spec (under BoolAsInteger, the variant's
+// own error where only the bools read as integers use too many).
 func (p *advPrep) fillEllipsis(rank int) error {
 	switch {
+	case p.used > rank && p.used-p.boolInts <= rank:
+		return RuleBoolAsIntegerTooMany.Errorf("too many indices for array: array is %d-dimensional, but %d were indexed, %d of them bools read as integers (variant %s)", rank, p.used, p.boolInts, BoolAsInteger)
 	case p.used > rank:
 		return RuleGetItemTooManyIndices.Errorf("too many indices for array: array is %d-dimensional, but %d were indexed", rank, p.used)
 	case p.used < rank && p.ellipsis >= 0:
@@ -397,12 +465,13 @@ type arraySource struct {
 }
 
 // planAdvanced makes steps 2 to 4 over the prepared entries (at least
-// one of them an array).
-func planAdvanced(x *Tensor, entries []advEntry, limit int64) (*advPlan, error) {
+// one of them an array), under the variants r.
+func planAdvanced(x *Tensor, entries []advEntry, r Rules) (*advPlan, error) {
+	limit := r.outputLimit()
 	p := &advPlan{x: x, base: x.Offset}
 	// Step 2: the view of the basic items, in item order, and where the
 	// broadcast dimensions go.
-	dims, insert, fancies, err := p.view(entries)
+	dims, insert, fancies, err := p.view(entries, r)
 	if err != nil {
 		return nil, err
 	}
@@ -445,23 +514,29 @@ type advFancy struct {
 // slice step invalid_spec), and returns the result dimensions of the
 // basic items, the index in them where the broadcast dimensions go (0
 // when the arrays are separated), and the array entries with their axes.
-func (p *advPlan) view(entries []advEntry) (dims []advDim, insert int, fancies []advFancy, err error) {
+// Under IntegersBesideArraysBasic the integers take no part in where the
+// broadcast dimensions go; under NegativeStepRefused a negative step is
+// refused.
+func (p *advPlan) view(entries []advEntry, r Rules) (dims []advDim, insert int, fancies []advFancy, err error) {
 	x := p.x
 	var place broadcastPlace
+	basicInts := r.Has(IntegersBesideArraysBasic)
 	axis := 0
 	for i := range entries {
 		e := &entries[i]
-		place.see(e.kind, len(dims))
+		if e.kind != advInt || !basicInts {
+			place.see(e.kind, len(dims))
+		}
 		switch e.kind {
 		case advInt:
-			off, err := intOffset(x, axis, e.index)
+			off, err := intOffset(x, axis, e.index, e.fromBool)
 			if err != nil {
 				return nil, 0, nil, err
 			}
 			p.base += off
 			axis++
 		case advSlice:
-			d, off, err := sliceDim(x, axis, e.item)
+			d, off, err := sliceDim(x, axis, e.item, r)
 			if err != nil {
 				return nil, 0, nil, err
 			}
@@ -539,7 +614,7 @@ func traceAdvanced(t *Trace, x *Tensor, items []IndexItem, entries []advEntry, p
 			}
 			axis += e.dims
 		case advSlice:
-			if step, err := sliceStep(e.item, axis); err == nil {
+			if step, err := sliceStep(e.item, axis, Rules{}); err == nil {
 				d := int64(x.Shape[axis])
 				_, count := canonicalRange(d, e.item.Start, e.item.Stop, step, !e.item.HasStart, !e.item.HasStop)
 				t.traceRange(getItemRanges, d, e.item.Start, e.item.Stop, step, !e.item.HasStart, !e.item.HasStop, count)
@@ -591,21 +666,22 @@ func (b *broadcastPlace) insert() int {
 }
 
 // intOffset returns the byte offset in x of index on axis, or
-// out_of_range.
-func intOffset(x *Tensor, axis int, index int64) (int, error) {
+// out_of_range (see indexOutOfBounds for fromBool).
+func intOffset(x *Tensor, axis int, index int64, fromBool bool) (int, error) {
 	size := int64(x.Shape[axis])
 	pos, ok := resolveIndex(index, size, Rules{})
 	if !ok {
-		return 0, RuleGetItemIndexOutOfBounds.Errorf("index %d is out of bounds for axis %d with size %d", index, axis, size)
+		return 0, indexOutOfBounds(index, axis, size, fromBool)
 	}
 	return int(pos) * x.Strides[axis], nil
 }
 
 // sliceDim returns the result dimension of slice it on axis of x and the
 // byte offset of its start (0 for an empty slice), or the slice's error
-// (a bound that is not an integer) or invalid_spec for a zero step.
-func sliceDim(x *Tensor, axis int, it IndexItem) (advDim, int, error) {
-	step, err := sliceStep(it, axis)
+// (a bound that is not an integer) or invalid_spec for a zero step (or
+// a negative one under NegativeStepRefused).
+func sliceDim(x *Tensor, axis int, it IndexItem, r Rules) (advDim, int, error) {
+	step, err := sliceStep(it, axis, r)
 	if err != nil {
 		return advDim{}, 0, err
 	}

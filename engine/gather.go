@@ -622,8 +622,11 @@ func GatherUnder(params, indices *Tensor, spec GatherSpec, r Rules) (*Tensor, er
 		return r.finish(newResult(params.DType, outShape))
 	}
 	rule := indexNoNegatives
-	if r.Has(NegativeGatherIndicesWrap) {
+	switch {
+	case r.Has(NegativeGatherIndicesWrap):
 		rule = indexNegativeWrap
+	case r.Has(GatherIndicesClamped):
+		rule = indexClip
 	}
 	g := &axisGather{
 		src:        newGatherSource(params, axis+1),
@@ -768,6 +771,9 @@ func ONNXGatherElementsUnder(data, indices *Tensor, spec ONNXGatherSpec, r Rules
 	if err := onnxGatherIndices("GatherElements", RuleONNXElemIndexDType, indices); err != nil {
 		return nil, err
 	}
+	if r.Has(Int64IndicesOnly) && indices.DType.Size != 8 {
+		return nil, RuleInt64IndicesOnly.Errorf("indices of dtype %v: only int64 is taken (variant %s)", indices.DType, Int64IndicesOnly)
+	}
 	rank := data.Rank()
 	if rank < 1 {
 		return nil, RuleONNXElemScalar.Errorf("data must have rank >= 1, got shape %v", data.Shape)
@@ -798,9 +804,16 @@ func ONNXGatherElementsUnder(data, indices *Tensor, spec ONNXGatherSpec, r Rules
 	if NumElements(outShape) == 0 {
 		return r.finish(newResult(data.DType, outShape))
 	}
-	g := newElemGather(data, data.Shape, indices, outShape, axis, indexNegativeWrap)
+	rule := indexNegativeWrap
+	if r.Has(NegativeIndicesRefused) {
+		rule = indexNoNegatives
+	}
+	g := newElemGather(data, data.Shape, indices, outShape, axis, rule)
 	out, bad := g.run()
 	if bad >= 0 {
+		if index := readInt(g.indices, g.indexOf(bad)); rule == indexNoNegatives && index < 0 && index >= -int64(g.n) {
+			return nil, RuleNegativeIndexOut.Errorf("indices element %d is negative: out of bounds for axis %d with size %d (variant %s)", index, axis, g.n, NegativeIndicesRefused)
+		}
 		return nil, onnxBadIndex(indices, bad, g.n, RuleONNXElemOutOfRange)
 	}
 	return r.finish(out)

@@ -173,6 +173,7 @@ type rowCursor struct {
 
 	// The bounds rule of the variants (see resolve):
 	wrap       bool // a negative component gets its dim added once
+	clamp      bool // a component is clamped into its dim (XLA)
 	flat       bool // only the row's offset is checked, against batchBytes
 	unsigned   bool // the indices are unsigned (a negative read is beyond int64)
 	blockBytes int  // bytes per block, for the flat check
@@ -188,6 +189,7 @@ func (g *gatherND) newRowCursor(indices *Tensor, first int) *rowCursor {
 		rowsPerBatch: g.rowsPerBatch,
 		wrap:         g.rules.Has(NegativeGatherIndicesWrap),
 		flat:         g.rules.Has(GatherFlatBounds),
+		clamp:        g.rules.Has(GatherIndicesClamped),
 		unsigned:     indices.DType.Kind == Uint,
 		blockBytes:   g.block * g.params.DType.Size,
 		r:            first,
@@ -214,7 +216,7 @@ func (c *rowCursor) next() int {
 	}
 	readRow(c.row, c.indices, c.r)
 	c.r++
-	if c.wrap || c.flat {
+	if c.wrap || c.flat || c.clamp {
 		if offset := c.resolve(); offset >= 0 {
 			return c.batchOffset + offset
 		}
@@ -247,10 +249,28 @@ func (c *rowCursor) next() int {
 //     also refuses any negative component, which this variant does not
 //     model; TF.js does not.) A block with no elements has offset 0 on
 //     every row, which is always inside.
+//   - GatherIndicesClamped (c.clamp): each component is clamped into
+//     [0, dim-1], as XLA's Gather clamps its start indices (an unsigned
+//     index beyond int64 to dim-1); a row is outside only where a dim is
+//     0.
 //
-// With both, components wrap first and the sum is checked. An unsigned
-// index beyond int64 (read as -1) is outside under either.
+// With wrap and flat, components wrap first and the sum is checked. An
+// unsigned index beyond int64 (read as -1) is outside under either.
 func (c *rowCursor) resolve() int {
+	if c.clamp && !c.wrap && !c.flat {
+		offset := 0
+		for j, i := range c.row {
+			if i < 0 && c.unsigned {
+				i = math.MaxInt64 // beyond int64 (see readInt)
+			}
+			p := indexClip.position(i, c.dims[j])
+			if p < 0 {
+				return -1
+			}
+			offset += p * c.strides[j]
+		}
+		return offset
+	}
 	if !c.flat {
 		offset := 0
 		for j, i := range c.row {
@@ -314,7 +334,7 @@ func flatOffsetBig(row []int64, dims, strides []int, wrap bool, last int) int {
 // -1 if there is none.
 func (c *rowCursor) fill(offsets []int) int {
 	bad := -1
-	if c.indices.DType != Int64Type || c.wrap || c.flat {
+	if c.indices.DType != Int64Type || c.wrap || c.flat || c.clamp {
 		for k := range offsets {
 			offsets[k] = c.next()
 			if offsets[k] < 0 && bad < 0 {

@@ -12,14 +12,17 @@ import (
 // dimensions; then each item in order (integer bounds, slice bounds that
 // are not integers, zero slice step).
 func GetItemPlan(shape []int, items []IndexItem) (*Plan, error) {
-	return getItemPlan(shape, items, Rules{})
+	return getItemPlan(shape, items, Rules{}, nil)
 }
 
 // getItemPlan is GetItemPlan under the variants rules, TF's encoding of
 // x[...] as a strided_slice read as TFLite does: ExtraEntriesIgnored and
 // EllipsisCoversOneDim change how items are matched to dimensions,
-// ShrinkIndexClamped the integer index check.
-func getItemPlan(shape []int, items []IndexItem, rules Rules) (*Plan, error) {
+// ShrinkIndexClamped the integer index check, NegativeStepRefused the
+// slice step check. fromBool, if not nil, marks the integer items that
+// are a Python True/False read as 1/0 (the variant BoolAsInteger), whose
+// bounds are that variant's rule.
+func getItemPlan(shape []int, items []IndexItem, rules Rules, fromBool []bool) (*Plan, error) {
 	rank := len(shape)
 	n, err := countItems(items)
 	if err != nil {
@@ -43,8 +46,8 @@ func getItemPlan(shape []int, items []IndexItem, rules Rules) (*Plan, error) {
 		shape: shape, rules: rules, widen: widen, drop: drop, consumed: n.consumed, emptyFixed: -1,
 		plan: &Plan{Fixed: make([]int, rank), Axes: make([]PlanAxis, 0, max(rank-n.ints+n.newAxes, 0)+1)},
 	}
-	for _, it := range items {
-		if err := b.add(it); err != nil {
+	for i, it := range items {
+		if err := b.add(it, fromBool != nil && fromBool[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -120,8 +123,9 @@ func (b *basicPlanner) full(n int) {
 
 // add adds one item: an integer or a slice consumes the next dimension
 // (ignored past the last one under drop), an ellipsis the dimensions no
-// other item consumes (one under widen).
-func (b *basicPlanner) add(it IndexItem) error {
+// other item consumes (one under widen). fromBool marks an integer that
+// is a Python bool read as 1/0 (BoolAsInteger).
+func (b *basicPlanner) add(it IndexItem, fromBool bool) error {
 	rank := len(b.shape)
 	switch it.Kind {
 	case IndexEllipsis:
@@ -142,7 +146,7 @@ func (b *basicPlanner) add(it IndexItem) error {
 		size := int64(b.shape[b.axis])
 		pos, inBounds := resolveIndex(it.Index, size, b.rules)
 		if !inBounds {
-			return RuleGetItemIndexOutOfBounds.Errorf("index %d is out of bounds for axis %d with size %d", it.Index, b.axis, size)
+			return indexOutOfBounds(it.Index, b.axis, size, fromBool)
 		}
 		if size == 0 {
 			b.emptyFixed = b.axis // clamped into an empty dimension
@@ -157,7 +161,7 @@ func (b *basicPlanner) add(it IndexItem) error {
 		if b.axis == rank && b.drop { // past the last dimension
 			return nil
 		}
-		step, err := sliceStep(it, b.axis)
+		step, err := sliceStep(it, b.axis, b.rules)
 		if err != nil {
 			return err
 		}
@@ -171,10 +175,20 @@ func (b *basicPlanner) add(it IndexItem) error {
 	return nil
 }
 
+// indexOutOfBounds is the error of an integer index out of bounds for
+// axis of the given size: the variant BoolAsInteger's own rule when the
+// integer is a Python bool read as 1/0 (fromBool).
+func indexOutOfBounds(index int64, axis int, size int64, fromBool bool) error {
+	if fromBool {
+		return RuleBoolAsIntegerOut.Errorf("index %d (a bool read as an integer) is out of bounds for axis %d with size %d (variant %s)", index, axis, size, BoolAsInteger)
+	}
+	return RuleGetItemIndexOutOfBounds.Errorf("index %d is out of bounds for axis %d with size %d", index, axis, size)
+}
+
 // sliceStep returns the step of slice item it on axis (1 if it has none),
 // or its error (a bound that is not an integer), or invalid_spec for a
-// zero step.
-func sliceStep(it IndexItem, axis int) (int64, error) {
+// zero step, or under NegativeStepRefused for a negative one.
+func sliceStep(it IndexItem, axis int, rules Rules) (int64, error) {
 	if it.Err != nil {
 		return 0, it.Err
 	}
@@ -184,6 +198,9 @@ func sliceStep(it IndexItem, axis int) (int64, error) {
 	}
 	if step == 0 {
 		return 0, RuleGetItemZeroStep.Errorf("slice step cannot be zero (axis %d)", axis)
+	}
+	if step < 0 && rules.Has(NegativeStepRefused) {
+		return 0, RuleNegativeStepRefused.Errorf("slice step %d is negative (axis %d): refused (variant %s)", step, axis, NegativeStepRefused)
 	}
 	return step, nil
 }
@@ -206,7 +223,13 @@ func GetItemUnder(x *Tensor, items []IndexItem, r Rules) (*Tensor, error) {
 	if hasArrays(items) {
 		return advancedGetItem(x, items, r)
 	}
-	p, err := getItemPlan(x.Shape, items, r)
+	return basicGetItem(x, items, r, nil)
+}
+
+// basicGetItem is GetItemUnder for items with no array; fromBool is as for
+// getItemPlan.
+func basicGetItem(x *Tensor, items []IndexItem, r Rules, fromBool []bool) (*Tensor, error) {
+	p, err := getItemPlan(x.Shape, items, r, fromBool)
 	if err != nil {
 		return nil, err
 	}

@@ -53,6 +53,41 @@ const (
 	// beyond the spec's entries take effect (as entries of begin 0, end
 	// 0, stride 1) instead of being ignored.
 	MaskBitsPastSpecApplied
+	// NegativeStepRefused: a getitem slice with a negative step is
+	// refused (invalid_spec) instead of walking the dimension backwards
+	// (PyTorch).
+	NegativeStepRefused
+	// Int64IndicesOnly: index arrays of an integer dtype other than the
+	// ones PyTorch takes are refused (out_of_range, as PyTorch's
+	// IndexError/RuntimeError): int64 everywhere, also uint8 in getitem,
+	// also int32 in take along an axis (index_select).
+	Int64IndicesOnly
+	// NegativeIndicesRefused: a negative index is out of range instead
+	// of counting from the end (PyTorch's index_select, take_along_dim,
+	// gather).
+	NegativeIndicesRefused
+	// BoolAsInteger: a Python True/False in a subscript is the integer
+	// 1/0 instead of a 0-d boolean index (Dask).
+	BoolAsInteger
+	// ZeroDIndexArrayRefused: a 0-d index array (an array input, not a
+	// Python bool) is refused (out_of_range, Dask's AssertionError or
+	// IndexError) instead of taken as an integer or a 0-d mask.
+	ZeroDIndexArrayRefused
+	// OneIndexArrayOnly: a subscript with more than one index array of
+	// rank >= 1 is refused (out_of_range, Dask's NotImplementedError).
+	OneIndexArrayOnly
+	// NDIndexArrayRefused: a non-empty integer index array of two or more
+	// dimensions is refused (invalid_spec, Dask's TypeError).
+	NDIndexArrayRefused
+	// GatherIndicesClamped: a gather index outside its axis is clamped
+	// into it (XLA's Gather, whose operation semantics clamp the start
+	// indices so that a slice stays in bounds) instead of out of range.
+	GatherIndicesClamped
+	// IntegersBesideArraysBasic: integers among index arrays are basic
+	// indices, so they do not separate the arrays nor count as arrays
+	// when NumPy decides where the broadcast dimensions go (PyTorch,
+	// Dask).
+	IntegersBesideArraysBasic
 )
 
 // VariantInfo describes a variant.
@@ -67,7 +102,13 @@ type VariantInfo struct {
 
 // Variants lists every variant, most specific first: a classifier tries
 // them in this order and attributes an answer to the first one whose own
-// rule decides it.
+// rule decides it. Where two variants' own rules refuse the same case
+// with the same kind (an empty result with a negative step: PyTorch
+// refuses the step, an implementation that refuses empty results the
+// result), one case cannot tell them apart: the variants of PyTorch,
+// Dask and XLA come after the older ones, so that they take no name from
+// them, and among themselves in the order the libraries check (PyTorch
+// an index's dtype before its values).
 var Variants = []VariantInfo{
 	{InputByteOrder, "input-byte-order",
 		"a full integer index (x[1, 2]) gives a 0-d array of the input's dtype, where NumPy gives a scalar: native byte order, strings as wide as their value"},
@@ -89,6 +130,24 @@ var Variants = []VariantInfo{
 		"an index row is checked only by its flattened offset into params, not per axis"},
 	{EmptyRangeRefused, "empty-range-refused",
 		"a result with a dimension of size 0 is refused instead of returned empty"},
+	{GatherIndicesClamped, "gather-indices-clamped",
+		"a gather index outside its axis is clamped into it instead of out of range (XLA's Gather, operation semantics: start indices are clamped; JAX's lax.gather mode='clip')"},
+	{BoolAsInteger, "bool-as-integer",
+		"a Python True/False in a subscript is the integer 1/0, not a 0-d boolean index (Dask)"},
+	{OneIndexArrayOnly, "one-index-array-only",
+		"a subscript with more than one index array is refused (out_of_range) (Dask)"},
+	{ZeroDIndexArrayRefused, "0d-index-array-refused",
+		"a 0-d index array is refused (out_of_range) instead of taken as an integer or a 0-d mask (Dask)"},
+	{Int64IndicesOnly, "int64-indices-only",
+		"index arrays of an integer dtype PyTorch does not take are refused (out_of_range): int64 only, also uint8 in getitem, also int32 in take along an axis (PyTorch)"},
+	{NegativeIndicesRefused, "negative-indices-refused",
+		"a negative index is out of range instead of counting from the end (PyTorch's index_select, take_along_dim, gather)"},
+	{IntegersBesideArraysBasic, "integers-beside-arrays-basic",
+		"integers among index arrays are basic indices: they neither separate the arrays nor join them, so arrays they separate keep their place (PyTorch, Dask)"},
+	{NegativeStepRefused, "negative-step-refused",
+		"a slice with a negative step is refused (invalid_spec) instead of walking backwards (PyTorch)"},
+	{NDIndexArrayRefused, "nd-index-array-refused",
+		"a non-empty integer index array of 2 or more dimensions is refused (invalid_spec) (Dask)"},
 	{DropSize1Dims, "drop-size-1-dims",
 		"size-1 dimensions of the result are dropped"},
 }

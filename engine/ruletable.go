@@ -312,10 +312,24 @@ const (
 // The rules only a variant follows, where it raises an error the
 // reference does not.
 const (
-	RuleEmptyRangeRefused   RuleID = "empty-range-refused/empty-result"
-	RuleShrinkClampedEmpty  RuleID = "shrink-index-clamped/empty-dimension"
-	RuleMaskBitsShortInput  RuleID = "mask-bits-past-spec-applied/short-input"
-	RuleGatherFlatBoundsOut RuleID = "gather-flat-bounds/offset-outside"
+	RuleEmptyRangeRefused    RuleID = "empty-range-refused/empty-result"
+	RuleShrinkClampedEmpty   RuleID = "shrink-index-clamped/empty-dimension"
+	RuleMaskBitsShortInput   RuleID = "mask-bits-past-spec-applied/short-input"
+	RuleGatherFlatBoundsOut  RuleID = "gather-flat-bounds/offset-outside"
+	RuleNegativeStepRefused  RuleID = "negative-step-refused/refused"
+	RuleInt64IndicesOnly     RuleID = "int64-indices-only/dtype-refused"
+	RuleNegativeIndexOut     RuleID = "negative-indices-refused/negative-index"
+	RuleBoolAsIntegerOut     RuleID = "bool-as-integer/index-out-of-bounds"
+	RuleBoolAsIntegerTooMany RuleID = "bool-as-integer/too-many-indices"
+	Rule0DIndexArrayRefused  RuleID = "0d-index-array-refused/refused"
+	RuleOneIndexArrayOnly    RuleID = "one-index-array-only/refused"
+	RuleNDIndexArrayRefused  RuleID = "nd-index-array-refused/refused"
+)
+
+// The libraries the variants' rules come from, as run to confirm them.
+const (
+	pytorch113 = "PyTorch 1.13"
+	dask2022   = "Dask 2022.12"
 )
 
 // RuleTable lists every rule, by op in the order of the ops' documentation
@@ -669,6 +683,38 @@ var RuleTable = []Rule{
 		Statement: "the input read as its leading dimensions has too few elements for a non-empty result", Source: "variant mask-bits-past-spec-applied (TFLite)"},
 	{ID: RuleGatherFlatBoundsOut, Ops: []string{opGatherND, opONNXGatherND}, Kind: OutOfRange, Variant: GatherFlatBounds,
 		Statement: "an index row's flattened offset is outside its batch entry", Source: "variant gather-flat-bounds"},
+	{ID: RuleNegativeStepRefused, Ops: []string{opGetItem}, Kind: InvalidSpec, Variant: NegativeStepRefused,
+		RefError:  "ValueError: step must be greater than zero",
+		Statement: "a slice with a negative step is refused, in item order with the integers' bounds",
+		Source:    pytorch113 + ": torch.Tensor.__getitem__ refuses negative steps (torch.arange(3)[::-1])"},
+	{ID: RuleInt64IndicesOnly, Ops: []string{opGetItem, opTake, opTakeAlongAxis, opONNXGatherElements}, Kind: OutOfRange, Variant: Int64IndicesOnly,
+		RefError:  "IndexError: tensors used as indices must be long, byte or bool tensors; RuntimeError: take(): Expected a long tensor for index",
+		Statement: "integer index arrays are int64 (getitem: also uint8; take along an axis: also int32), checked before their values",
+		Source:    pytorch113 + ": torch.Tensor.__getitem__, torch.take, torch.index_select, torch.take_along_dim and torch.gather refuse other index dtypes"},
+	{ID: RuleNegativeIndexOut, Ops: []string{opTake, opTakeAlongAxis, opONNXGatherElements}, Kind: OutOfRange, Variant: NegativeIndicesRefused,
+		RefError:  "IndexError: index out of range in self; RuntimeError: index -1 is out of bounds for dimension 0 with size 3",
+		Statement: "a negative index is out of range (take: along an axis; torch.take on the flattened input counts from the end)",
+		Source:    pytorch113 + ": torch.index_select, torch.take_along_dim and torch.gather refuse negative indices"},
+	{ID: RuleBoolAsIntegerOut, Ops: []string{opGetItem}, Kind: OutOfRange, Variant: BoolAsInteger,
+		RefError:  "IndexError: Index True is out of bounds for axis 0 with size 1",
+		Statement: "a Python True/False taken as the integer 1/0 is out of bounds for its dimension",
+		Source:    dask2022 + ": dask.array's __getitem__ reads a bool as an integer (x[True] on shape (1,))"},
+	{ID: RuleBoolAsIntegerTooMany, Ops: []string{opGetItem}, Kind: OutOfRange, Variant: BoolAsInteger,
+		RefError:  "IndexError: Too many indices for array",
+		Statement: "Python True/False taken as integers use more dimensions than the input has",
+		Source:    dask2022 + ": dask.array's __getitem__ reads a bool as an integer (x[0, True] on shape (2,))"},
+	{ID: Rule0DIndexArrayRefused, Ops: []string{opGetItem, opTake}, Kind: OutOfRange, Variant: ZeroDIndexArrayRefused,
+		RefError:  "AssertionError; IndexError: Boolean array with size 1 is not long enough for axis 0",
+		Statement: "a 0-d index array is refused",
+		Source:    dask2022 + ": x[np.array(1)], x[np.array(True)] and da.take(x, np.array(1), 0) fail"},
+	{ID: RuleOneIndexArrayOnly, Ops: []string{opGetItem}, Kind: OutOfRange, Variant: OneIndexArrayOnly,
+		RefError:  "NotImplementedError: Don't yet support nd fancy indexing",
+		Statement: "at most one index array of rank >= 1 (integer or boolean) per subscript, checked before they broadcast",
+		Source:    dask2022 + ": x[[0, 1], [0, 1]] and x[mask, [0, 1]] are refused"},
+	{ID: RuleNDIndexArrayRefused, Ops: []string{opGetItem, opTake}, Kind: InvalidSpec, Variant: NDIndexArrayRefused,
+		RefError:  "TypeError: '>' not supported between instances of 'list' and 'int'",
+		Statement: "a non-empty integer index array has at most one dimension",
+		Source:    dask2022 + ": x[np.array([[0, 1]])] and da.take(x, np.array([[0, 1]]), 0) fail"},
 }
 
 // getitem returns a rule of getitem.

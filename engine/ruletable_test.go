@@ -499,6 +499,32 @@ var ruleRaisers = map[engine.RuleID]func(t *testing.T) error{
 		_, err := engine.GatherNDUnder(arange(2, 2), intTensor(t, []int{1, 2}, 0, 5), 0, engine.BadIndexError, engine.Rules{}.With(engine.GatherFlatBounds))
 		return err
 	},
+	engine.RuleNegativeStepRefused: func(t *testing.T) error {
+		return getItemSrc("x[::-1]", arange(2), nil, engine.Rules{}.With(engine.NegativeStepRefused))
+	},
+	engine.RuleInt64IndicesOnly: func(t *testing.T) error {
+		_, err := engine.TakeAlongAxisUnder(arange(2), zeros(engine.Int32Type, 1), engine.TakeAlongAxisSpec{}, engine.Rules{}.With(engine.Int64IndicesOnly))
+		return err
+	},
+	engine.RuleNegativeIndexOut: func(t *testing.T) error {
+		_, err := engine.TakeAlongAxisUnder(arange(2), intTensor(t, []int{1}, -1), engine.TakeAlongAxisSpec{}, engine.Rules{}.With(engine.NegativeIndicesRefused))
+		return err
+	},
+	engine.RuleBoolAsIntegerOut: func(t *testing.T) error {
+		return getItemSrc("x[True]", arange(1), nil, engine.Rules{}.With(engine.BoolAsInteger))
+	},
+	engine.RuleBoolAsIntegerTooMany: func(t *testing.T) error {
+		return getItemSrc("x[0, True]", arange(2), nil, engine.Rules{}.With(engine.BoolAsInteger))
+	},
+	engine.Rule0DIndexArrayRefused: func(t *testing.T) error {
+		return getItemSrc("x[i]", arange(2), map[string]*engine.Tensor{"i": intTensor(t, []int{}, 0)}, engine.Rules{}.With(engine.ZeroDIndexArrayRefused))
+	},
+	engine.RuleOneIndexArrayOnly: func(t *testing.T) error {
+		return getItemSrc("x[[0], [0]]", arange(2, 2), nil, engine.Rules{}.With(engine.OneIndexArrayOnly))
+	},
+	engine.RuleNDIndexArrayRefused: func(t *testing.T) error {
+		return getItemSrc("x[[[0]]]", arange(2), nil, engine.Rules{}.With(engine.NDIndexArrayRefused))
+	},
 }
 
 // TestEveryErrorRuleIsRaised checks that every error rule of RuleTable is

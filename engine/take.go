@@ -113,6 +113,15 @@ func TakeUnder(a, indices *Tensor, spec TakeSpec, r Rules) (*Tensor, error) {
 	default:
 		return nil, RuleTakeIndexDType.Errorf("cannot cast indices of dtype %v to int64 according to the rule 'safe'", dt)
 	}
+	if err := takeVariantRefuses(a, indices, spec, r); err != nil {
+		return nil, err
+	}
+	// Under NegativeIndicesRefused (along an axis of an input of rank 1
+	// or more, in raise mode) a negative index names no position.
+	refuseNegative := rule == indexNegativeWrap && !spec.Flatten && a.Rank() > 0 && r.Has(NegativeIndicesRefused)
+	if refuseNegative {
+		rule = indexNoNegatives
+	}
 	outShape := append(append(append([]int{}, shape[:axis]...), indices.Shape...), shape[axis+1:]...)
 	if err := checkResultShape("take", outShape, a.DType.Size, r.outputLimit()); err != nil {
 		return nil, err
@@ -137,7 +146,7 @@ func TakeUnder(a, indices *Tensor, spec TakeSpec, r Rules) (*Tensor, error) {
 	if empty {
 		if rule == indexNegativeWrap && outer > 0 {
 			if bad := firstBadIndex(indices.Contiguous(), n, rule); bad >= 0 {
-				return nil, RuleTakeOutOfBounds.Errorf("index %d is out of bounds for axis %d with size %d", readInt(indices.Contiguous(), bad), axis, n)
+				return nil, takeOutOfBounds(readInt(indices.Contiguous(), bad), axis, n, refuseNegative)
 			}
 		}
 		return r.finish(newResult(a.DType, outShape))
@@ -161,13 +170,49 @@ func TakeUnder(a, indices *Tensor, spec TakeSpec, r Rules) (*Tensor, error) {
 	}
 	out, bad := g.run(true)
 	if bad >= 0 {
-		return nil, RuleTakeOutOfBounds.Errorf("index %d is out of bounds for axis %d with size %d", readInt(g.indices, bad), axis, n)
+		return nil, takeOutOfBounds(readInt(g.indices, bad), axis, n, refuseNegative)
 	}
 	if len(outShape) == 0 {
 		// NumPy's scalar: as x[()] of the 0-d result.
 		out = getItemResult(0, nil, out, r)
 	}
 	return r.finish(out)
+}
+
+// takeVariantRefuses returns the error of the variants of r that refuse
+// take's indices whatever their values, or nil: an integer dtype
+// PyTorch's torch.take (int64) or, along an axis, torch.index_select
+// (int32, int64) does not take (Int64IndicesOnly; bool indices, which
+// PyTorch refuses too and Dask reads as a mask, are left to the
+// reference); 0-d indices
+// (ZeroDIndexArrayRefused); non-empty indices of 2 or more dimensions
+// (NDIndexArrayRefused). Along an axis of a 0-d a, none applies (both
+// libraries fail otherwise there: PyTorch's index_select ignores the
+// indices, Dask refuses the axis).
+func takeVariantRefuses(a, indices *Tensor, spec TakeSpec, r Rules) error {
+	dt := indices.DType
+	switch {
+	case !spec.Flatten && a.Rank() == 0:
+		return nil
+	case r.Has(Int64IndicesOnly) && dt.Kind != Bool && !(dt.Kind == Int && (dt.Size == 8 || dt.Size == 4 && !spec.Flatten)):
+		return RuleInt64IndicesOnly.Errorf("indices of dtype %v: only int64 (int32 along an axis) are taken (variant %s)", dt, Int64IndicesOnly)
+	case r.Has(ZeroDIndexArrayRefused) && indices.Rank() == 0:
+		return Rule0DIndexArrayRefused.Errorf("0-d indices: refused (variant %s)", ZeroDIndexArrayRefused)
+	case r.Has(NDIndexArrayRefused) && indices.Rank() >= 2 && indices.Len() > 0:
+		return RuleNDIndexArrayRefused.Errorf("indices of %d dimensions: at most 1 is supported (variant %s)", indices.Rank(), NDIndexArrayRefused)
+	}
+	return nil
+}
+
+// takeOutOfBounds is the error of take's index out of bounds for the axis
+// of size n: the variant NegativeIndicesRefused's own rule for a negative
+// index the reference would count from the end (refuseNegative says the
+// variant applies).
+func takeOutOfBounds(index int64, axis, n int, refuseNegative bool) error {
+	if refuseNegative && index < 0 && index >= -int64(n) {
+		return RuleNegativeIndexOut.Errorf("index %d is negative: out of bounds for axis %d with size %d (variant %s)", index, axis, n, NegativeIndicesRefused)
+	}
+	return RuleTakeOutOfBounds.Errorf("index %d is out of bounds for axis %d with size %d", index, axis, n)
 }
 
 // TakeAlongAxis evaluates np.take_along_axis(arr, indices, axis) of NumPy
@@ -220,6 +265,9 @@ func TakeAlongAxisUnder(arr, indices *Tensor, spec TakeAlongAxisSpec, r Rules) (
 	if !indices.DType.IsInteger() {
 		return nil, RuleTakeAlongIndexDType.Errorf("`indices` must be an integer array, got dtype %v", indices.DType)
 	}
+	if r.Has(Int64IndicesOnly) && !(indices.DType.Kind == Int && indices.DType.Size == 8) {
+		return nil, RuleInt64IndicesOnly.Errorf("indices of dtype %v: only int64 is taken (variant %s)", indices.DType, Int64IndicesOnly)
+	}
 	if indices.DType.Kind == Uint && indices.DType.Size == 8 {
 		r.Trace.add(RuleTakeAlongUint64)
 		// NumPy casts uint64 indices to intp: a value beyond int64 reads
@@ -266,10 +314,18 @@ func TakeAlongAxisUnder(arr, indices *Tensor, spec TakeAlongAxisSpec, r Rules) (
 	if NumElements(outShape) == 0 {
 		return r.finish(newResult(arr.DType, outShape))
 	}
-	g := newElemGather(arr, shape, indices, outShape, axis, indexNegativeWrap)
+	rule := indexNegativeWrap
+	if r.Has(NegativeIndicesRefused) {
+		rule = indexNoNegatives
+	}
+	g := newElemGather(arr, shape, indices, outShape, axis, rule)
 	out, bad := g.run()
 	if bad >= 0 {
-		return nil, RuleTakeAlongOutOfBounds.Errorf("index %d is out of bounds for axis %d with size %d", readInt(g.indices, g.indexOf(bad)), axis, g.n)
+		index := readInt(g.indices, g.indexOf(bad))
+		if rule == indexNoNegatives && index < 0 && index >= -int64(g.n) {
+			return nil, RuleNegativeIndexOut.Errorf("index %d is negative: out of bounds for axis %d with size %d (variant %s)", index, axis, g.n, NegativeIndicesRefused)
+		}
+		return nil, RuleTakeAlongOutOfBounds.Errorf("index %d is out of bounds for axis %d with size %d", index, axis, g.n)
 	}
 	return r.finish(out)
 }

@@ -24,7 +24,7 @@ var gatherOp = &OpDef{
 	Types:    []FieldType{int32Type, int32Type, enumType(string(engine.BadIndexError), string(engine.BadIndexZero))},
 	Method:   "Gather(params, indices *engine.Tensor, spec engine.GatherSpec) (*engine.Tensor, error)",
 	Family:   "tf",
-	Variants: []engine.Variant{engine.NegativeGatherIndicesWrap, engine.GatherFlatBounds, engine.DropSize1Dims},
+	Variants: []engine.Variant{engine.NegativeGatherIndicesWrap, engine.GatherIndicesClamped, engine.GatherFlatBounds, engine.DropSize1Dims},
 	parse: func(c *Case) (any, error) {
 		var s engine.GatherSpec
 		var err error

@@ -24,7 +24,7 @@ var gatherNDOp = &OpDef{
 	Types:    []FieldType{int32Type, enumType(string(engine.BadIndexError), string(engine.BadIndexZero))},
 	Method:   "GatherND(params, indices *engine.Tensor, batchDims int, policy engine.BadIndexPolicy) (*engine.Tensor, error)",
 	Family:   "tf",
-	Variants: []engine.Variant{engine.NegativeGatherIndicesWrap, engine.GatherFlatBounds, engine.DropSize1Dims},
+	Variants: []engine.Variant{engine.NegativeGatherIndicesWrap, engine.GatherIndicesClamped, engine.GatherFlatBounds, engine.DropSize1Dims},
 	parse: func(c *Case) (any, error) {
 		var s engine.GatherNDSpec
 		var err error

@@ -31,7 +31,7 @@ var getItemOp = &OpDef{
 	Types:    []FieldType{required(stringType)},
 	Method:   "GetItem(x *engine.Tensor, index string, items []engine.IndexItem) (*engine.Tensor, error)",
 	Family:   "numpy",
-	Variants: []engine.Variant{engine.InputByteOrder, engine.ExtraEntriesIgnored, engine.EllipsisCoversOneDim, engine.ShrinkIndexClamped, engine.EmptyRangeRefused, engine.DropSize1Dims},
+	Variants: []engine.Variant{engine.InputByteOrder, engine.ExtraEntriesIgnored, engine.EllipsisCoversOneDim, engine.ShrinkIndexClamped, engine.NegativeStepRefused, engine.Int64IndicesOnly, engine.BoolAsInteger, engine.ZeroDIndexArrayRefused, engine.OneIndexArrayOnly, engine.NDIndexArrayRefused, engine.IntegersBesideArraysBasic, engine.EmptyRangeRefused, engine.DropSize1Dims},
 	parse: func(c *Case) (any, error) {
 		raw, ok := c.Fields["index"]
 		if !ok {

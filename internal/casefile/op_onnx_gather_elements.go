@@ -25,7 +25,7 @@ var onnxGatherElementsOp = &OpDef{
 	Types:    []FieldType{int32Type},
 	Method:   "ONNXGatherElements(data, indices *engine.Tensor, spec engine.ONNXGatherSpec) (*engine.Tensor, error)",
 	Family:   "onnx",
-	Variants: []engine.Variant{engine.DropSize1Dims},
+	Variants: []engine.Variant{engine.Int64IndicesOnly, engine.NegativeIndicesRefused, engine.DropSize1Dims},
 	parse:    parseONNXGatherSpec,
 	eval: func(c *Case, r engine.Rules) (*engine.Tensor, error) {
 		return engine.ONNXGatherElementsUnder(c.Inputs["data"], c.Inputs["indices"], specOf[engine.ONNXGatherSpec](c), r)

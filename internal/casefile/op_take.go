@@ -25,7 +25,7 @@ var takeOp = &OpDef{
 	Types:    []FieldType{int32OrNullType, enumType(string(engine.TakeRaise), string(engine.TakeWrap), string(engine.TakeClip))},
 	Method:   "Take(a, indices *engine.Tensor, spec engine.TakeSpec) (*engine.Tensor, error)",
 	Family:   "numpy",
-	Variants: []engine.Variant{engine.InputByteOrder, engine.DropSize1Dims},
+	Variants: []engine.Variant{engine.InputByteOrder, engine.Int64IndicesOnly, engine.NegativeIndicesRefused, engine.ZeroDIndexArrayRefused, engine.NDIndexArrayRefused, engine.DropSize1Dims},
 	parse: func(c *Case) (any, error) {
 		var s engine.TakeSpec
 		var err error

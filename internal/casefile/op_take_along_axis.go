@@ -24,7 +24,7 @@ var takeAlongAxisOp = &OpDef{
 	Types:    []FieldType{required(int32OrNullType)},
 	Method:   "TakeAlongAxis(arr, indices *engine.Tensor, spec engine.TakeAlongAxisSpec) (*engine.Tensor, error)",
 	Family:   "numpy",
-	Variants: []engine.Variant{engine.DropSize1Dims},
+	Variants: []engine.Variant{engine.Int64IndicesOnly, engine.NegativeIndicesRefused, engine.DropSize1Dims},
 	parse: func(c *Case) (any, error) {
 		var s engine.TakeAlongAxisSpec
 		var err error
