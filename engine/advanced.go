@@ -590,6 +590,7 @@ func traceAdvanced(t *Trace, x *Tensor, items []IndexItem, entries []advEntry, p
 		case advArray:
 			t.add(RuleGetItemIntArray)
 			t.addIf(e.arr.DType.Kind == Uint, RuleGetItemUnsignedArray)
+			t.traceNarrow(e.arr, RuleGetItemNarrowArray)
 			t.addIf(unchecked && e.arr.Len() > 0, RuleGetItemEmptyUnchecked)
 			if !hasArrays {
 				first, hasArrays = e.arr.Shape, true

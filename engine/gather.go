@@ -610,6 +610,7 @@ func GatherUnder(params, indices *Tensor, spec GatherSpec, r Rules) (*Tensor, er
 	}
 	if t := r.Trace; t != nil {
 		t.addIf(axis != 0, RuleGatherAxisNonZero)
+		t.traceNarrow(indices, RuleGatherInt32Indices)
 		t.addIf(bd > 0, RuleGatherBatched)
 		t.addIf(policy == BadIndexZero, RuleGatherZeroMode)
 		if NumElements(outShape) == 0 {
@@ -720,6 +721,7 @@ func ONNXGatherUnder(data, indices *Tensor, spec ONNXGatherSpec, r Rules) (*Tens
 	}
 	if t := r.Trace; t != nil {
 		t.addIf(axis != 0, RuleONNXGatherAxisNon0)
+		t.traceNarrow(indices, RuleONNXGatherInt32)
 		t.addIf(NumElements(outShape) == 0 && indices.Len() > 0, RuleONNXGatherEmpty)
 		t.traceNegative(indices, RuleONNXGatherNegative)
 	}
@@ -796,6 +798,7 @@ func ONNXGatherElementsUnder(data, indices *Tensor, spec ONNXGatherSpec, r Rules
 	}
 	if t := r.Trace; t != nil {
 		t.addIf(axis != 0, RuleONNXElemAxisNon0)
+		t.traceNarrow(indices, RuleONNXElemInt32)
 		for d := range rank {
 			t.addIf(d != axis && indices.Shape[d] < data.Shape[d], RuleONNXElemSmaller)
 		}

@@ -57,6 +57,7 @@ func GatherNDUnder(params, indices *Tensor, batchDims int, policy BadIndexPolicy
 		t.addIf(policy == BadIndexZero, RuleGatherNDZeroMode)
 		t.addIf(g.rows == 0, RuleGatherNDEmptyRows)
 		t.traceNegative(indices, RuleGatherNDNegative)
+		t.traceNarrow(indices, RuleGatherNDNarrow)
 	}
 	out, err := g.run(policy)
 	if err != nil {

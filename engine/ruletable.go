@@ -123,6 +123,7 @@ const (
 	RuleGetItemAdjacentInPlace     RuleID = "getitem/adjacent-advanced-in-place"
 	RuleGetItemSeparatedFirst      RuleID = "getitem/separated-advanced-first"
 	RuleGetItemEmptyUnchecked      RuleID = "getitem/empty-result-unchecked"
+	RuleGetItemNarrowArray         RuleID = "getitem/narrow-int-array"
 )
 
 // The rules of take (np.take).
@@ -136,6 +137,7 @@ const (
 	RuleTake0DInput       RuleID = "take/0d-input"
 	RuleTakeAxisNonZero   RuleID = "take/axis"
 	RuleTakeNegativeIndex RuleID = "take/negative-index"
+	RuleTakeNarrow        RuleID = "take/narrow-indices"
 	RuleTakeWrap          RuleID = "take/mode-wrap"
 	RuleTakeClip          RuleID = "take/mode-clip"
 	RuleTakeBoolIndices   RuleID = "take/bool-indices"
@@ -155,6 +157,7 @@ const (
 	RuleTakeAlongAxisNonZero   RuleID = "take_along_axis/axis"
 	RuleTakeAlongBroadcasts    RuleID = "take_along_axis/indices-broadcast"
 	RuleTakeAlongNegativeIndex RuleID = "take_along_axis/negative-index"
+	RuleTakeAlongNarrow        RuleID = "take_along_axis/narrow-indices"
 	RuleTakeAlongUint64        RuleID = "take_along_axis/uint64-as-intp"
 	RuleTakeAlongEmptyResult   RuleID = "take_along_axis/empty-result-unchecked"
 )
@@ -213,6 +216,7 @@ const (
 	RuleGatherZeroMode      RuleID = "gather/bad-index-zeros"
 	RuleGatherEmptyResult   RuleID = "gather/empty-result-unchecked"
 	RuleGatherNegativeIndex RuleID = "gather/negative-index-refused"
+	RuleGatherInt32Indices  RuleID = "gather/int32-indices"
 )
 
 // The rules of gather_nd (tf.gather_nd).
@@ -235,6 +239,7 @@ const (
 	RuleGatherNDZeroMode      RuleID = "gather_nd/bad-index-zeros"
 	RuleGatherNDEmptyRows     RuleID = "gather_nd/empty-rows"
 	RuleGatherNDNegative      RuleID = "gather_nd/negative-index-refused"
+	RuleGatherNDNarrow        RuleID = "gather_nd/narrow-indices"
 )
 
 // The rules of onnx_slice (ONNX Slice-13).
@@ -266,6 +271,7 @@ const (
 	RuleONNXGatherAxis       RuleID = "onnx_gather/axis-out-of-range"
 	RuleONNXGatherOutOfRange RuleID = "onnx_gather/index-out-of-range"
 	RuleONNXGatherNegative   RuleID = "onnx_gather/negative-index-wraps"
+	RuleONNXGatherInt32      RuleID = "onnx_gather/int32-indices"
 	RuleONNXGatherAxisNon0   RuleID = "onnx_gather/axis"
 	RuleONNXGatherEmpty      RuleID = "onnx_gather/empty-result-checked"
 )
@@ -279,6 +285,7 @@ const (
 	RuleONNXElemShape      RuleID = "onnx_gather_elements/indices-exceed-data"
 	RuleONNXElemOutOfRange RuleID = "onnx_gather_elements/index-out-of-range"
 	RuleONNXElemNegative   RuleID = "onnx_gather_elements/negative-index-wraps"
+	RuleONNXElemInt32      RuleID = "onnx_gather_elements/int32-indices"
 	RuleONNXElemSmaller    RuleID = "onnx_gather_elements/indices-smaller-than-data"
 	RuleONNXElemAxisNon0   RuleID = "onnx_gather_elements/axis"
 )
@@ -416,6 +423,8 @@ var RuleTable = []Rule{
 		"an integer array selects the positions it holds", numpyIndexing+", Integer array indexing"),
 	getitem(RuleGetItemUnsignedArray, "", "",
 		"an unsigned index array is cast to intp: a uint64 beyond int64 reads as a negative index", numpyMapping+", prepare_index"),
+	getitem(RuleGetItemNarrowArray, "", "",
+		"a signed index array narrower than intp (int8, int16, int32) is cast to intp and indexes as its values", numpyMapping+", prepare_index"),
 	getitem(RuleGetItemBoolArray, "", "",
 		"a boolean array stands for its nonzero() arrays, one per dimension it covers", numpyIndexing+", Boolean array indexing"),
 	getitem(RuleGetItemSingleBool, "", "",
@@ -455,6 +464,7 @@ var RuleTable = []Rule{
 	opRule(RuleTakeWrap, opTake, "", "", "mode=wrap takes every index modulo the axis size", numpyTake),
 	opRule(RuleTakeClip, opTake, "", "", "mode=clip clamps every index into [0, n-1], a negative one to 0", numpyTake),
 	opRule(RuleTakeBoolIndices, opTake, "", "", "boolean indices are the integers 0 and 1", numpyTake),
+	opRule(RuleTakeNarrow, opTake, "", "", "signed indices narrower than intp (int8, int16, int32) are cast to intp and index as their values", numpyTake),
 	opRule(RuleTakeScalarResult, opTake, "", "", "a 0-d result is a NumPy scalar (native byte order)", numpyTake),
 	opRule(RuleTakeEmptyChecked, opTake, "", "", "in raise mode the indices are checked even when the result is empty, unless the dimensions before the axis hold nothing", numpyTake),
 
@@ -476,6 +486,7 @@ var RuleTable = []Rule{
 	opRule(RuleTakeAlongBroadcasts, opTakeAlongAxis, "", "", "off the axis, a dimension of 1 of indices or arr broadcasts against the other", numpyTakeAlongAxis),
 	opRule(RuleTakeAlongNegativeIndex, opTakeAlongAxis, "", "", "a negative index counts from the end, once", numpyTakeAlongAxis),
 	opRule(RuleTakeAlongUint64, opTakeAlongAxis, "", "", "uint64 indices are cast to intp: a value beyond int64 reads as a negative index", numpyTakeAlongAxis),
+	opRule(RuleTakeAlongNarrow, opTakeAlongAxis, "", "", "signed indices narrower than intp (int8, int16, int32) are cast to intp and index as their values", numpyTakeAlongAxis),
 	opRule(RuleTakeAlongEmptyResult, opTakeAlongAxis, "", "", "no index is checked when the result is empty", numpyTakeAlongAxis),
 
 	// strided_slice.
@@ -542,6 +553,7 @@ var RuleTable = []Rule{
 	opRule(RuleGatherOutOfRange, opGather, OutOfRange, tfInvalidArgument,
 		"every index is in [0, n) for the axis size n: a negative index is out of range (under bad_indices=error)", tfGather+"; TensorFlow API reference, tf.gather"),
 	opRule(RuleGatherAxisNonZero, opGather, "", "", "a gather along an axis other than 0 (a negative axis counts from the end)", tfGather),
+	opRule(RuleGatherInt32Indices, opGather, "", "", "int32 indices gather as int64 ones do (Tindices is int32 or int64)", tfGather),
 	opRule(RuleGatherBatched, opGather, "", "", "batch_dims >= 1 gathers per batch entry", tfGather),
 	opRule(RuleGatherZeroMode, opGather, "", "", "under bad_indices=zero an index out of range gives zeros", "TensorFlow API reference, tf.gather (on GPU)"),
 	opRule(RuleGatherEmptyResult, opGather, "", "", "no index is checked when the result is empty", tfGather),
@@ -575,6 +587,7 @@ var RuleTable = []Rule{
 	opRule(RuleGatherNDDepth0, opGatherND, "", "", "an index depth of 0 gathers whole batch entries", tfGatherND),
 	opRule(RuleGatherNDFullDepth, opGatherND, "", "", "an index depth of rank(params) - batch_dims gathers single elements", tfGatherND),
 	opRule(RuleGatherNDBatched, opGatherND, "", "", "batch_dims >= 1 gathers per batch entry", tfGatherND),
+	opRule(RuleGatherNDNarrow, opGatherND, "", "", "signed indices narrower than int64 (int8, int16, int32) index as their values", tfGatherND),
 	opRule(RuleGatherNDZeroMode, opGatherND, "", "", "under bad_indices=zero an index row out of range gives zeros", "TensorFlow API reference, tf.gather_nd (on GPU)"),
 	opRule(RuleGatherNDEmptyRows, opGatherND, "", "", "no rows give an empty result, whatever params holds", tfGatherND),
 	opRule(RuleGatherNDNegative, opGatherND, "", "", "a negative index component does not count from the end", "TensorFlow API reference, tf.gather_nd"),
@@ -617,6 +630,7 @@ var RuleTable = []Rule{
 		"every index is in [-s, s-1] for the axis size s", onnxGatherSpec),
 	opRule(RuleONNXGatherNegative, opONNXGather, "", "", "a negative index counts from the end, once", onnxGatherSpec),
 	opRule(RuleONNXGatherAxisNon0, opONNXGather, "", "", "a gather along an axis other than 0 (a negative axis counts from the end)", onnxGatherSpec),
+	opRule(RuleONNXGatherInt32, opONNXGather, "", "", "int32 indices gather as int64 ones do (type constraint Tind: int32, int64)", onnxGatherSpec),
 	opRule(RuleONNXGatherEmpty, opONNXGather, "", "", "every index is checked, also when the result is empty", onnxGatherSpec),
 
 	// onnx_gather_elements.
@@ -635,6 +649,7 @@ var RuleTable = []Rule{
 	opRule(RuleONNXElemNegative, opONNXGatherElements, "", "", "a negative index counts from the end, once", onnxGatherElemSpec),
 	opRule(RuleONNXElemSmaller, opONNXGatherElements, "", "", "off the axis, indices smaller than data read the leading part of data", onnxGatherElemSpec),
 	opRule(RuleONNXElemAxisNon0, opONNXGatherElements, "", "", "a gather along an axis other than 0 (a negative axis counts from the end)", onnxGatherElemSpec),
+	opRule(RuleONNXElemInt32, opONNXGatherElements, "", "", "int32 indices gather as int64 ones do (type constraint Tind: int32, int64)", onnxGatherElemSpec),
 
 	// onnx_gather_nd.
 	opRule(RuleONNXGatherNDIndexDType, opONNXGatherND, BadInput, "ONNX Runtime: Type Error: Type of input parameter (indices) is invalid",

@@ -136,6 +136,7 @@ func TakeUnder(a, indices *Tensor, spec TakeSpec, r Rules) (*Tensor, error) {
 		t.addIf(len(outShape) == 0, RuleTakeScalarResult)
 		t.addIf(NumElements(outShape) == 0 && rule == indexNegativeWrap && NumElements(shape[:axis]) > 0 && indices.Len() > 0, RuleTakeEmptyChecked)
 		t.traceNegative(indices, RuleTakeNegativeIndex)
+		t.traceNarrow(indices, RuleTakeNarrow)
 	}
 	n := shape[axis]
 	empty := NumElements(outShape) == 0
@@ -304,6 +305,7 @@ func TakeAlongAxisUnder(arr, indices *Tensor, spec TakeAlongAxisSpec, r Rules) (
 	if t := r.Trace; t != nil {
 		t.addIf(spec.Flatten, RuleTakeAlongFlattened)
 		t.addIf(!spec.Flatten && spec.Axis != 0, RuleTakeAlongAxisNonZero)
+		t.traceNarrow(indices, RuleTakeAlongNarrow)
 		t.addIf(!slices.Equal(outShape, indices.Shape) || !slices.Equal(outShape[:axis], shape[:axis]) || !slices.Equal(outShape[axis+1:], shape[axis+1:]), RuleTakeAlongBroadcasts)
 		if NumElements(outShape) == 0 {
 			t.addIf(indices.Len() > 0, RuleTakeAlongEmptyResult)

@@ -148,6 +148,13 @@ func (t *Trace) traceNegative(indices *Tensor, id RuleID) {
 	}
 }
 
+// traceNarrow records rule id if indices are of a signed integer dtype
+// narrower than 64 bits (int8, int16, int32): the index dtypes a library
+// that takes only int64 refuses.
+func (t *Trace) traceNarrow(indices *Tensor, id RuleID) {
+	t.addIf(indices.DType.Kind == Int && indices.DType.Size < 8, id)
+}
+
 // TracedRules lists the rules the engine records into a Trace: the rules
 // that decide an output whose use an evaluation reports. The other rules
 // that are not errors are not traced yet.
@@ -175,7 +182,8 @@ func init() {
 		RuleGetItemImplicitEllipsis, RuleGetItemNewAxis, RuleGetItemScalarResult,
 		RuleGetItemIntArray, RuleGetItemUnsignedArray, RuleGetItemBoolArray, RuleGetItemSingleBool, RuleGetItemBool0D,
 		RuleGetItem0DIntArray, RuleGetItemBroadcast, RuleGetItemIntAmongArrays, RuleGetItemAdjacentInPlace,
-		RuleGetItemSeparatedFirst, RuleGetItemEmptyUnchecked,
+		RuleGetItemSeparatedFirst, RuleGetItemEmptyUnchecked, RuleGetItemNarrowArray,
+		RuleTakeNarrow, RuleTakeAlongNarrow, RuleGatherInt32Indices, RuleGatherNDNarrow, RuleONNXGatherInt32, RuleONNXElemInt32,
 		RuleTakeFlattened, RuleTake0DInput, RuleTakeAxisNonZero, RuleTakeNegativeIndex, RuleTakeWrap, RuleTakeClip,
 		RuleTakeBoolIndices, RuleTakeScalarResult, RuleTakeEmptyChecked,
 		RuleTakeAlongFlattened, RuleTakeAlongAxisNonZero, RuleTakeAlongBroadcasts, RuleTakeAlongNegativeIndex,

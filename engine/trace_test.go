@@ -46,7 +46,11 @@ func TestTraceGetItem(t *testing.T) {
 		{"a 0-d index array alone is an integer", "x[i]", []int{3}, map[string]*engine.Tensor{"i": zeros(engine.Int64Type)},
 			[]engine.RuleID{engine.RuleGetItem0DIntArray}, []engine.RuleID{engine.RuleGetItemIntArray}},
 		{"a uint8 index array", "x[i]", []int{3}, map[string]*engine.Tensor{"i": u8},
-			[]engine.RuleID{engine.RuleGetItemIntArray, engine.RuleGetItemUnsignedArray}, nil},
+			[]engine.RuleID{engine.RuleGetItemIntArray, engine.RuleGetItemUnsignedArray}, []engine.RuleID{engine.RuleGetItemNarrowArray}},
+		{"an int32 index array is narrower than intp", "x[i]", []int{3}, map[string]*engine.Tensor{"i": zeros(engine.Int32Type, 2)},
+			[]engine.RuleID{engine.RuleGetItemNarrowArray}, []engine.RuleID{engine.RuleGetItemUnsignedArray}},
+		{"an int64 index array is not", "x[i]", []int{3}, map[string]*engine.Tensor{"i": zeros(engine.Int64Type, 2)},
+			nil, []engine.RuleID{engine.RuleGetItemNarrowArray}},
 		{"index arrays broadcast", "x[[[0], [1]], [0, 1]]", []int{3, 2}, nil,
 			[]engine.RuleID{engine.RuleGetItemBroadcast}, nil},
 		{"separated advanced indices go first", "x[[0], :, [1]]", []int{3, 2, 2}, nil,
@@ -107,6 +111,30 @@ func TestTraceOps(t *testing.T) {
 			_, err := engine.TakeUnder(arange(3), neg(), engine.TakeSpec{Mode: engine.TakeClip}, r)
 			return err
 		}, engine.RuleTakeClip},
+		{"take: int8 indices are narrower than intp", func(r engine.Rules) error {
+			_, err := engine.TakeUnder(arange(3), zeros(engine.Int8Type, 2), engine.TakeSpec{}, r)
+			return err
+		}, engine.RuleTakeNarrow},
+		{"take_along_axis: int32 indices are narrower than intp", func(r engine.Rules) error {
+			_, err := engine.TakeAlongAxisUnder(arange(3), zeros(engine.Int32Type, 2), engine.TakeAlongAxisSpec{}, r)
+			return err
+		}, engine.RuleTakeAlongNarrow},
+		{"gather: int32 indices", func(r engine.Rules) error {
+			_, err := engine.GatherUnder(arange(3), zeros(engine.Int32Type, 2), engine.GatherSpec{BadIndices: engine.BadIndexError}, r)
+			return err
+		}, engine.RuleGatherInt32Indices},
+		{"gather_nd: int16 indices are narrower than int64", func(r engine.Rules) error {
+			_, err := engine.GatherNDUnder(arange(3), zeros(engine.Int16Type, 2, 1), 0, engine.BadIndexError, r)
+			return err
+		}, engine.RuleGatherNDNarrow},
+		{"onnx_gather: int32 indices", func(r engine.Rules) error {
+			_, err := engine.ONNXGatherUnder(arange(3), zeros(engine.Int32Type, 2), engine.ONNXGatherSpec{}, r)
+			return err
+		}, engine.RuleONNXGatherInt32},
+		{"onnx_gather_elements: int32 indices", func(r engine.Rules) error {
+			_, err := engine.ONNXGatherElementsUnder(arange(3), zeros(engine.Int32Type, 2), engine.ONNXGatherSpec{}, r)
+			return err
+		}, engine.RuleONNXElemInt32},
 		{"take_along_axis: broadcast", func(r engine.Rules) error {
 			_, err := engine.TakeAlongAxisUnder(arange(3, 2), zeros(engine.Int64Type, 1, 1), engine.TakeAlongAxisSpec{}, r)
 			return err
