@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/cause"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/signature"
@@ -22,14 +23,32 @@ import (
 // unexpected pass) are not observed, and nothing is evaluated when no
 // case failed.
 func Observe(fsys fs.FS, results []Result) ([]cause.Observation, error) {
+	obs, _, err := observe(fsys, results)
+	return obs, err
+}
+
+// variantTally counts, over the observed cases of one op on which the
+// engine answers otherwise under one variant (casefile.Case.
+// VariantChanges): the failures whose signature names the variant, and
+// the cases the implementation passed.
+type variantTally struct{ named, passed int }
+
+// observe is Observe, and also tallies, for each variant some failure's
+// signature names, the cases of its op that the variant changes (see
+// variantTally).
+func observe(fsys fs.FS, results []Result) ([]cause.Observation, map[opVariant]*variantTally, error) {
 	failingOps := map[string]bool{}
+	tallies := map[opVariant]*variantTally{}
 	for _, r := range results {
 		if r.Status == Fail && !r.Signature.IsZero() {
 			failingOps[r.Signature.Op] = true
+			if v, ok := engine.VariantByName(r.Signature.Variant); ok {
+				tallies[opVariant{r.Signature.Op, v}] = &variantTally{}
+			}
 		}
 	}
 	if len(failingOps) == 0 {
-		return nil, nil // the gate's common case: nothing to pay
+		return nil, nil, nil // the gate's common case: nothing to pay
 	}
 	byID := make(map[string]Result, len(results))
 	for _, r := range results {
@@ -37,7 +56,7 @@ func Observe(fsys fs.FS, results []Result) ([]cause.Observation, error) {
 	}
 	entries, err := corpus.Entries(fsys)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	fsys = corpus.Open(fsys)
 	var obs []cause.Observation
@@ -58,9 +77,20 @@ func Observe(fsys fs.FS, results []Result) ([]cause.Observation, error) {
 		if !failingOps[op] {
 			continue
 		}
-		rules, ok := exercised(fsys, e, trace)
+		c, rules, ok := exercised(fsys, e, trace)
 		if !ok {
 			continue
+		}
+		for key, t := range tallies {
+			if key.op != op || c.Err != nil || !c.VariantChanges(key.variant) {
+				continue
+			}
+			switch {
+			case !failed:
+				t.passed++
+			case r.Signature.Variant == key.variant.String():
+				t.named++
+			}
 		}
 		o := cause.Observation{ID: r.ID, Op: op, Failed: failed, Rules: rules}
 		if failed {
@@ -68,7 +98,13 @@ func Observe(fsys fs.FS, results []Result) ([]cause.Observation, error) {
 		}
 		obs = append(obs, o)
 	}
-	return obs, nil
+	return obs, tallies, nil
+}
+
+// opVariant is a variant named on failures of an op.
+type opVariant struct {
+	op      string
+	variant engine.Variant
 }
 
 // CauseSymptom returns the symptom by which the causes of failures are
@@ -95,15 +131,15 @@ func CauseSymptom(sig signature.Signature) string {
 	return string(sig.Symptom) + "/" + sig.Detail
 }
 
-// exercised returns the rules the engine's evaluation of the case of
-// entry e exercises: its trace and the rule of its error; trace is reset
+// exercised returns the case of entry e and the rules the engine's
+// evaluation of it exercises: its trace and the rule of its error; trace is reset
 // and reused. It returns false for a case that cannot be read (not a
 // JSON object, an input that cannot be read): a fault of the corpus, not
 // of an implementation.
-func exercised(fsys fs.FS, e corpus.Entry, trace *engine.Trace) ([]engine.RuleID, bool) {
+func exercised(fsys fs.FS, e corpus.Entry, trace *engine.Trace) (*casefile.Case, []engine.RuleID, bool) {
 	c, err := LoadCase(fsys, e)
 	if err != nil {
-		return nil, false
+		return nil, nil, false
 	}
 	trace.Reset()
 	_, err, ok := c.EvalSafely(engine.Rules{Trace: trace})
@@ -111,17 +147,34 @@ func exercised(fsys fs.FS, e corpus.Entry, trace *engine.Trace) ([]engine.RuleID
 	if id := engine.RuleOf(err); ok && id != "" {
 		rules = append(rules, id)
 	}
-	return rules, true
+	return c, rules, true
 }
 
 // FindCauses finds the causes of the failures of s, a run of the corpus
 // under fsys (see Observe and package cause), into s.Causes, and names
 // each failure's cause in its result (Result.Cause). It evaluates nothing
 // when no case failed.
+//
+// It also takes back a variant a failure's signature names when the run
+// contradicts it: when the implementation passes more of the cases of
+// the op that the variant changes than it fails with the variant's
+// answer, the implementation does not follow the variant (a library that
+// refuses negative steps fails the empty results with a negative step as
+// empty-range-refused would, and passes every other empty result); the
+// failures keep their symptom, without the variant.
 func (s *Summary) FindCauses(fsys fs.FS) error {
-	obs, err := Observe(fsys, s.Results)
+	obs, tallies, err := observe(fsys, s.Results)
 	if err != nil || len(obs) == 0 {
 		return err
+	}
+	for i, r := range s.Results {
+		v, ok := engine.VariantByName(r.Signature.Variant)
+		if r.Status != Fail || !ok {
+			continue
+		}
+		if t := tallies[opVariant{r.Signature.Op, v}]; t != nil && t.passed > t.named {
+			s.Results[i].Signature.Variant = ""
+		}
 	}
 	s.Causes = cause.Find(obs)
 	index := map[string]int{}

@@ -275,3 +275,61 @@ func TestCauseSymptom(t *testing.T) {
 		}
 	}
 }
+
+// TestContradictedVariantTakenBack checks that a variant the run
+// contradicts is taken back from the failures it names: a library that
+// refuses negative steps fails an empty result with a negative step as
+// empty-range-refused would, but passes the other empty results, which
+// that variant would refuse; the variant of its own rule stays.
+func TestContradictedVariantTakenBack(t *testing.T) {
+	fsys := fstest.MapFS{"c/x.npy": {Data: npyOf(0, 1, 2, 3)}, "c/empty.npy": {Data: npyOf()}}
+	var lines []string
+	for i, tc := range []struct {
+		index string
+		want  []int32 // nil: the empty result
+	}{
+		{"x[0:2:-1]", nil}, // negative step, empty: refused by the library
+		{"x[1:3:-1]", nil}, // negative step, empty: refused by the library
+		{"x[::-1]", []int32{3, 2, 1, 0}},
+		{"x[::-2]", []int32{3, 1}},
+		{"x[2:1]", nil}, // empty without a negative step: passed
+		{"x[3:0]", nil},
+		{"x[4:]", nil},
+		{"x[1:3]", []int32{1, 2}},
+	} {
+		out := "empty.npy"
+		if tc.want != nil {
+			out = fmt.Sprintf("out%d.npy", i)
+			fsys["c/"+out] = &fstest.MapFile{Data: npyOf(tc.want...)}
+		}
+		lines = append(lines, fmt.Sprintf(`{"id":"c/%02d","op":"getitem","inputs":{"x":"x.npy"},"index":%q,"expect":{"output":%q,"source":"test"}}`, i, tc.index, out))
+	}
+	fsys["c/cases.jsonl"] = &fstest.MapFile{Data: []byte(strings.Join(lines, "\n") + "\n")}
+	s, err := Run(context.Background(), fsys, refusesNegativeSteps{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	variants := func() map[string]string {
+		got := map[string]string{}
+		for _, r := range s.Results {
+			if r.Status == Fail {
+				got[r.ID] = r.Signature.Variant
+			}
+		}
+		return got
+	}
+	before := variants()
+	if before["c/00"] != "empty-range-refused" {
+		t.Fatalf("before: the empty negative-step failure is named %q, want empty-range-refused (the test's premise)", before["c/00"])
+	}
+	if err := s.FindCauses(fsys); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"c/00": "", "c/01": "", // empty-range-refused taken back: three empty results passed
+		"c/02": "negative-step-refused", "c/03": "negative-step-refused", // no case of the op contradicts it
+	}
+	if diff := cmp.Diff(want, variants()); diff != "" {
+		t.Errorf("variants after FindCauses (-want +got):\n%s", diff)
+	}
+}
