@@ -2,7 +2,6 @@ package gen
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"math"
 	"os"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/casefile/casefiletest"
 	"github.com/conformsuite/conform/internal/expr"
 )
 
@@ -286,26 +286,5 @@ type findRow struct {
 	pred func(evaluated) bool
 }
 
-// wire returns the fields of a case as written, decoded back into the Go
-// values generators write them from: integers as int64, integer lists as
-// []int64, null as nil, strings as strings (anything else as
-// encoding/json decodes it).
-func wire(m *casefile.Case) map[string]any {
-	out := make(map[string]any, len(m.Fields))
-	for k, raw := range m.Fields {
-		var n int64
-		var list []int64
-		var v any
-		switch {
-		case string(raw) == "null":
-			out[k] = nil
-		case json.Unmarshal(raw, &n) == nil:
-			out[k] = n
-		case json.Unmarshal(raw, &list) == nil:
-			out[k] = list
-		case json.Unmarshal(raw, &v) == nil:
-			out[k] = v
-		}
-	}
-	return out
-}
+// wire is casefiletest.Wire: the fields of a case as written, decoded.
+var wire = casefiletest.Wire

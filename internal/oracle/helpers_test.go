@@ -10,6 +10,7 @@ import (
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/casefile/casefiletest"
 	"github.com/conformsuite/conform/internal/protocol"
 )
 
@@ -221,26 +222,5 @@ func do(c *protocol.Client, req map[string]any) response {
 	return respOf(c.Do(context.Background(), req))
 }
 
-// wire returns the fields of a case as written, decoded back into the Go
-// values generators write them from: integers as int64, integer lists as
-// []int64, null as nil, strings as strings (anything else as
-// encoding/json decodes it).
-func wire(m *casefile.Case) map[string]any {
-	out := make(map[string]any, len(m.Fields))
-	for k, raw := range m.Fields {
-		var n int64
-		var list []int64
-		var v any
-		switch {
-		case string(raw) == "null":
-			out[k] = nil
-		case json.Unmarshal(raw, &n) == nil:
-			out[k] = n
-		case json.Unmarshal(raw, &list) == nil:
-			out[k] = list
-		case json.Unmarshal(raw, &v) == nil:
-			out[k] = v
-		}
-	}
-	return out
-}
+// wire is casefiletest.Wire: the fields of a case as written, decoded.
+var wire = casefiletest.Wire
