@@ -95,6 +95,7 @@ func hasArrays(items []IndexItem) bool {
 
 // advancedGetItem is GetItemUnder for an index with IndexArray items.
 func advancedGetItem(x *Tensor, items []IndexItem, r Rules) (*Tensor, error) {
+	r.Trace.traceIndexItems(items)
 	entries, fancy, err := prepareAdvanced(x, items, r)
 	if err != nil {
 		return nil, err
@@ -605,8 +606,6 @@ func traceAdvanced(t *Trace, x *Tensor, items []IndexItem, entries []advEntry, p
 			t.add(RuleGetItemBoolArray)
 			t.addIf(e.whole, RuleGetItemSingleBool)
 			axis += e.dims
-		case advBool0:
-			t.add(RuleGetItemBool0D)
 		case advEllipsis:
 			if e.dims == 0 {
 				t.addIf(slices.ContainsFunc(items, func(it IndexItem) bool { return it.Kind == IndexEllipsis }), RuleGetItemEllipsisNoDims)

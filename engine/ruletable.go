@@ -124,6 +124,10 @@ const (
 	RuleGetItemSeparatedFirst      RuleID = "getitem/separated-advanced-first"
 	RuleGetItemEmptyUnchecked      RuleID = "getitem/empty-result-unchecked"
 	RuleGetItemNarrowArray         RuleID = "getitem/narrow-int-array"
+	RuleGetItemPythonBool          RuleID = "getitem/python-bool"
+	RuleGetItem0DBoolArray         RuleID = "getitem/0d-bool-array"
+	RuleGetItemNDIndexArray        RuleID = "getitem/nd-index-array"
+	RuleGetItemSeveralArrays       RuleID = "getitem/several-index-arrays"
 )
 
 // The rules of take (np.take).
@@ -138,6 +142,8 @@ const (
 	RuleTakeAxisNonZero   RuleID = "take/axis"
 	RuleTakeNegativeIndex RuleID = "take/negative-index"
 	RuleTakeNarrow        RuleID = "take/narrow-indices"
+	RuleTake0DIndices     RuleID = "take/0d-indices"
+	RuleTakeNDIndices     RuleID = "take/nd-indices"
 	RuleTakeWrap          RuleID = "take/mode-wrap"
 	RuleTakeClip          RuleID = "take/mode-clip"
 	RuleTakeBoolIndices   RuleID = "take/bool-indices"
@@ -424,13 +430,21 @@ var RuleTable = []Rule{
 	getitem(RuleGetItemUnsignedArray, "", "",
 		"an unsigned index array is cast to intp: a uint64 beyond int64 reads as a negative index", numpyMapping+", prepare_index"),
 	getitem(RuleGetItemNarrowArray, "", "",
-		"a signed index array narrower than intp (int8, int16, int32) is cast to intp and indexes as its values", numpyMapping+", prepare_index"),
+		"an integer index array narrower than intp (int8, int16, int32, uint8, uint16, uint32) is cast to intp and indexes as its values", numpyMapping+", prepare_index"),
+	getitem(RuleGetItemPythonBool, "", "",
+		"a Python True or False in the subscript is a 0-d boolean index (see getitem/0d-bool), not the integer 1 or 0", numpyIndexing+", Boolean array indexing"),
+	getitem(RuleGetItem0DBoolArray, "", "",
+		"a 0-d boolean array is a 0-d boolean index (see getitem/0d-bool), not a mask over a dimension", numpyMapping+", prepare_index"),
+	getitem(RuleGetItemNDIndexArray, "", "",
+		"an integer index array of two or more dimensions puts all its dimensions in the result", numpyIndexing+", Integer array indexing"),
+	getitem(RuleGetItemSeveralArrays, "", "",
+		"several index arrays (integer arrays or masks) in one subscript index together, position by position", numpyIndexing+", Integer array indexing"),
 	getitem(RuleGetItemBoolArray, "", "",
 		"a boolean array stands for its nonzero() arrays, one per dimension it covers", numpyIndexing+", Boolean array indexing"),
 	getitem(RuleGetItemSingleBool, "", "",
 		"a boolean array of the array's shape as the only item selects the elements where it is true, in a 1-d result", numpyIndexing+", Boolean array indexing"),
 	getitem(RuleGetItemBool0D, "", "",
-		"a 0-d boolean (True/False) adds a dimension of size 1 or 0 and addresses none", numpyMapping+", prepare_index"),
+		"a 0-d boolean (True/False) adds a dimension of size 1 or 0 and addresses none (traced as getitem/python-bool or getitem/0d-bool-array)", numpyMapping+", prepare_index"),
 	getitem(RuleGetItem0DIntArray, "", "",
 		"a 0-d integer array is an integer index", numpyMapping+", prepare_index"),
 	getitem(RuleGetItemBoolEmptyDims, "", "",
@@ -464,7 +478,9 @@ var RuleTable = []Rule{
 	opRule(RuleTakeWrap, opTake, "", "", "mode=wrap takes every index modulo the axis size", numpyTake),
 	opRule(RuleTakeClip, opTake, "", "", "mode=clip clamps every index into [0, n-1], a negative one to 0", numpyTake),
 	opRule(RuleTakeBoolIndices, opTake, "", "", "boolean indices are the integers 0 and 1", numpyTake),
-	opRule(RuleTakeNarrow, opTake, "", "", "signed indices narrower than intp (int8, int16, int32) are cast to intp and index as their values", numpyTake),
+	opRule(RuleTakeNarrow, opTake, "", "", "integer indices narrower than intp (int8, int16, int32, uint8, uint16, uint32) are cast to intp and index as their values", numpyTake),
+	opRule(RuleTake0DIndices, opTake, "", "", "0-d indices take one position and drop the axis", numpyTake),
+	opRule(RuleTakeNDIndices, opTake, "", "", "indices of two or more dimensions put all their dimensions in the result, in place of the axis", numpyTake),
 	opRule(RuleTakeScalarResult, opTake, "", "", "a 0-d result is a NumPy scalar (native byte order)", numpyTake),
 	opRule(RuleTakeEmptyChecked, opTake, "", "", "in raise mode the indices are checked even when the result is empty, unless the dimensions before the axis hold nothing", numpyTake),
 
@@ -486,7 +502,7 @@ var RuleTable = []Rule{
 	opRule(RuleTakeAlongBroadcasts, opTakeAlongAxis, "", "", "off the axis, a dimension of 1 of indices or arr broadcasts against the other", numpyTakeAlongAxis),
 	opRule(RuleTakeAlongNegativeIndex, opTakeAlongAxis, "", "", "a negative index counts from the end, once", numpyTakeAlongAxis),
 	opRule(RuleTakeAlongUint64, opTakeAlongAxis, "", "", "uint64 indices are cast to intp: a value beyond int64 reads as a negative index", numpyTakeAlongAxis),
-	opRule(RuleTakeAlongNarrow, opTakeAlongAxis, "", "", "signed indices narrower than intp (int8, int16, int32) are cast to intp and index as their values", numpyTakeAlongAxis),
+	opRule(RuleTakeAlongNarrow, opTakeAlongAxis, "", "", "integer indices narrower than intp (int8, int16, int32, uint8, uint16, uint32) are cast to intp and index as their values", numpyTakeAlongAxis),
 	opRule(RuleTakeAlongEmptyResult, opTakeAlongAxis, "", "", "no index is checked when the result is empty", numpyTakeAlongAxis),
 
 	// strided_slice.
@@ -587,7 +603,7 @@ var RuleTable = []Rule{
 	opRule(RuleGatherNDDepth0, opGatherND, "", "", "an index depth of 0 gathers whole batch entries", tfGatherND),
 	opRule(RuleGatherNDFullDepth, opGatherND, "", "", "an index depth of rank(params) - batch_dims gathers single elements", tfGatherND),
 	opRule(RuleGatherNDBatched, opGatherND, "", "", "batch_dims >= 1 gathers per batch entry", tfGatherND),
-	opRule(RuleGatherNDNarrow, opGatherND, "", "", "signed indices narrower than int64 (int8, int16, int32) index as their values", tfGatherND),
+	opRule(RuleGatherNDNarrow, opGatherND, "", "", "integer indices narrower than int64 (int8, int16, int32, uint8, uint16, uint32) index as their values", tfGatherND),
 	opRule(RuleGatherNDZeroMode, opGatherND, "", "", "under bad_indices=zero an index row out of range gives zeros", "TensorFlow API reference, tf.gather_nd (on GPU)"),
 	opRule(RuleGatherNDEmptyRows, opGatherND, "", "", "no rows give an empty result, whatever params holds", tfGatherND),
 	opRule(RuleGatherNDNegative, opGatherND, "", "", "a negative index component does not count from the end", "TensorFlow API reference, tf.gather_nd"),

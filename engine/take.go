@@ -137,6 +137,8 @@ func TakeUnder(a, indices *Tensor, spec TakeSpec, r Rules) (*Tensor, error) {
 		t.addIf(NumElements(outShape) == 0 && rule == indexNegativeWrap && NumElements(shape[:axis]) > 0 && indices.Len() > 0, RuleTakeEmptyChecked)
 		t.traceNegative(indices, RuleTakeNegativeIndex)
 		t.traceNarrow(indices, RuleTakeNarrow)
+		t.addIf(indices.Rank() == 0, RuleTake0DIndices)
+		t.addIf(indices.Rank() >= 2, RuleTakeNDIndices)
 	}
 	n := shape[axis]
 	empty := NumElements(outShape) == 0

@@ -148,11 +148,48 @@ func (t *Trace) traceNegative(indices *Tensor, id RuleID) {
 	}
 }
 
-// traceNarrow records rule id if indices are of a signed integer dtype
-// narrower than 64 bits (int8, int16, int32): the index dtypes a library
-// that takes only int64 refuses.
+// traceNarrow records rule id if indices are of an integer dtype
+// narrower than 64 bits (int8, int16, int32, uint8, uint16, uint32): the
+// index dtypes a library that takes only int64 refuses.
 func (t *Trace) traceNarrow(indices *Tensor, id RuleID) {
-	t.addIf(indices.DType.Kind == Int && indices.DType.Size < 8, id)
+	t.addIf(indices.DType.IsInteger() && indices.DType.Size < 8, id)
+}
+
+// traceIndexItems records the rules the index arrays among items
+// exercise whatever the evaluation does with them — Python bools, 0-d
+// boolean arrays, index arrays of two or more dimensions, several index
+// arrays — before anything is checked, so that a case whose evaluation
+// stops at an error still shows them. A 0-d boolean (RuleGetItemBool0D)
+// is recorded as the one of its two forms the subscript holds, a Python
+// True/False or a 0-d boolean array: libraries handle the two apart.
+func (t *Trace) traceIndexItems(items []IndexItem) {
+	if t == nil {
+		return
+	}
+	arrays := 0
+	for _, it := range items {
+		a := it.Array
+		if it.Kind != IndexArray || a == nil {
+			continue
+		}
+		switch {
+		case a.DType.Kind == Bool && a.Rank() == 0 && it.Name == "":
+			t.add(RuleGetItemPythonBool)
+		case a.DType.Kind == Bool && a.Rank() == 0:
+			t.add(RuleGetItem0DBoolArray)
+		case a.DType.IsInteger() && a.Rank() == 0:
+			t.add(RuleGetItem0DIntArray)
+		case a.DType.IsInteger() && a.Rank() >= 2:
+			t.add(RuleGetItemNDIndexArray)
+		}
+		if a.Rank() > 0 {
+			arrays++
+		}
+		if a.DType.IsInteger() {
+			t.traceNarrow(a, RuleGetItemNarrowArray)
+		}
+	}
+	t.addIf(arrays >= 2, RuleGetItemSeveralArrays)
 }
 
 // TracedRules lists the rules the engine records into a Trace: the rules
@@ -180,9 +217,11 @@ func init() {
 	for _, id := range []RuleID{
 		RuleGetItemIntegerIndex, RuleGetItemNegativeIndex, RuleGetItemEllipsis, RuleGetItemEllipsisNoDims,
 		RuleGetItemImplicitEllipsis, RuleGetItemNewAxis, RuleGetItemScalarResult,
-		RuleGetItemIntArray, RuleGetItemUnsignedArray, RuleGetItemBoolArray, RuleGetItemSingleBool, RuleGetItemBool0D,
+		RuleGetItemIntArray, RuleGetItemUnsignedArray, RuleGetItemBoolArray, RuleGetItemSingleBool,
 		RuleGetItem0DIntArray, RuleGetItemBroadcast, RuleGetItemIntAmongArrays, RuleGetItemAdjacentInPlace,
 		RuleGetItemSeparatedFirst, RuleGetItemEmptyUnchecked, RuleGetItemNarrowArray,
+		RuleGetItemPythonBool, RuleGetItem0DBoolArray, RuleGetItemNDIndexArray, RuleGetItemSeveralArrays,
+		RuleTake0DIndices, RuleTakeNDIndices,
 		RuleTakeNarrow, RuleTakeAlongNarrow, RuleGatherInt32Indices, RuleGatherNDNarrow, RuleONNXGatherInt32, RuleONNXElemInt32,
 		RuleTakeFlattened, RuleTake0DInput, RuleTakeAxisNonZero, RuleTakeNegativeIndex, RuleTakeWrap, RuleTakeClip,
 		RuleTakeBoolIndices, RuleTakeScalarResult, RuleTakeEmptyChecked,

@@ -121,8 +121,9 @@ def load_causes(path):
     return module.CAUSES
 
 
-def label(case, causes, overlaps):
-    """The first cause whose predicate holds; records every other that also holds."""
+def label(case, causes, overlaps, all_hits=None):
+    """The first cause whose predicate holds; records every other that also holds (and, into
+    all_hits, every cause that holds)."""
     hits = []
     for cid, (_, predicate) in causes.items():
         try:
@@ -132,6 +133,8 @@ def label(case, causes, overlaps):
             print(f"warning: {cid} on {case.id}: {type(e).__name__}: {e}", file=sys.stderr)
     if len(hits) > 1:
         overlaps[tuple(hits)] += 1
+    if all_hits is not None:
+        all_hits[case.id] = hits
     return hits[0] if hits else "unexplained"
 
 
@@ -166,13 +169,16 @@ def main():
     ap.add_argument("--passing", action="store_true", help="also test the predicates on passing cases (report false alarms)")
     ap.add_argument("--details", action="store_true",
                     help="per cause, the commonest starts of conform's failure details (for a person checking the labels)")
+    ap.add_argument("--single", action="store_true",
+                    help="measure over the cases with one cause only (a case two causes make fail has no one "
+                         "right group); then say how many of the others are in a group of one of their causes")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = ap.parse_args()
 
     report = json.load(open(args.report))
     causes = load_causes(args.causes)
     corpus = Corpus(args.cases or [os.path.join(ROOT, "cases", "golden"), os.path.join(ROOT, "cases", "seeds")])
-    labels, groups, overlaps, missing = {}, {}, collections.Counter(), []
+    labels, groups, overlaps, missing, hits = {}, {}, collections.Counter(), [], {}
     for r in report["results"]:
         if r["status"] != "fail":
             continue
@@ -180,7 +186,7 @@ def main():
         if case is None:
             missing.append(r["id"])
             continue
-        labels[r["id"]] = label(case, causes, overlaps)
+        labels[r["id"]] = label(case, causes, overlaps, hits)
         fields = args.group.split("+")
         groups[r["id"]] = r.get(fields[0]) if len(fields) == 1 else " — ".join(str(r.get(f)) for f in fields)
         if args.list and labels[r["id"]] == args.list:
@@ -205,6 +211,11 @@ def main():
                         false_alarms[hit] += 1
 
     failing = len(labels)
+    multi, fullgroups = {}, dict(groups)
+    if args.single:
+        multi = {cid: h for cid, h in hits.items() if len(h) > 1}
+        labels = {cid: c for cid, c in labels.items() if cid not in multi}
+        groups = {cid: g for cid, g in groups.items() if cid not in multi}
     rows = table(labels, groups, causes)
     n_unexplained = sum(1 for c in labels.values() if c == "unexplained")
     n_groups = len(set(groups.values()))
@@ -226,6 +237,11 @@ def main():
     explained = [r for r in rows if r[0] != "unexplained"]
     met = sum(1 for r in explained if r[3] >= 80 and r[4] >= 80)
     print(f"\n{met} of {len(explained)} causes meet both 80% bounds")
+    if multi:
+        owner = {group: cause for cause, _, group, _, _ in rows}
+        placed = sum(1 for cid, h in multi.items() if owner.get(fullgroups[cid]) in h)
+        print(f"{len(multi)} cases with several causes left out of the table; {placed} of them "
+              f"({100 * placed / len(multi):.0f}%) are in the largest group of one of their causes")
     if overlaps:
         print("overlaps (cases matched by several predicates; the first one labels them):")
         for hits, n in overlaps.most_common():

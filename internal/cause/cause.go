@@ -37,9 +37,8 @@
 //
 // # Several causes
 //
-// Causes are assigned one at a time, per op and symptom: two bugs of an
-// op with different symptoms are separate causes even where their rules
-// overlap, and a rule counts only the cases of its op. Among the failing
+// Causes are found one at a time, per op and symptom, and a rule counts
+// only the cases of its op. Among the failing
 // cases of an op and symptom not yet assigned (the failures with another
 // symptom, or already assigned, are left out of the spectrum: they are
 // evidence neither for nor against), the most suspicious rule becomes a
@@ -50,6 +49,10 @@
 // Suspicious). Ties go to the rule with fewer passing cases (the
 // more specific), then to more failing cases, then to the rule ID, so
 // the result does not depend on the order of the observations' rules.
+// A rule found for several symptoms of one op is one cause with those
+// symptoms: a library that refuses a non-empty index array of two
+// dimensions and reads an empty one as 1-d has one cause, the rule of
+// such arrays, seen as an error and as a wrong rank.
 package cause
 
 import (
@@ -57,6 +60,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/conformsuite/conform/engine"
 )
@@ -89,19 +93,24 @@ type Spectrum struct {
 	Without, FailWithout int
 }
 
-// Cause is a group of failing cases of one op with one symptom, and the
-// rule that explains them, if one does.
+// Cause is a group of failing cases of one op and the rule that explains
+// them, or the failing cases of one op and symptom that no rule explains.
 type Cause struct {
 	// Rule is the rule that explains the failures, or "" for the
 	// failures of Op and Symptom that no rule explains.
-	Rule    engine.RuleID
-	Op      string
-	Symptom string
+	Rule engine.RuleID
+	Op   string
+	// Symptom is the commonest symptom of the cause's failures;
+	// Symptoms lists each symptom they have, the commonest first (only
+	// Symptom when no rule explains them).
+	Symptom  string
+	Symptoms []string
 	// Cases are the IDs of the failing cases, in the order of the
 	// observations.
 	Cases []string
 	// Spectrum counts all the cases of Op (zero when Rule is ""):
-	// whether they exercise Rule, whether they fail with Symptom.
+	// whether they exercise Rule, whether they fail with one of
+	// Symptoms.
 	Spectrum Spectrum
 	// Score is the rule's suspiciousness (Ochiai) when it was chosen,
 	// over the failures not assigned before it; 0 when Rule is "".
@@ -111,9 +120,18 @@ type Cause struct {
 // Explained reports whether a rule explains the cause's failures.
 func (c Cause) Explained() bool { return c.Rule != "" }
 
-// Group names the group of failures: the op and the symptom,
-// "getitem/error/invalid_spec".
+// Group names the group of failures: the op and the (commonest)
+// symptom, "getitem/error/invalid_spec".
 func (c Cause) Group() string { return c.Op + "/" + c.Symptom }
+
+// Key names the cause among a run's causes: its rule, or for failures no
+// rule explains, "none " and their group.
+func (c Cause) Key() string {
+	if c.Explained() {
+		return string(c.Rule)
+	}
+	return "none " + c.Group()
+}
 
 // String describes the cause in one line: "getitem/negative-step —
 // getitem/error/invalid_spec: 194 failing cases; 194 of 218
@@ -125,8 +143,12 @@ func (c Cause) String() string {
 		return fmt.Sprintf("%s: %s that no rule explains", c.Group(), plural(len(c.Cases), "failing case"))
 	}
 	s := c.Spectrum
+	group := c.Group()
+	if len(c.Symptoms) > 1 {
+		group = c.Op + "/{" + strings.Join(c.Symptoms, ", ") + "}"
+	}
 	return fmt.Sprintf("%s — %s: %s; %s of %s exercising the rule fail so, %s of %s without",
-		c.Rule, c.Group(), plural(len(c.Cases), "failing case"),
+		c.Rule, group, plural(len(c.Cases), "failing case"),
 		count(s.FailWith), plural(s.With, "case"), count(s.FailWithout), count(s.Without))
 }
 
@@ -251,11 +273,14 @@ func Find(obs []Observation) []Cause {
 		}
 		failing[k] = append(failing[k], i)
 	}
+	size := ruleSizes(obs)
+	candidates := map[string][]engine.RuleID{}
 	var explained, unexplained []Cause
 	for _, k := range keys {
+		candidates[k.op] = append(candidates[k.op], suspicious(obs, failing[k], passing[k.op])...)
 		rest := failing[k]
 		for {
-			c, ok := best(obs, rest, passing[k.op])
+			c, ok := best(obs, rest, passing[k.op], size)
 			if !ok {
 				break
 			}
@@ -267,19 +292,20 @@ func Find(obs []Observation) []Cause {
 					left = append(left, i)
 				}
 			}
-			c.Op, c.Symptom = k.op, k.symptom
-			c.Spectrum = spectrum(obs, k.op, k.symptom, c.Rule)
+			c.Op, c.Symptom, c.Symptoms = k.op, k.symptom, []string{k.symptom}
 			explained = append(explained, c)
 			rest = left
 		}
 		if len(rest) > 0 {
-			c := Cause{Op: k.op, Symptom: k.symptom}
+			c := Cause{Op: k.op, Symptom: k.symptom, Symptoms: []string{k.symptom}}
 			for _, i := range rest {
 				c.Cases = append(c.Cases, obs[i].ID)
 			}
 			unexplained = append(unexplained, c)
 		}
 	}
+	explained, unexplained = reassign(obs, explained, unexplained, candidates)
+	explained = mergeSymptoms(obs, explained)
 	order := func(a, b Cause) int {
 		return cmp.Or(cmp.Compare(len(b.Cases), len(a.Cases)), cmp.Compare(a.Op, b.Op),
 			cmp.Compare(a.Symptom, b.Symptom), cmp.Compare(a.Rule, b.Rule))
@@ -289,18 +315,91 @@ func Find(obs []Observation) []Cause {
 	return append(explained, unexplained...)
 }
 
-// best returns the most suspicious rule over the failing observations
-// fail (indices into obs) and the passing ones pass, as a Cause with its
-// Rule and Score set; false if no rule is Suspicious. The observations'
-// rules are distinct.
-func best(obs []Observation, fail, pass []int) (Cause, bool) {
-	ef := map[engine.RuleID]int{}
+// mergeSymptoms merges the causes of one op and rule found for several
+// symptoms into one, its symptoms the commonest first and its cases in
+// the order of the observations, and counts each cause's spectrum.
+func mergeSymptoms(obs []Observation, causes []Cause) []Cause {
+	type key struct {
+		op   string
+		rule engine.RuleID
+	}
+	var merged []Cause
+	at := map[key]int{}
+	for _, c := range causes {
+		k := key{c.Op, c.Rule}
+		i, ok := at[k]
+		if !ok {
+			at[k] = len(merged)
+			merged = append(merged, c)
+			continue
+		}
+		m := &merged[i]
+		m.Symptoms = append(m.Symptoms, c.Symptom)
+		m.Cases = append(m.Cases, c.Cases...)
+		m.Score = max(m.Score, c.Score)
+	}
+	order := map[string]int{}
+	for i, o := range obs {
+		order[o.ID] = i
+	}
+	for i := range merged {
+		m := &merged[i]
+		if len(m.Symptoms) > 1 {
+			count := map[string]int{}
+			for _, id := range m.Cases {
+				count[obs[order[id]].Symptom]++
+			}
+			slices.SortStableFunc(m.Symptoms, func(a, b string) int { return cmp.Compare(count[b], count[a]) })
+			slices.SortFunc(m.Cases, func(a, b string) int { return cmp.Compare(order[a], order[b]) })
+		}
+		m.Symptom = m.Symptoms[0]
+		m.Spectrum = spectrum(obs, m.Op, m.Symptoms, m.Rule)
+	}
+	return merged
+}
+
+// opRule is a rule of one op.
+type opRule struct {
+	op   string
+	rule engine.RuleID
+}
+
+// ruleSizes counts, for each op and rule, the cases of the op that
+// exercise the rule.
+func ruleSizes(obs []Observation) map[opRule]int {
+	size := map[opRule]int{}
+	for _, o := range obs {
+		for _, r := range o.Rules {
+			size[opRule{o.Op, r}]++
+		}
+	}
+	return size
+}
+
+// suspicious returns the rules that are Suspicious over the failing
+// observations fail and the passing ones pass, before any is assigned.
+func suspicious(obs []Observation, fail, pass []int) []engine.RuleID {
+	ef, ep := ruleSpectra(obs, fail, pass)
+	var out []engine.RuleID
+	for r, f := range ef {
+		if Suspicious(f, ep[r], len(fail)-f, len(pass)-ep[r]) {
+			out = append(out, r)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ruleSpectra counts, for each rule some failing observation exercises, the
+// failing (ef) and passing (ep) observations that exercise it.
+func ruleSpectra(obs []Observation, fail, pass []int) (ef, ep map[engine.RuleID]int) {
+	ef = map[engine.RuleID]int{}
 	for _, i := range fail {
 		for _, r := range obs[i].Rules {
 			ef[r]++
 		}
 	}
-	ep := map[engine.RuleID]int{}
+	ep = map[engine.RuleID]int{}
 	for _, i := range pass {
 		for _, r := range obs[i].Rules {
 			if ef[r] > 0 {
@@ -308,9 +407,147 @@ func best(obs []Observation, fail, pass []int) (Cause, bool) {
 			}
 		}
 	}
+	return ef, ep
+}
+
+// MinRateGain is how much more reliably a rule's cases must fail than
+// those of a failure's cause for the failure to move to that rule (see
+// reassign): its failure rate at least this much higher, and its rate of
+// passing cases at most half.
+const MinRateGain = 0.1
+
+// reassign moves each failure to the most reliable explanation it
+// exercises. The greedy search gives a failure to the first rule chosen
+// that it exercises, and the rule with the most failures is not always
+// the one that fails most reliably: a library that refuses two index
+// arrays in one subscript, and masks of two dimensions beside other
+// items, fails on many masks but passes others; "a boolean mask" then
+// explains more failures than "two index arrays", and took those with a
+// mask. Here a failure moves from its cause to a candidate rule (one
+// Suspicious over a group of its op's failures) it exercises whose cases
+// fail markedly more often (see MinRateGain) — the candidate with the
+// highest failure rate, then the most failures, then the lowest ID.
+// Failures no rule explained move likewise. Causes left with no failure
+// are dropped; new ones take their op and symptom from the failures.
+func reassign(obs []Observation, explained, unexplained []Cause, candidates map[string][]engine.RuleID) ([]Cause, []Cause) {
+	type tally struct{ fail, all int }
+	rates := map[opRule]*tally{}
+	for _, o := range obs {
+		for _, r := range o.Rules {
+			k := opRule{o.Op, r}
+			if rates[k] == nil {
+				rates[k] = &tally{}
+			}
+			rates[k].all++
+			if o.Failed {
+				rates[k].fail++
+			}
+		}
+	}
+	rate := func(op string, r engine.RuleID) float64 {
+		t := rates[opRule{op, r}]
+		if r == "" || t == nil || t.all == 0 {
+			return 0
+		}
+		return float64(t.fail) / float64(t.all)
+	}
+	index := map[string]int{}
+	for i, o := range obs {
+		index[o.ID] = i
+	}
+	moved := map[opRule]*Cause{}
+	var order []opRule
+	move := func(c *Cause) {
+		var keep []string
+		for _, id := range c.Cases {
+			o := obs[index[id]]
+			from := rate(c.Op, c.Rule)
+			var to engine.RuleID
+			toRate := from
+			for _, r := range candidates[c.Op] {
+				if r == c.Rule || !slices.Contains(o.Rules, r) {
+					continue
+				}
+				rr := rate(c.Op, r)
+				if rr < from+MinRateGain || 1-rr > (1-from)/2 {
+					continue
+				}
+				if to == "" || rr > toRate || (rr == toRate && rates[opRule{c.Op, r}].fail > rates[opRule{c.Op, to}].fail) {
+					to, toRate = r, rr
+				}
+			}
+			if to == "" {
+				keep = append(keep, id)
+				continue
+			}
+			k := opRule{c.Op, to}
+			if moved[k] == nil {
+				moved[k] = &Cause{Rule: to, Op: c.Op, Symptom: o.Symptom, Symptoms: []string{o.Symptom}}
+				order = append(order, k)
+			}
+			moved[k].Cases = append(moved[k].Cases, id)
+		}
+		c.Cases = keep
+	}
+	for i := range explained {
+		move(&explained[i])
+	}
+	for i := range unexplained {
+		move(&unexplained[i])
+	}
+	var out []Cause
+	for _, c := range explained {
+		if len(c.Cases) > 0 {
+			out = append(out, c)
+		}
+	}
+	for _, k := range order {
+		c := moved[k]
+		byID := map[string]bool{}
+		for _, id := range c.Cases {
+			byID[id] = true
+		}
+		// One Cause per symptom, as the greedy search makes them;
+		// mergeSymptoms joins them with the causes of the same rule.
+		bySymptom := map[string]*Cause{}
+		var symptoms []string
+		for _, o := range obs {
+			if !byID[o.ID] {
+				continue
+			}
+			if bySymptom[o.Symptom] == nil {
+				bySymptom[o.Symptom] = &Cause{Rule: c.Rule, Op: c.Op, Symptom: o.Symptom, Symptoms: []string{o.Symptom}}
+				symptoms = append(symptoms, o.Symptom)
+			}
+			bySymptom[o.Symptom].Cases = append(bySymptom[o.Symptom].Cases, o.ID)
+		}
+		for _, sym := range symptoms {
+			out = append(out, *bySymptom[sym])
+		}
+	}
+	var left []Cause
+	for _, c := range unexplained {
+		if len(c.Cases) > 0 {
+			left = append(left, c)
+		}
+	}
+	return out, left
+}
+
+// best returns the most suspicious rule over the failing observations
+// fail (indices into obs) and the passing ones pass, as a Cause with its
+// Rule and Score set; false if no rule is Suspicious. The observations'
+// rules are distinct. Ties go to the rule fewer cases of the op exercise
+// (size), the more specific.
+func best(obs []Observation, fail, pass []int, size map[opRule]int) (Cause, bool) {
+	ef, ep := ruleSpectra(obs, fail, pass)
 	var top Cause
 	topEP, topEF := 0, 0
 	found := false
+	op := ""
+	if len(fail) > 0 {
+		op = obs[fail[0]].Op
+	}
 	for r, f := range ef {
 		p := ep[r]
 		nf, np := len(fail)-f, len(pass)-p
@@ -318,7 +555,8 @@ func best(obs []Observation, fail, pass []int) (Cause, bool) {
 			continue
 		}
 		score := Ochiai(f, p, nf)
-		better := !found || cmp.Or(cmp.Compare(score, top.Score), cmp.Compare(topEP, p), cmp.Compare(f, topEF), cmp.Compare(top.Rule, r)) > 0
+		better := !found || cmp.Or(cmp.Compare(score, top.Score), cmp.Compare(topEP, p), cmp.Compare(f, topEF),
+			cmp.Compare(size[opRule{op, top.Rule}], size[opRule{op, r}]), cmp.Compare(top.Rule, r)) > 0
 		if better {
 			top, topEP, topEF, found = Cause{Rule: r, Score: score}, p, f, true
 		}
@@ -327,14 +565,14 @@ func best(obs []Observation, fail, pass []int) (Cause, bool) {
 }
 
 // spectrum counts every case of op by whether it exercises rule and
-// whether it fails with symptom.
-func spectrum(obs []Observation, op, symptom string, rule engine.RuleID) Spectrum {
+// whether it fails with one of symptoms.
+func spectrum(obs []Observation, op string, symptoms []string, rule engine.RuleID) Spectrum {
 	var s Spectrum
 	for _, o := range obs {
 		if o.Op != op {
 			continue
 		}
-		fails := o.Failed && o.Symptom == symptom
+		fails := o.Failed && slices.Contains(symptoms, o.Symptom)
 		if slices.Contains(o.Rules, rule) {
 			s.With++
 			if fails {

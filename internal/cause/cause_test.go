@@ -139,17 +139,17 @@ func TestFind(t *testing.T) {
 			[]found{{"", "getitem/" + refused, 1, Spectrum{}}},
 		},
 		{
-			"two symptoms of one rule are two causes, and a rule counts only its op's cases",
+			"a rule found for two symptoms is one cause with both, and a rule counts only its op's cases",
 			new(spectra).
 				add(20, "getitem", refused, negStep).
 				add(8, "getitem", values, negStep, newAxis).
-				add(100, "getitem", "", implicit).
+				add(90, "getitem", "", implicit).
+				add(10, "getitem", "", newAxis).
 				add(30, "take", values, takeNeg).
 				add(100, "take", ""),
 			[]found{
 				{takeNeg, "take/" + values, 30, Spectrum{With: 30, FailWith: 30, Without: 100}},
-				{negStep, "getitem/" + refused, 20, Spectrum{With: 28, FailWith: 20, Without: 100}},
-				{negStep, "getitem/" + values, 8, Spectrum{With: 28, FailWith: 8, Without: 100}},
+				{negStep, "getitem/" + refused, 28, Spectrum{With: 28, FailWith: 28, Without: 100}},
 			},
 		},
 		{

@@ -14,9 +14,10 @@ import (
 // problems, the causes of the failures if they were found (see
 // FindCauses; each with its rule's statement and source) and every
 // case's result; a failure that belongs to a cause
-// names it ("cause": its rule, "" where no rule explains it) and the
-// group of failures it is in ("symptom": its op and CauseSymptom,
-// "getitem/error/invalid_spec").
+// names it ("cause": its rule, "" where no rule explains it; "group": the
+// cause's Key, its rule or for failures no rule explains "none" and
+// their op and symptom) and its own symptom ("symptom": its op and
+// CauseSymptom, "getitem/error/invalid_spec").
 func (s *Summary) WriteJSON(w io.Writer) error {
 	type result struct {
 		ID        string  `json:"id"`
@@ -26,21 +27,25 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 		Case      string  `json:"case,omitempty"`
 		Signature string  `json:"signature,omitempty"`
 		Cause     *string `json:"cause,omitempty"`
+		Group     string  `json:"group,omitempty"`
 		Symptom   string  `json:"symptom,omitempty"`
 	}
 	type causeDoc struct {
 		Rule string `json:"rule"`
 		// Statement and Source are the rule's (engine.RuleTable).
-		Statement   string `json:"statement,omitempty"`
-		Source      string `json:"source,omitempty"`
-		Op          string `json:"op"`
-		Symptom     string `json:"symptom"`
-		Cases       int    `json:"cases"`
-		First       string `json:"first"`
-		With        int    `json:"with"`
-		FailWith    int    `json:"fail_with"`
-		Without     int    `json:"without"`
-		FailWithout int    `json:"fail_without"`
+		Statement string `json:"statement,omitempty"`
+		Source    string `json:"source,omitempty"`
+		Op        string `json:"op"`
+		Symptom   string `json:"symptom"`
+		// Symptoms are the symptoms of the cause's failures, the
+		// commonest first (Symptom is the op and the first).
+		Symptoms    []string `json:"symptoms"`
+		Cases       int      `json:"cases"`
+		First       string   `json:"first"`
+		With        int      `json:"with"`
+		FailWith    int      `json:"fail_with"`
+		Without     int      `json:"without"`
+		FailWithout int      `json:"fail_without"`
 	}
 	doc := struct {
 		Passed    int      `json:"passed"`
@@ -61,7 +66,7 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 		sp := c.Spectrum
 		rule, _ := engine.RuleByID(c.Rule)
 		doc.Causes = append(doc.Causes, causeDoc{Rule: string(c.Rule), Statement: rule.Statement, Source: rule.Source,
-			Op: c.Op, Symptom: c.Group(), Cases: len(c.Cases), First: c.Cases[0],
+			Op: c.Op, Symptom: c.Group(), Symptoms: c.Symptoms, Cases: len(c.Cases), First: c.Cases[0],
 			With: sp.With, FailWith: sp.FailWith, Without: sp.Without, FailWithout: sp.FailWithout})
 	}
 	for _, r := range s.Results {
@@ -71,7 +76,8 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 		}
 		if r.Cause != nil {
 			rule := string(r.Cause.Rule)
-			res.Cause, res.Symptom = &rule, r.Cause.Group()
+			res.Cause, res.Group = &rule, r.Cause.Key()
+			res.Symptom = r.Signature.Op + "/" + CauseSymptom(r.Signature)
 		}
 		doc.Results = append(doc.Results, res)
 	}
