@@ -19,6 +19,10 @@ const (
 	implicit engine.RuleID = "getitem/implicit-ellipsis"
 	newAxis  engine.RuleID = "getitem/newaxis"
 	takeNeg  engine.RuleID = "take/negative-index"
+	mask     engine.RuleID = "getitem/bool-array"
+	several  engine.RuleID = "getitem/several-index-arrays"
+	narrow   engine.RuleID = "getitem/narrow-int-array"
+	unsigned engine.RuleID = "getitem/unsigned-array"
 )
 
 // The symptoms of the synthetic spectra.
@@ -93,6 +97,31 @@ func TestFind(t *testing.T) {
 			[]found{
 				{negStep, "getitem/" + refused, 45, Spectrum{With: 45, FailWith: 45, Without: 210, FailWithout: 10}},
 				{zeroD, "getitem/" + refused, 10, Spectrum{With: 15, FailWith: 15, Without: 240, FailWithout: 40}},
+			},
+		},
+		{
+			"a failure moves from a broad rule to a markedly more reliable one it exercises: two index arrays always fail, masks only beside another array or with two dimensions",
+			new(spectra).
+				add(30, "getitem", refused, mask, several, intArray).
+				add(40, "getitem", refused, mask).
+				add(30, "getitem", "", mask).
+				add(10, "getitem", refused, several, intArray).
+				add(100, "getitem", "", intArray).
+				add(200, "getitem", "", implicit),
+			[]found{
+				{mask, "getitem/" + refused, 40, Spectrum{With: 100, FailWith: 70, Without: 310, FailWithout: 10}},
+				{several, "getitem/" + refused, 40, Spectrum{With: 40, FailWith: 40, Without: 370, FailWithout: 40}},
+			},
+		},
+		{
+			"of two rules every failure of a symptom exercises alike, the one fewer cases exercise is chosen: a uint8 array is narrow and unsigned",
+			new(spectra).
+				add(20, "getitem", refused, narrow).
+				add(10, "getitem", values, narrow, unsigned).
+				add(200, "getitem", "", implicit),
+			[]found{
+				{narrow, "getitem/" + refused, 20, Spectrum{With: 30, FailWith: 20, Without: 200}},
+				{unsigned, "getitem/" + values, 10, Spectrum{With: 10, FailWith: 10, Without: 220}},
 			},
 		},
 		{
