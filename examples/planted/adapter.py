@@ -14,8 +14,9 @@ written the way such bugs are found in real libraries (PyTorch, Dask, XLA, TF po
 
 getitem (six bugs, four of them answering invalid_spec):
   negative-step         refuses a slice with a negative step (invalid_spec), as PyTorch does
-  0d-index-refused      refuses a 0-d index array (invalid_spec)
-  small-int-index       refuses int8/int16/uint8/uint16 index arrays (invalid_spec), as PyTorch does
+  0d-index-refused      refuses a 0-d integer index array (invalid_spec)
+  small-int-index       refuses integer index arrays narrower than 64 bits (int8 to int32, uint8 to
+                        uint32; invalid_spec), as PyTorch's int64-only indexing does
   no-broadcast          refuses integer index arrays of different shapes instead of broadcasting them
                         (invalid_spec)
   bool-as-int           reads a Python True/False in the subscript as the integer 1/0, as Dask does
@@ -96,11 +97,11 @@ def has_negative_step(inputs, request):
 
 
 def has_0d_index(inputs, request):
-    return any(a.ndim == 0 for a in named(inputs, key_items(request)))
+    return any(a.ndim == 0 and a.dtype.kind in "iu" for a in named(inputs, key_items(request)))
 
 
 def has_small_int_index(inputs, request):
-    return any(a.dtype.kind in "iu" and a.dtype.itemsize <= 2 for a in named(inputs, key_items(request)))
+    return any(a.dtype.kind in "iu" and a.dtype.itemsize < 8 for a in named(inputs, key_items(request)))
 
 
 def unequal_index_shapes(inputs, request):

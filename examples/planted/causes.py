@@ -50,12 +50,12 @@ CAUSES = {
         refusal("getitem", "invalid_spec", lambda c: any(
             isinstance(k, slice) and isinstance(k.step, int) and k.step < 0 for k in key(c)))),
     "planted/0d-index-refused": (
-        "getitem refuses a 0-d index array (invalid_spec)",
-        refusal("getitem", "invalid_spec", lambda c: any(a.ndim == 0 for a in named_arrays(c)))),
+        "getitem refuses a 0-d integer index array (invalid_spec)",
+        refusal("getitem", "invalid_spec", lambda c: any(a.ndim == 0 and a.dtype.kind in "iu" for a in named_arrays(c)))),
     "planted/small-int-index": (
-        "getitem refuses int8/int16/uint8/uint16 index arrays (invalid_spec)",
+        "getitem refuses integer index arrays narrower than 64 bits (int8 to int32, uint8 to uint32; invalid_spec)",
         refusal("getitem", "invalid_spec", lambda c: any(
-            a.dtype.kind in "iu" and a.dtype.itemsize <= 2 for a in named_arrays(c)))),
+            a.dtype.kind in "iu" and a.dtype.itemsize < 8 for a in named_arrays(c)))),
     "planted/no-broadcast": (
         "getitem refuses integer index arrays of different shapes instead of broadcasting them (invalid_spec)",
         refusal("getitem", "invalid_spec", lambda c: len({

@@ -80,6 +80,19 @@ type Observation struct {
 	// grouped by it. A passing case has no symptom.
 	Failed  bool
 	Symptom string
+	// Expected is the kind of the error the reference answers, "" for
+	// an output. A passing case that expects an error of kind K cannot
+	// show the symptom "error/K" (an implementation refusing the case
+	// with that kind for another reason passes it by coincidence), so it
+	// is left out of the spectra of failures with that symptom.
+	Expected engine.ErrorKind
+}
+
+// coincides reports whether the passing observation o would pass too
+// if the implementation answered an error of the kind of symptom ("error/K")
+// for a reason of its own: o expects an error of that kind.
+func coincides(o Observation, symptom string) bool {
+	return !o.Failed && o.Expected != "" && symptom == "error/"+string(o.Expected)
 }
 
 // Spectrum counts the cases of a cause's op by whether they exercise its
@@ -277,10 +290,16 @@ func Find(obs []Observation) []Cause {
 	candidates := map[string][]engine.RuleID{}
 	var explained, unexplained []Cause
 	for _, k := range keys {
-		candidates[k.op] = append(candidates[k.op], suspicious(obs, failing[k], passing[k.op])...)
+		var pass []int
+		for _, i := range passing[k.op] {
+			if !coincides(obs[i], k.symptom) {
+				pass = append(pass, i)
+			}
+		}
+		candidates[k.op] = append(candidates[k.op], suspicious(obs, failing[k], pass)...)
 		rest := failing[k]
 		for {
-			c, ok := best(obs, rest, passing[k.op], size)
+			c, ok := best(obs, rest, pass, size)
 			if !ok {
 				break
 			}
@@ -430,26 +449,40 @@ const MinRateGain = 0.1
 // Failures no rule explained move likewise. Causes left with no failure
 // are dropped; new ones take their op and symptom from the failures.
 func reassign(obs []Observation, explained, unexplained []Cause, candidates map[string][]engine.RuleID) ([]Cause, []Cause) {
-	type tally struct{ fail, all int }
+	// The failure rate of a rule, for a failure with a symptom: the
+	// passing cases that coincide with the symptom left out.
+	type tally struct {
+		fail, all  int
+		coincident map[engine.ErrorKind]int // passing cases by the error kind they expect
+	}
 	rates := map[opRule]*tally{}
 	for _, o := range obs {
 		for _, r := range o.Rules {
 			k := opRule{o.Op, r}
 			if rates[k] == nil {
-				rates[k] = &tally{}
+				rates[k] = &tally{coincident: map[engine.ErrorKind]int{}}
 			}
 			rates[k].all++
 			if o.Failed {
 				rates[k].fail++
+			} else if o.Expected != "" {
+				rates[k].coincident[o.Expected]++
 			}
 		}
 	}
-	rate := func(op string, r engine.RuleID) float64 {
+	rate := func(op string, r engine.RuleID, symptom string) float64 {
 		t := rates[opRule{op, r}]
-		if r == "" || t == nil || t.all == 0 {
+		if r == "" || t == nil {
 			return 0
 		}
-		return float64(t.fail) / float64(t.all)
+		all := t.all
+		if kind, ok := strings.CutPrefix(symptom, "error/"); ok {
+			all -= t.coincident[engine.ErrorKind(kind)]
+		}
+		if all <= 0 {
+			return 0
+		}
+		return float64(t.fail) / float64(all)
 	}
 	index := map[string]int{}
 	for i, o := range obs {
@@ -461,14 +494,14 @@ func reassign(obs []Observation, explained, unexplained []Cause, candidates map[
 		var keep []string
 		for _, id := range c.Cases {
 			o := obs[index[id]]
-			from := rate(c.Op, c.Rule)
+			from := rate(c.Op, c.Rule, o.Symptom)
 			var to engine.RuleID
 			toRate := from
 			for _, r := range candidates[c.Op] {
 				if r == c.Rule || !slices.Contains(o.Rules, r) {
 					continue
 				}
-				rr := rate(c.Op, r)
+				rr := rate(c.Op, r, o.Symptom)
 				if rr < from+MinRateGain || 1-rr > (1-from)/2 {
 					continue
 				}

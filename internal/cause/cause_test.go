@@ -45,6 +45,14 @@ func (s *spectra) add(n int, op, symptom string, rules ...engine.RuleID) *spectr
 	return s
 }
 
+// expecting marks the last n observations as expecting an error of kind.
+func (s *spectra) expecting(n int, kind engine.ErrorKind) *spectra {
+	for i := len(s.obs) - n; i < len(s.obs); i++ {
+		s.obs[i].Expected = kind
+	}
+	return s
+}
+
 // found is what a test compares of a Cause.
 type found struct {
 	Rule    engine.RuleID
@@ -122,6 +130,18 @@ func TestFind(t *testing.T) {
 			[]found{
 				{narrow, "getitem/" + refused, 20, Spectrum{With: 30, FailWith: 20, Without: 200}},
 				{unsigned, "getitem/" + values, 10, Spectrum{With: 10, FailWith: 10, Without: 220}},
+			},
+		},
+		{
+			"a passing case that expects the error a refusal answers is no evidence against the refused rule: narrow arrays are refused, unsigned ones too, and the narrow arrays that pass expect that error anyway",
+			new(spectra).
+				add(30, "getitem", refused, narrow).
+				add(10, "getitem", refused, narrow, unsigned).
+				add(200, "getitem", "", narrow).expecting(200, engine.InvalidSpec).
+				add(1, "getitem", "", unsigned).
+				add(200, "getitem", "", implicit),
+			[]found{
+				{narrow, "getitem/" + refused, 40, Spectrum{With: 240, FailWith: 40, Without: 201}},
 			},
 		},
 		{

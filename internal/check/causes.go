@@ -77,7 +77,7 @@ func observe(fsys fs.FS, results []Result) ([]cause.Observation, map[opVariant]*
 		if !failingOps[op] {
 			continue
 		}
-		c, rules, ok := exercised(fsys, e, trace)
+		c, rules, expected, ok := exercised(fsys, e, trace)
 		if !ok {
 			continue
 		}
@@ -92,7 +92,7 @@ func observe(fsys fs.FS, results []Result) ([]cause.Observation, map[opVariant]*
 				t.named++
 			}
 		}
-		o := cause.Observation{ID: r.ID, Op: op, Failed: failed, Rules: rules}
+		o := cause.Observation{ID: r.ID, Op: op, Failed: failed, Rules: rules, Expected: expected}
 		if failed {
 			o.Symptom = CauseSymptom(r.Signature)
 		}
@@ -131,23 +131,28 @@ func CauseSymptom(sig signature.Signature) string {
 	return string(sig.Symptom) + "/" + sig.Detail
 }
 
-// exercised returns the case of entry e and the rules the engine's
-// evaluation of it exercises: its trace and the rule of its error; trace is reset
-// and reused. It returns false for a case that cannot be read (not a
-// JSON object, an input that cannot be read): a fault of the corpus, not
-// of an implementation.
-func exercised(fsys fs.FS, e corpus.Entry, trace *engine.Trace) (*casefile.Case, []engine.RuleID, bool) {
+// exercised returns the case of entry e, the rules the engine's
+// evaluation of it exercises (its trace and the rule of its error; trace
+// is reset and reused) and the kind of the error it answers ("" for an
+// output). It returns false for a case that cannot be read (not a JSON
+// object, an input that cannot be read): a fault of the corpus, not of
+// an implementation.
+func exercised(fsys fs.FS, e corpus.Entry, trace *engine.Trace) (*casefile.Case, []engine.RuleID, engine.ErrorKind, bool) {
 	c, err := LoadCase(fsys, e)
 	if err != nil {
-		return nil, nil, false
+		return nil, nil, "", false
 	}
 	trace.Reset()
 	_, err, ok := c.EvalSafely(engine.Rules{Trace: trace})
 	rules := trace.Rules()
+	var kind engine.ErrorKind
 	if id := engine.RuleOf(err); ok && id != "" {
 		rules = append(rules, id)
+		if r, found := engine.RuleByID(id); found {
+			kind = r.Kind
+		}
 	}
-	return c, rules, true
+	return c, rules, kind, true
 }
 
 // FindCauses finds the causes of the failures of s, a run of the corpus
