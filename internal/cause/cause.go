@@ -323,7 +323,7 @@ func Find(obs []Observation) []Cause {
 			unexplained = append(unexplained, c)
 		}
 	}
-	explained, unexplained = reassign(obs, explained, unexplained, candidates)
+	explained, unexplained = reassign(obs, explained, unexplained, candidates, size)
 	explained = mergeSymptoms(obs, explained)
 	order := func(a, b Cause) int {
 		return cmp.Or(cmp.Compare(len(b.Cases), len(a.Cases)), cmp.Compare(a.Op, b.Op),
@@ -444,11 +444,13 @@ const MinRateGain = 0.1
 // explains more failures than "two index arrays", and took those with a
 // mask. Here a failure moves from its cause to a candidate rule (one
 // Suspicious over a group of its op's failures) it exercises whose cases
-// fail markedly more often (see MinRateGain) — the candidate with the
-// highest failure rate, then the most failures, then the lowest ID.
+// fail markedly more often (see MinRateGain), unless the cause's rule
+// fails about as often without the candidate — the candidate with the
+// highest failure rate, then the fewest cases (the more specific), then
+// the most failures, then the lowest ID.
 // Failures no rule explained move likewise. Causes left with no failure
 // are dropped; new ones take their op and symptom from the failures.
-func reassign(obs []Observation, explained, unexplained []Cause, candidates map[string][]engine.RuleID) ([]Cause, []Cause) {
+func reassign(obs []Observation, explained, unexplained []Cause, candidates map[string][]engine.RuleID, size map[opRule]int) ([]Cause, []Cause) {
 	// The failure rate of a rule, for a failure with a symptom: the
 	// passing cases that coincide with the symptom left out.
 	type tally struct {
@@ -484,6 +486,36 @@ func reassign(obs []Observation, explained, unexplained []Cause, candidates map[
 		}
 		return float64(t.fail) / float64(all)
 	}
+	// The failure rate of the cases of op exercising rule but not other,
+	// for a failure with symptom (as rate).
+	type pair struct {
+		op          string
+		rule, other engine.RuleID
+		symptom     string
+	}
+	apart := map[pair]float64{}
+	rateApart := func(op string, rule, other engine.RuleID, symptom string) float64 {
+		k := pair{op, rule, other, symptom}
+		if v, ok := apart[k]; ok {
+			return v
+		}
+		fail, all := 0, 0
+		for _, o := range obs {
+			if o.Op != op || !slices.Contains(o.Rules, rule) || slices.Contains(o.Rules, other) || coincides(o, symptom) {
+				continue
+			}
+			all++
+			if o.Failed {
+				fail++
+			}
+		}
+		v := 0.0
+		if all > 0 {
+			v = float64(fail) / float64(all)
+		}
+		apart[k] = v
+		return v
+	}
 	index := map[string]int{}
 	for i, o := range obs {
 		index[o.ID] = i
@@ -505,7 +537,15 @@ func reassign(obs []Observation, explained, unexplained []Cause, candidates map[
 				if rr < from+MinRateGain || 1-rr > (1-from)/2 {
 					continue
 				}
-				if to == "" || rr > toRate || (rr == toRate && rates[opRule{c.Op, r}].fail > rates[opRule{c.Op, to}].fail) {
+				// A rule whose cases without r fail about as often
+				// as all its cases explains its failures by itself:
+				// r is then a part of it (index arrays that broadcast
+				// are several index arrays), not another cause.
+				if c.Rule != "" && rateApart(c.Op, c.Rule, r, o.Symptom) >= from-MinRateGain {
+					continue
+				}
+				if to == "" || cmp.Or(cmp.Compare(rr, toRate), cmp.Compare(size[opRule{c.Op, to}], size[opRule{c.Op, r}]),
+					cmp.Compare(rates[opRule{c.Op, r}].fail, rates[opRule{c.Op, to}].fail), cmp.Compare(to, r)) > 0 {
 					to, toRate = r, rr
 				}
 			}

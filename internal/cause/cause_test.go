@@ -23,6 +23,7 @@ const (
 	several  engine.RuleID = "getitem/several-index-arrays"
 	narrow   engine.RuleID = "getitem/narrow-int-array"
 	unsigned engine.RuleID = "getitem/unsigned-array"
+	bcast    engine.RuleID = "getitem/index-arrays-broadcast"
 )
 
 // The symptoms of the synthetic spectra.
@@ -119,6 +120,17 @@ func TestFind(t *testing.T) {
 			[]found{
 				{mask, "getitem/" + refused, 40, Spectrum{With: 100, FailWith: 70, Without: 310, FailWithout: 10}},
 				{several, "getitem/" + refused, 40, Spectrum{With: 40, FailWith: 40, Without: 370, FailWithout: 40}},
+			},
+		},
+		{
+			"a failure stays with its rule when a more reliable rule it exercises is a part of it: arrays that broadcast are several arrays, and several arrays fail as often without broadcasting",
+			new(spectra).
+				add(20, "getitem", refused, several, bcast).
+				add(60, "getitem", refused, several).
+				add(10, "getitem", "", several).
+				add(200, "getitem", "", implicit),
+			[]found{
+				{several, "getitem/" + refused, 80, Spectrum{With: 90, FailWith: 80, Without: 200}},
 			},
 		},
 		{
