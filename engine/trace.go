@@ -187,6 +187,7 @@ func (t *Trace) traceIndexItems(items []IndexItem) {
 		}
 		if a.DType.IsInteger() {
 			t.traceNarrow(a, RuleGetItemNarrowArray)
+			t.addIf(a.DType.Kind == Uint, RuleGetItemUnsignedArray)
 		}
 	}
 	t.addIf(arrays >= 2, RuleGetItemSeveralArrays)

@@ -64,6 +64,8 @@ func TestTraceGetItem(t *testing.T) {
 			[]engine.RuleID{engine.RuleGetItemPythonBool}, []engine.RuleID{engine.RuleGetItem0DBoolArray}},
 		{"a 0-d boolean array is a 0-d boolean too", "x[b]", []int{3}, map[string]*engine.Tensor{"b": zeros(engine.BoolType)},
 			[]engine.RuleID{engine.RuleGetItem0DBoolArray}, []engine.RuleID{engine.RuleGetItemPythonBool}},
+		{"a 0-d uint8 index array is unsigned and narrow too", "x[i]", []int{3}, map[string]*engine.Tensor{"i": zeros(engine.Uint8Type)},
+			[]engine.RuleID{engine.RuleGetItem0DIntArray, engine.RuleGetItemUnsignedArray, engine.RuleGetItemNarrowArray}, nil},
 		{"a 2-d index array", "x[[[0, 1]]]", []int{3}, nil, []engine.RuleID{engine.RuleGetItemNDIndexArray}, []engine.RuleID{engine.RuleGetItemSeveralArrays}},
 		{"two index arrays", "x[[0], [True, False]]", []int{3, 2}, nil, []engine.RuleID{engine.RuleGetItemSeveralArrays}, []engine.RuleID{engine.RuleGetItemNDIndexArray}},
 		{"an integer beside an index array is not a second array", "x[[0], 1]", []int{3, 2}, nil, nil, []engine.RuleID{engine.RuleGetItemSeveralArrays}},

@@ -81,18 +81,39 @@ type Observation struct {
 	Failed  bool
 	Symptom string
 	// Expected is the kind of the error the reference answers, "" for
-	// an output. A passing case that expects an error of kind K cannot
-	// show the symptom "error/K" (an implementation refusing the case
-	// with that kind for another reason passes it by coincidence), so it
-	// is left out of the spectra of failures with that symptom.
+	// an output. A passing case shows nothing about a symptom it could
+	// not have had (see coincides).
 	Expected engine.ErrorKind
 }
 
-// coincides reports whether the passing observation o would pass too
-// if the implementation answered an error of the kind of symptom ("error/K")
-// for a reason of its own: o expects an error of that kind.
+// coincides reports whether the passing observation o is no evidence
+// about symptom: it could not have failed so. A symptom "error/K" (an
+// error of kind K answered where the reference answers otherwise) cannot
+// show on a case that expects K (an implementation refusing the case
+// with that kind for a reason of its own passes it by coincidence); a
+// wrong output ("shape/rank", "values", "dtype") only on a case that
+// expects an output. Other symptoms are compared with every case:
+// crashes can show on any, and an output where the reference refuses
+// ("output-for-error/K") is most often explained by the rule that
+// raises the reference's error, which only the cases expecting it
+// exercise — leaving the others out would leave too few cases to tell a
+// cause from chance.
 func coincides(o Observation, symptom string) bool {
-	return !o.Failed && o.Expected != "" && symptom == "error/"+string(o.Expected)
+	return !o.Failed && hides(o.Expected, symptom)
+}
+
+// hides reports whether a case expecting an error of kind expected (""
+// for an output) cannot fail with symptom (see coincides).
+func hides(expected engine.ErrorKind, symptom string) bool {
+	kind, isError := strings.CutPrefix(symptom, "error/")
+	if isError {
+		return expected == engine.ErrorKind(kind)
+	}
+	switch first, _, _ := strings.Cut(symptom, "/"); first {
+	case "shape", "values", "dtype":
+		return expected != ""
+	}
+	return false
 }
 
 // Spectrum counts the cases of a cause's op by whether they exercise its
@@ -454,21 +475,21 @@ func reassign(obs []Observation, explained, unexplained []Cause, candidates map[
 	// The failure rate of a rule, for a failure with a symptom: the
 	// passing cases that coincide with the symptom left out.
 	type tally struct {
-		fail, all  int
-		coincident map[engine.ErrorKind]int // passing cases by the error kind they expect
+		fail, all int
+		passing   map[engine.ErrorKind]int // passing cases by the error kind they expect ("" an output)
 	}
 	rates := map[opRule]*tally{}
 	for _, o := range obs {
 		for _, r := range o.Rules {
 			k := opRule{o.Op, r}
 			if rates[k] == nil {
-				rates[k] = &tally{coincident: map[engine.ErrorKind]int{}}
+				rates[k] = &tally{passing: map[engine.ErrorKind]int{}}
 			}
 			rates[k].all++
 			if o.Failed {
 				rates[k].fail++
-			} else if o.Expected != "" {
-				rates[k].coincident[o.Expected]++
+			} else {
+				rates[k].passing[o.Expected]++
 			}
 		}
 	}
@@ -478,8 +499,10 @@ func reassign(obs []Observation, explained, unexplained []Cause, candidates map[
 			return 0
 		}
 		all := t.all
-		if kind, ok := strings.CutPrefix(symptom, "error/"); ok {
-			all -= t.coincident[engine.ErrorKind(kind)]
+		for kind, n := range t.passing {
+			if hides(kind, symptom) {
+				all -= n
+			}
 		}
 		if all <= 0 {
 			return 0
