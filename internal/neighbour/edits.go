@@ -129,7 +129,7 @@ func (e *editor) indexEdits() {
 		t := e.c.Inputs[name]
 		values := ints(t)
 		if t.DType != engine.Int64Type {
-			e.add(fmt.Sprintf("%s %v → int64", name, t.DType), nil,
+			e.add(fmt.Sprintf("%s %v → %v", name, t.DType, engine.Int64Type), nil,
 				map[string]*engine.Tensor{name: fromInts(engine.Int64Type, t.Shape, values)})
 		}
 		if dim := dims(name, t); dim != nil && t.DType.Kind == engine.Int {
@@ -213,12 +213,6 @@ func (e *editor) indexedDims() func(name string, t *engine.Tensor) func(i int) i
 	}
 	return func(string, *engine.Tensor) func(int) int64 { return nil }
 }
-
-// specEdits adds the edits of the case's spec fields.
-func (e *editor) specEdits() {}
-
-// dataEdits adds the edits of the data input.
-func (e *editor) dataEdits() {}
 
 // list writes integers as a Python list.
 func list(v []int64) string {
