@@ -134,6 +134,11 @@ func runCheck(o checkOptions, std stdio) int {
 		summary = check.CorpusFailure(err)
 	} else if err := summary.FindCauses(fsys); err != nil {
 		printable.Fprintf(std.errout, "conform check: warning: the causes of the failures cannot be found: %v\n", err)
+	} else if o.impl != "engine" {
+		// The engine fails nothing: only a child's causes are confirmed.
+		if err := summary.ConfirmCauses(ctx, fsys, im); err != nil {
+			printable.Fprintf(std.errout, "conform check: warning: the causes cannot be confirmed by neighbours: %v\n", err)
+		}
 	}
 	// Closing the implementation reports the protocol errors it made
 	// after their case's answer had been returned (a second answer).

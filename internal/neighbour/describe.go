@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
 )
 
@@ -17,7 +18,7 @@ const maxShownValues = 8
 // axis=0; a: <f4 (3,), indices: <i4 (2,) = [1, -1]`).
 func Describe(c *casefile.Case) string {
 	var b strings.Builder
-	b.WriteString(c.Describe())
+	b.WriteString(normalized(c).Describe())
 	first := true
 	for _, name := range indexNames(c) {
 		t := c.Inputs[name]
@@ -48,4 +49,29 @@ func indexNames(c *casefile.Case) []string {
 	}
 	e := &editor{c: c}
 	return e.indexInputs()
+}
+
+// normalized returns c, or for a getitem case whose subscript can be
+// written back from its items (see render) the same case with the
+// subscript so written.
+func normalized(c *casefile.Case) *casefile.Case {
+	s, ok := c.Spec.(engine.GetItemSpec)
+	if !ok || s.ParseErr != nil || engine.Refused(s.Items) != nil {
+		return c
+	}
+	index := "x[" + render(s.Items) + "]"
+	if index == s.Index {
+		return c
+	}
+	fields := map[string]any{}
+	for k, raw := range c.Fields {
+		if k != "inputs" {
+			fields[k] = raw
+		}
+	}
+	fields["index"] = index
+	if n := casefile.New(fields, c.Inputs); n.Err == nil {
+		return n
+	}
+	return c
 }

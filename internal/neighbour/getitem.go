@@ -20,7 +20,11 @@ import (
 // holds an item NumPy refuses whatever the input, has none.
 func (e *editor) getItemEdits() {
 	s, ok := e.c.Spec.(engine.GetItemSpec)
-	if !ok || s.ParseErr != nil || engine.Refused(s.Items) != nil {
+	if !ok {
+		return
+	}
+	if s.ParseErr != nil || engine.Refused(s.Items) != nil {
+		e.textEdits(s.Index)
 		return
 	}
 	items := s.Items
@@ -94,6 +98,139 @@ func (e *editor) getItemEdits() {
 			e.addIndex(fmt.Sprintf("item %d (%s) → :", i+1, text), with(i, engine.IndexItem{Kind: engine.IndexSlice}), nil)
 		}
 	}
+	// The same edits at every item at once, for a subscript where the
+	// feature occurs more than once.
+	e.allItems(items, "every negative step flipped", func(i int, it engine.IndexItem) (engine.IndexItem, bool) {
+		it.Step = -it.Step
+		return it, it.Kind == engine.IndexSlice && it.HasStep && it.Step > 0
+	})
+	e.allItems(items, "every negative index made non-negative", func(i int, it engine.IndexItem) (engine.IndexItem, bool) {
+		d := dimOf(i)
+		it.Index += d
+		return it, it.Kind == engine.IndexInt && it.Index < d && it.Index >= 0
+	})
+	e.allItems(items, "every 0-d index array and True/False → the integer it holds", func(i int, it engine.IndexItem) (engine.IndexItem, bool) {
+		a := bound[i].Array
+		if it.Kind != engine.IndexArray || a == nil || a.Rank() != 0 || (it.Name != "" && a.DType.Kind == engine.Bool) {
+			return it, false
+		}
+		return engine.IndexItem{Kind: engine.IndexInt, Index: ints(a)[0]}, true
+	})
+}
+
+// allItems adds the neighbour with f applied to every item it applies
+// to, when it applies to more than one.
+func (e *editor) allItems(items []engine.IndexItem, what string, f func(i int, it engine.IndexItem) (engine.IndexItem, bool)) {
+	out := slices.Clone(items)
+	n := 0
+	for i, it := range items {
+		if r, ok := f(i, it); ok {
+			out[i] = r
+			n++
+		}
+	}
+	if n > 1 {
+		e.addIndex(what, out, nil)
+	}
+}
+
+// textEdits adds the edits of a subscript that cannot be written back
+// from its items (it does not parse, or holds an item NumPy refuses,
+// which keeps no source): each item of its text (split at the commas
+// outside brackets and quotes) dropped and replaced by ":".
+func (e *editor) textEdits(index string) {
+	open, end := strings.IndexByte(index, '['), strings.LastIndexByte(index, ']')
+	if open < 0 || end < open {
+		return
+	}
+	parts := splitItems(index[open+1 : end])
+	if len(parts) == 1 {
+		if p := parts[0]; strings.HasPrefix(p, "(") && strings.HasSuffix(p, ")") {
+			if inner := splitItems(p[1 : len(p)-1]); len(inner) > 1 {
+				parts = inner
+			}
+		}
+	}
+	for i, p := range parts {
+		dropped := slices.Delete(slices.Clone(parts), i, i+1)
+		e.add(fmt.Sprintf("item %d (%s) dropped", i+1, p), map[string]any{"index": index[:open+1] + strings.Join(dropped, ", ") + "]"}, e.unused(dropped))
+		if p != ":" {
+			colon := slices.Clone(parts)
+			colon[i] = ":"
+			e.add(fmt.Sprintf("item %d (%s) → :", i+1, p), map[string]any{"index": index[:open+1] + strings.Join(colon, ", ") + "]"}, e.unused(colon))
+		}
+	}
+}
+
+// unused returns the removal (nil tensors) of the inputs of the case,
+// other than x, that no text of parts names.
+func (e *editor) unused(parts []string) map[string]*engine.Tensor {
+	out := map[string]*engine.Tensor{}
+	for name := range e.c.Inputs {
+		if name == "x" {
+			continue
+		}
+		named := false
+		for _, p := range parts {
+			named = named || containsName(p, name)
+		}
+		if !named {
+			out[name] = nil
+		}
+	}
+	return out
+}
+
+// containsName reports whether name occurs in text as a whole
+// identifier.
+func containsName(text, name string) bool {
+	ident := func(b byte) bool {
+		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+	}
+	for i := 0; ; {
+		k := strings.Index(text[i:], name)
+		if k < 0 {
+			return false
+		}
+		k += i
+		if (k == 0 || !ident(text[k-1])) && (k+len(name) == len(text) || !ident(text[k+len(name)])) {
+			return true
+		}
+		i = k + 1
+	}
+}
+
+// splitItems splits the text inside a subscript's brackets at the commas
+// outside brackets, parentheses, braces and quotes, each part trimmed; a
+// trailing comma makes no empty part.
+func splitItems(src string) []string {
+	var parts []string
+	depth, start := 0, 0
+	var quote byte
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case c == ',' && depth == 0:
+			parts = append(parts, strings.TrimSpace(src[start:i]))
+			start = i + 1
+		}
+	}
+	if last := strings.TrimSpace(src[start:]); last != "" || len(parts) == 0 {
+		parts = append(parts, last)
+	}
+	return parts
 }
 
 // arrayItemEdits adds the edits of the array item it (item i, its array

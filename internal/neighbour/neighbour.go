@@ -126,20 +126,25 @@ type Confirmation struct {
 	Symptom string
 	Failing *casefile.Case
 	Passing Neighbour
-	// Tried counts the neighbours judged.
-	Tried int
+	// Reproduced says c failed with the symptom when judged; Tried
+	// counts the neighbours judged after it.
+	Reproduced bool
+	Tried      int
 }
 
 // Confirm judges c (which exercises rule) and its neighbours without
 // rule, closest first, at most MaxTries of them: confirmed when c fails
 // with symptom and a neighbour passes. The Confirmation returned
-// unconfirmed says how many neighbours were tried.
+// unconfirmed says whether c failed so and how many neighbours were
+// tried. A neighbour that fails otherwise, or cannot be judged, does not
+// confirm.
 func Confirm(ctx context.Context, judge Judge, c *casefile.Case, rule engine.RuleID, symptom string) (Confirmation, bool) {
 	conf := Confirmation{Rule: rule, Symptom: symptom, Failing: c}
 	got, failed, ok := judge(ctx, c)
 	if !ok || !failed || got != symptom {
 		return conf, false
 	}
+	conf.Reproduced = true
 	for _, n := range Without(c, rule) {
 		if conf.Tried == MaxTries || ctx.Err() != nil {
 			break

@@ -67,6 +67,8 @@ func (e *editor) rangeEdits() {
 			}
 			e.add(fmt.Sprintf("%s[%d] %d → %d", name, i, s, w[i]), map[string]any{name: w}, nil)
 		}
+		e.addAll(name, v, "negative strides flipped", func(i int, s int64) (int64, bool) { return -s, s < 0 })
+		e.addAll(name, v, "zero strides → 1", func(i int, s int64) (int64, bool) { return 1, s == 0 })
 	}
 	// dimOf is the size of the input dimension entry i of the range
 	// fields addresses, or -1 if none.
@@ -96,13 +98,21 @@ func (e *editor) rangeEdits() {
 			}
 			return -1
 		}
+		explicit := func(i int, n int64) (int64, bool) {
+			d := dimOf(i)
+			if n != -1 || i >= len(s.Begin) || d < 0 || s.Begin[i] > int64(d) {
+				return n, false
+			}
+			return int64(d) - s.Begin[i], true
+		}
 		for i, n := range s.Size {
-			if d := dimOf(i); n == -1 && i < len(s.Begin) && d >= 0 && s.Begin[i] <= int64(d) {
+			if m, ok := explicit(i, n); ok {
 				w := slices.Clone(s.Size)
-				w[i] = int64(d) - s.Begin[i]
+				w[i] = m
 				e.add(fmt.Sprintf("size[%d] -1 → %d", i, w[i]), map[string]any{"size": w}, nil)
 			}
 		}
+		e.addAll("size", s.Size, "every size -1 made explicit", explicit)
 	case engine.ONNXSliceSpec:
 		dimOf = func(i int) int {
 			a := int64(i)
@@ -132,13 +142,38 @@ func (e *editor) rangeEdits() {
 			continue
 		}
 		v, ok := e.intList(name)
+		nonNegative := func(i int, b int64) (int64, bool) {
+			if d := int64(dimOf(i)); b < 0 && d >= 0 && b+d >= 0 {
+				return b + d, true
+			}
+			return b, false
+		}
 		for i := 0; ok && i < len(v); i++ {
-			if d := int64(dimOf(i)); v[i] < 0 && d >= 0 && v[i]+d >= 0 {
+			if b, ok := nonNegative(i, v[i]); ok {
 				w := slices.Clone(v)
-				w[i] += d
+				w[i] = b
 				e.add(fmt.Sprintf("%s[%d] %d → %d", name, i, v[i], w[i]), map[string]any{name: w}, nil)
 			}
 		}
+		e.addAll(name, v, "negative bounds made non-negative", nonNegative)
+	}
+}
+
+// addAll adds the neighbour whose integer list field name holds v with
+// the edit f made at every entry it applies to, when it applies to more
+// than one (one is a neighbour of its own already): a case with several
+// negative strides keeps the rule after any one is flipped.
+func (e *editor) addAll(name string, v []int64, what string, f func(i int, x int64) (int64, bool)) {
+	w := slices.Clone(v)
+	n := 0
+	for i, x := range v {
+		if y, ok := f(i, x); ok {
+			w[i] = y
+			n++
+		}
+	}
+	if n > 1 {
+		e.add(fmt.Sprintf("%s: %s (%s → %s)", name, what, list(v), list(w)), map[string]any{name: w}, nil)
 	}
 }
 
