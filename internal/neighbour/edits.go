@@ -121,8 +121,8 @@ func (e *editor) indexInputs() []string {
 }
 
 // indexEdits adds the edits of the index inputs: each cast to int64, its
-// negative indices made non-negative, a 0-d one reshaped to 1-D, an N-D
-// one flattened to 1-D.
+// negative indices made non-negative, every index made 0, a 0-d one
+// reshaped to 1-D, an N-D one flattened to 1-D.
 func (e *editor) indexEdits() {
 	dims := e.indexedDims()
 	for _, name := range e.indexInputs() {
@@ -145,6 +145,10 @@ func (e *editor) indexEdits() {
 				e.add(fmt.Sprintf("%s: negative indices → non-negative (%s → %s)", name, list(values), list(pos)), nil,
 					map[string]*engine.Tensor{name: fromInts(t.DType, t.Shape, pos)})
 			}
+		}
+		if slices.ContainsFunc(values, func(v int64) bool { return v != 0 }) {
+			e.add(fmt.Sprintf("%s: every index → 0 (%s → 0)", name, list(values)), nil,
+				map[string]*engine.Tensor{name: fromInts(t.DType, t.Shape, make([]int64, len(values)))})
 		}
 		switch {
 		case t.Rank() == 0:

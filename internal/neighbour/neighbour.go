@@ -33,7 +33,7 @@ const MaxTries = 8
 // order): the edits of the op's spec fields first (a getitem subscript's
 // items, a slice's strides, masks and bounds, a gather's axis and mode),
 // then those of its index inputs (cast to int64, negative indices made
-// non-negative, reshaped to 1-D), then those of its data input (an empty
+// non-negative, every index made 0, reshaped to 1-D), then those of its data input (an empty
 // dimension grown to 1, a dimension shrunk, cast to another dtype). Every
 // neighbour is a valid case (casefile.New accepts it) and differs from
 // c; a case that is not valid itself has none.

@@ -110,6 +110,7 @@ func TestOfEdits(t *testing.T) {
 		{"a subscript NumPy refuses has its items dropped as text", getItem("x[1.5, 0]", 3, nil), "getitem x[0]; x: <i8 (3,)"},
 		{"take's indices are cast to int64", take(tensor(engine.Int32Type, []int{2}, 1, -1)), "take axis=0; a: <f4 (3,), indices: <i8 (2,); values indices = [1, -1]"},
 		{"take's negative indices are made non-negative", take(tensor(engine.Int32Type, []int{2}, 1, -1)), "take axis=0; a: <f4 (3,), indices: <i4 (2,); values indices = [1, 2]"},
+		{"every index becomes 0", take(tensor(engine.Int32Type, []int{2}, 1, -1)), "take axis=0; a: <f4 (3,), indices: <i4 (2,); values indices = [0, 0]"},
 		{"a 0-d indices is reshaped to 1-D", take(tensor(engine.Int64Type, nil, 1)), "take axis=0; a: <f4 (3,), indices: <i8 (1,); values indices = [1]"},
 		{"a 2-D indices is flattened", take(tensor(engine.Int64Type, []int{1, 2}, 0, 1)), "take axis=0; a: <f4 (3,), indices: <i8 (2,); values indices = [0, 1]"},
 		{"a zero stride becomes 1", stridedSlice([]int64{0}, []int64{2}, []int64{0}), "strided_slice begin=[0] end=[2] strides=[1]; x: <i4 (4,)"},
