@@ -23,9 +23,12 @@ type Confirmation struct {
 	// be read; Passing the neighbour that passes and Edit what changed
 	// from one to the other (both "" unless Confirmed).
 	Failing, Passing, Edit string
-	// Reproduced says the smallest case failed with the cause's symptom
-	// when run again (against the engine); Tried counts the neighbours
-	// judged after it.
+	// Symptom is the failing case's symptom in the run (CauseSymptom:
+	// one of the cause's symptoms).
+	Symptom string
+	// Reproduced says the smallest case failed with Symptom when run
+	// again (against the engine); Tried counts the neighbours judged
+	// after it.
 	Reproduced bool
 	Tried      int
 }
@@ -35,7 +38,8 @@ const maxConfirming = 8
 
 // ConfirmCauses confirms each cause of s that a rule explains (see
 // FindCauses) by neighbours: its smallest failing case (fewest input
-// elements, then the shortest description) and at most
+// elements, then the shortest description), which must fail again with
+// its symptom in the run (one of the cause's), and at most
 // neighbour.MaxTries of its neighbours without the cause's rule are run
 // on im and on the engine, the reference for neighbours (it is exact), a
 // difference classified as conform check classifies failures
@@ -56,6 +60,12 @@ func (s *Summary) ConfirmCauses(ctx context.Context, fsys fs.FS, im impl.Impl) e
 		byID[e.ID] = e
 	}
 	fsys = corpus.Open(fsys)
+	symptoms := map[string]string{}
+	for _, r := range s.Results {
+		if r.Status == Fail && !r.Signature.IsZero() {
+			symptoms[r.ID] = CauseSymptom(r.Signature)
+		}
+	}
 	judge := Judge(im)
 	s.Confirmations = make([]*Confirmation, len(s.Causes))
 	var wg sync.WaitGroup
@@ -64,19 +74,19 @@ func (s *Summary) ConfirmCauses(ctx context.Context, fsys fs.FS, im impl.Impl) e
 		if !c.Explained() {
 			continue
 		}
-		smallest := smallestCase(fsys, byID, c.Cases)
+		smallest, id := smallestCase(fsys, byID, c.Cases)
 		conf := &Confirmation{}
 		s.Confirmations[i] = conf
 		if smallest == nil {
 			continue
 		}
-		conf.Failing = neighbour.Describe(smallest)
+		conf.Failing, conf.Symptom = neighbour.Describe(smallest), symptoms[id]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			found, ok := neighbour.Confirm(ctx, judge, smallest, c.Rule, c.Symptom)
+			found, ok := neighbour.Confirm(ctx, judge, smallest, c.Rule, conf.Symptom)
 			conf.Confirmed, conf.Reproduced, conf.Tried = ok, found.Reproduced, found.Tried
 			if ok {
 				conf.Passing, conf.Edit = neighbour.Describe(found.Passing.Case), found.Passing.Edit
@@ -90,10 +100,10 @@ func (s *Summary) ConfirmCauses(ctx context.Context, fsys fs.FS, im impl.Impl) e
 // smallestCase returns the case of ids with the fewest input elements
 // (of those, the one with the shortest description, then the first in
 // the order of ids), loaded from fsys; nil if none can be read as a
-// valid case.
-func smallestCase(fsys fs.FS, byID map[string]corpus.Entry, ids []string) *casefile.Case {
+// valid case; with its ID.
+func smallestCase(fsys fs.FS, byID map[string]corpus.Entry, ids []string) (*casefile.Case, string) {
 	var best *casefile.Case
-	bestSize := 0
+	bestID, bestSize := "", 0
 	for _, id := range ids {
 		e, ok := byID[id]
 		if !ok || e.Err != nil {
@@ -108,10 +118,10 @@ func smallestCase(fsys fs.FS, byID map[string]corpus.Entry, ids []string) *casef
 			size += t.Len()
 		}
 		if best == nil || size < bestSize || size == bestSize && len(c.Describe()) < len(best.Describe()) {
-			best, bestSize = c, size
+			best, bestID, bestSize = c, id, size
 		}
 	}
-	return best
+	return best, bestID
 }
 
 // Judge returns the neighbour.Judge that runs a case on im and on the

@@ -84,7 +84,8 @@ func TestConfirmationLine(t *testing.T) {
 		{"no case could be read", Confirmation{},
 			"not confirmed by neighbours: no failing case of the cause can be read"},
 	} {
-		if got := tc.c.Line("values"); got != tc.want {
+		tc.c.Symptom = "values"
+		if got := tc.c.Line(); got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.why, got, tc.want)
 		}
 	}

@@ -51,9 +51,12 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 		// neighbours (see ConfirmCauses), absent if none was made.
 		Confirmed *bool  `json:"confirmed,omitempty"`
 		Failing   string `json:"failing,omitempty"`
-		Passing   string `json:"passing,omitempty"`
-		Edit      string `json:"edit,omitempty"`
-		Tried     *int   `json:"tried,omitempty"`
+		// FailingSymptom is the failing case's own symptom, one
+		// of Symptoms.
+		FailingSymptom string `json:"failing_symptom,omitempty"`
+		Passing        string `json:"passing,omitempty"`
+		Edit           string `json:"edit,omitempty"`
+		Tried          *int   `json:"tried,omitempty"`
 	}
 	doc := struct {
 		Passed    int      `json:"passed"`
@@ -79,7 +82,7 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 		if i < len(s.Confirmations) && s.Confirmations[i] != nil {
 			conf := s.Confirmations[i]
 			cd.Confirmed, cd.Tried = &conf.Confirmed, &conf.Tried
-			cd.Failing, cd.Passing, cd.Edit = conf.Failing, conf.Passing, conf.Edit
+			cd.Failing, cd.FailingSymptom, cd.Passing, cd.Edit = conf.Failing, conf.Symptom, conf.Passing, conf.Edit
 		}
 		doc.Causes = append(doc.Causes, cd)
 	}

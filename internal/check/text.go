@@ -139,15 +139,16 @@ func writeCauses(w io.Writer, causes []cause.Cause, confs []*Confirmation, verbo
 		}
 		printable.Fprintf(w, "  %s %s (first: %s)\n", what, c, c.Cases[0])
 		if i < len(confs) && confs[i] != nil {
-			printable.Fprintf(w, "    %s\n", confs[i].Line(c.Symptom))
+			printable.Fprintf(w, "    %s\n", confs[i].Line())
 		}
 	}
 }
 
-// Line says in one line what the confirmation found, for a cause of the
-// given symptom: "confirmed: `FAILING` fails (SYMPTOM), `PASSING` passes
-// (EDIT)", or "not confirmed by neighbours (K tried)" and why.
-func (c *Confirmation) Line(symptom string) string {
+// Line says in one line what the confirmation found: "confirmed:
+// `FAILING` fails (SYMPTOM), `PASSING` passes (EDIT)", or "not confirmed
+// by neighbours (K tried)" and why.
+func (c *Confirmation) Line() string {
+	symptom := c.Symptom
 	switch {
 	case c.Confirmed:
 		return fmt.Sprintf("confirmed: `%s` fails (%s), `%s` passes (%s)", c.Failing, symptom, c.Passing, c.Edit)
