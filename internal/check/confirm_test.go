@@ -7,7 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/cause"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/signature"
 )
 
 // TestConfirmCauses checks that a cause is confirmed by a neighbour of
@@ -88,5 +91,23 @@ func TestConfirmationLine(t *testing.T) {
 		if got := tc.c.Line(); got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.why, got, tc.want)
 		}
+	}
+}
+
+// TestConfirmCauseOfSeveralSymptoms checks that a cause whose failures
+// have several symptoms is confirmed with its smallest case's own
+// symptom, not the cause's commonest one.
+func TestConfirmCauseOfSeveralSymptoms(t *testing.T) {
+	fsys := causesCorpus()
+	s := &Summary{
+		Results: []Result{{ID: "c/00", Status: Fail, Signature: signature.Signature{Op: "getitem", Symptom: signature.ErrorForOutput, Detail: "invalid_spec"}}},
+		Causes: []cause.Cause{{Rule: engine.RuleGetItemNegativeStep, Op: "getitem", Symptom: "values",
+			Symptoms: []string{"values", "error/invalid_spec"}, Cases: []string{"c/00"}}},
+	}
+	if err := s.ConfirmCauses(context.Background(), fsys, refusesNegativeSteps{}); err != nil {
+		t.Fatal(err)
+	}
+	if conf := s.Confirmations[0]; !conf.Confirmed || conf.Symptom != "error/invalid_spec" {
+		t.Errorf("confirmed with the case's symptom error/invalid_spec: %+v", conf)
 	}
 }
