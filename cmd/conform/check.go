@@ -62,7 +62,12 @@ getitem/error/invalid_spec: 169 failing cases; 169 of 174 cases exercising
 the rule fail so, 2 of 792 without"), then the failures no rule explains,
 grouped by symptom ("symptom take/values: ..."). A cause is
 found by fault localisation over the rules each case exercises on the
-engine (see docs/commands.md). Each failure is then listed only with -v
+engine (see docs/commands.md); for an implementation other than the engine,
+each cause is then confirmed by neighbours, a line under it saying so
+("confirmed: 'getitem x[::-1]; x: <i8 (1,)' fails (error/invalid_spec),
+'getitem x[::1]; x: <i8 (1,)' passes (step -1 → 1)", with backquotes): its smallest failing
+case fails again and a case one edit away that leaves the rule out passes,
+or "not confirmed by neighbours (K tried)". Each failure is then listed only with -v
 (the failures that are not an answer of the implementation, such as an
 unreadable case, always are): it names the case, the source of the expected
 value, the first differing element, its signature and its cause; the last
@@ -134,6 +139,11 @@ func runCheck(o checkOptions, std stdio) int {
 		summary = check.CorpusFailure(err)
 	} else if err := summary.FindCauses(fsys); err != nil {
 		printable.Fprintf(std.errout, "conform check: warning: the causes of the failures cannot be found: %v\n", err)
+	} else if o.impl != "engine" {
+		// The engine fails nothing: only a child's causes are confirmed.
+		if err := summary.ConfirmCauses(ctx, fsys, im); err != nil {
+			printable.Fprintf(std.errout, "conform check: warning: the causes cannot be confirmed by neighbours: %v\n", err)
+		}
 	}
 	// Closing the implementation reports the protocol errors it made
 	// after their case's answer had been returned (a second answer).

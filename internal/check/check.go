@@ -89,6 +89,10 @@ type Summary struct {
 	// Causes are the causes of the failures (see FindCauses), nil until
 	// they are found or if no case failed on the implementation's answer.
 	Causes []cause.Cause
+	// Confirmations are the confirmations of the causes by neighbours,
+	// Confirmations[i] that of Causes[i] (nil for a cause no rule
+	// explains); nil until ConfirmCauses runs.
+	Confirmations []*Confirmation
 }
 
 // OK reports whether every case passed (or failed as expected) or was

@@ -12,7 +12,8 @@ import (
 
 // WriteJSON writes the summary as JSON: the counts, the integrity
 // problems, the causes of the failures if they were found (see
-// FindCauses; each with its rule's statement and source) and every
+// FindCauses; each with its rule's statement and source, and its
+// confirmation by neighbours if ConfirmCauses ran) and every
 // case's result; a failure that belongs to a cause
 // names it ("cause": its rule, "" where no rule explains it; "group": the
 // cause's Key, its rule or for failures no rule explains "none" and
@@ -46,6 +47,16 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 		FailWith    int      `json:"fail_with"`
 		Without     int      `json:"without"`
 		FailWithout int      `json:"fail_without"`
+		// Confirmed and the rest are the cause's confirmation by
+		// neighbours (see ConfirmCauses), absent if none was made.
+		Confirmed *bool  `json:"confirmed,omitempty"`
+		Failing   string `json:"failing,omitempty"`
+		// FailingSymptom is the failing case's own symptom, one
+		// of Symptoms.
+		FailingSymptom string `json:"failing_symptom,omitempty"`
+		Passing        string `json:"passing,omitempty"`
+		Edit           string `json:"edit,omitempty"`
+		Tried          *int   `json:"tried,omitempty"`
 	}
 	doc := struct {
 		Passed    int      `json:"passed"`
@@ -62,12 +73,18 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 	for _, p := range s.Integrity {
 		doc.Integrity = append(doc.Integrity, p.String())
 	}
-	for _, c := range s.Causes {
+	for i, c := range s.Causes {
 		sp := c.Spectrum
 		rule, _ := engine.RuleByID(c.Rule)
-		doc.Causes = append(doc.Causes, causeDoc{Rule: string(c.Rule), Statement: rule.Statement, Source: rule.Source,
+		cd := causeDoc{Rule: string(c.Rule), Statement: rule.Statement, Source: rule.Source,
 			Op: c.Op, Symptom: c.Group(), Symptoms: c.Symptoms, Cases: len(c.Cases), First: c.Cases[0],
-			With: sp.With, FailWith: sp.FailWith, Without: sp.Without, FailWithout: sp.FailWithout})
+			With: sp.With, FailWith: sp.FailWith, Without: sp.Without, FailWithout: sp.FailWithout}
+		if i < len(s.Confirmations) && s.Confirmations[i] != nil {
+			conf := s.Confirmations[i]
+			cd.Confirmed, cd.Tried = &conf.Confirmed, &conf.Tried
+			cd.Failing, cd.FailingSymptom, cd.Passing, cd.Edit = conf.Failing, conf.Symptom, conf.Passing, conf.Edit
+		}
+		doc.Causes = append(doc.Causes, cd)
 	}
 	for _, r := range s.Results {
 		res := result{ID: r.ID, Status: r.Status, Source: r.Source, Detail: r.Detail, Case: r.Case}

@@ -42,7 +42,7 @@ func (s *Summary) WriteText(w io.Writer, o TextOptions) error {
 	if _, line := s.MoreIntegrity(); line != "" {
 		fmt.Fprintf(b, "integrity: %s\n", line)
 	}
-	writeCauses(b, s.Causes, o.Verbose)
+	writeCauses(b, s.Causes, s.Confirmations, o.Verbose)
 	skips := map[string]int{}
 	for _, r := range s.Results {
 		switch {
@@ -114,8 +114,10 @@ func causeName(c *cause.Cause) string {
 // writeCauses writes the causes of the failures, one line each with its
 // first case: those a rule explains ("cause RULE — GROUP: ..."), then
 // the failures no rule explains, by symptom ("symptom GROUP: ...");
-// nothing if there are none.
-func writeCauses(w io.Writer, causes []cause.Cause, verbose bool) {
+// nothing if there are none. A cause confirmed by neighbours (confs,
+// parallel to causes, see ConfirmCauses) is followed by an indented line
+// saying how.
+func writeCauses(w io.Writer, causes []cause.Cause, confs []*Confirmation, verbose bool) {
 	if len(causes) == 0 {
 		return
 	}
@@ -130,13 +132,32 @@ func writeCauses(w io.Writer, causes []cause.Cause, verbose bool) {
 		fmt.Fprint(w, "; -v lists every failing case")
 	}
 	fmt.Fprintln(w, "):")
-	for _, c := range causes {
+	for i, c := range causes {
 		what := "cause"
 		if !c.Explained() {
 			what = "symptom"
 		}
 		printable.Fprintf(w, "  %s %s (first: %s)\n", what, c, c.Cases[0])
+		if i < len(confs) && confs[i] != nil {
+			printable.Fprintf(w, "    %s\n", confs[i].Line())
+		}
 	}
+}
+
+// Line says in one line what the confirmation found: "confirmed:
+// `FAILING` fails (SYMPTOM), `PASSING` passes (EDIT)", or "not confirmed
+// by neighbours (K tried)" and why.
+func (c *Confirmation) Line() string {
+	symptom := c.Symptom
+	switch {
+	case c.Confirmed:
+		return fmt.Sprintf("confirmed: `%s` fails (%s), `%s` passes (%s)", c.Failing, symptom, c.Passing, c.Edit)
+	case c.Failing == "":
+		return "not confirmed by neighbours: no failing case of the cause can be read"
+	case !c.Reproduced:
+		return fmt.Sprintf("not confirmed by neighbours: `%s` does not fail with %s against the engine (0 tried)", c.Failing, symptom)
+	}
+	return fmt.Sprintf("not confirmed by neighbours (%d tried)", c.Tried)
 }
 
 // KnownCrashesLine says how many crashes and timeouts signature entries
