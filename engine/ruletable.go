@@ -104,6 +104,7 @@ const (
 	RuleGetItemNegativeStepNoStop  RuleID = "getitem/negative-step-omitted-stop"
 	RuleGetItemNegativeBound       RuleID = "getitem/negative-bound"
 	RuleGetItemBoundClamped        RuleID = "getitem/bound-clamped"
+	RuleGetItemStartBelowRange     RuleID = "getitem/negative-step-start-below"
 	RuleGetItemStepOver1           RuleID = "getitem/step-over-1"
 	RuleGetItemEmptyRange          RuleID = "getitem/empty-range"
 	RuleGetItemEllipsis            RuleID = "getitem/ellipsis"
@@ -184,6 +185,7 @@ const (
 	RuleStridedEndSentinel      RuleID = "strided_slice/negative-stride-end-mask"
 	RuleStridedNegativeBound    RuleID = "strided_slice/negative-bound"
 	RuleStridedBoundClamped     RuleID = "strided_slice/bound-clamped"
+	RuleStridedBeginBelowRange  RuleID = "strided_slice/negative-stride-begin-below"
 	RuleStridedStrideOver1      RuleID = "strided_slice/stride-over-1"
 	RuleStridedEmptyRange       RuleID = "strided_slice/empty-range"
 	RuleStridedEllipsis         RuleID = "strided_slice/ellipsis"
@@ -411,6 +413,8 @@ var RuleTable = []Rule{
 		"a negative start or stop counts from the end, once", numpyIndexing+", Slicing and striding"),
 	getitem(RuleGetItemBoundClamped, "", "",
 		"a start or stop outside the dimension is clamped into it (into [-1, d-1] for a negative step)", "Python 3 reference, slice.indices (PySlice_AdjustIndices)"),
+	getitem(RuleGetItemStartBelowRange, "", "",
+		"with a negative step a start below -d is clamped to -1, before the first position: the slice is empty", "Python 3 reference, slice.indices (PySlice_AdjustIndices)"),
 	getitem(RuleGetItemStepOver1, "", "",
 		"a step greater than 1 or less than -1 skips positions", numpyIndexing+", Slicing and striding"),
 	getitem(RuleGetItemEmptyRange, "", "",
@@ -527,6 +531,7 @@ var RuleTable = []Rule{
 	opRule(RuleStridedEndSentinel, opStridedSlice, "", "", "end_mask with a negative stride runs past position 0", tfStridedSlice),
 	opRule(RuleStridedNegativeBound, opStridedSlice, "", "", "a negative begin or end counts from the end, once", tfStridedSlice),
 	opRule(RuleStridedBoundClamped, opStridedSlice, "", "", "a begin or end outside the dimension is clamped into it (into [-1, d-1] for a negative stride)", tfStridedSlice),
+	opRule(RuleStridedBeginBelowRange, opStridedSlice, "", "", "with a negative stride a begin below -d is clamped to -1, before the first position: the range is empty", tfStridedSlice),
 	opRule(RuleStridedStrideOver1, opStridedSlice, "", "", "a stride greater than 1 or less than -1 skips positions", tfStridedSlice),
 	opRule(RuleStridedEmptyRange, opStridedSlice, "", "", "a range that selects nothing gives a dimension of size 0", tfStridedSlice),
 	opRule(RuleStridedEllipsis, opStridedSlice, "", "", "an ellipsis stands for as many full ranges as the other entries leave dimensions", tfStridedSlice),

@@ -63,15 +63,16 @@ func (t *Trace) Reset() {
 type rangeRules struct {
 	negativeStep, negativeStepNoStart, negativeStepNoStop RuleID
 	negativeBound, boundClamped, stepOver1, emptyRange    RuleID
+	startBelow                                            RuleID
 }
 
 // getItemRanges and stridedRanges are the range rules of getitem's
 // slices and strided_slice's ranges.
 var (
 	getItemRanges = rangeRules{RuleGetItemNegativeStep, RuleGetItemNegativeStepNoStart, RuleGetItemNegativeStepNoStop,
-		RuleGetItemNegativeBound, RuleGetItemBoundClamped, RuleGetItemStepOver1, RuleGetItemEmptyRange}
+		RuleGetItemNegativeBound, RuleGetItemBoundClamped, RuleGetItemStepOver1, RuleGetItemEmptyRange, RuleGetItemStartBelowRange}
 	stridedRanges = rangeRules{RuleStridedNegativeStride, RuleStridedNegativeBeginMsk, RuleStridedEndSentinel,
-		RuleStridedNegativeBound, RuleStridedBoundClamped, RuleStridedStrideOver1, RuleStridedEmptyRange}
+		RuleStridedNegativeBound, RuleStridedBoundClamped, RuleStridedStrideOver1, RuleStridedEmptyRange, RuleStridedBeginBelowRange}
 )
 
 // traceRange records the rules a range of canonicalRange exercised: one
@@ -86,6 +87,7 @@ func (t *Trace) traceRange(rr rangeRules, d, begin, end, stride int64, beginMask
 	t.addIf(stride < 0 && endMasked, rr.negativeStepNoStop)
 	t.addIf(stride > 1 || stride < -1, rr.stepOver1)
 	t.addIf(count == 0, rr.emptyRange)
+	t.addIf(stride < 0 && !beginMasked && begin < -d, rr.startBelow)
 	lo, hi := int64(0), d
 	if stride < 0 {
 		lo, hi = -1, d-1
@@ -211,7 +213,7 @@ var tracedRules = map[RuleID]bool{}
 
 func init() {
 	for _, rr := range []rangeRules{getItemRanges, stridedRanges} {
-		for _, id := range []RuleID{rr.negativeStep, rr.negativeStepNoStart, rr.negativeStepNoStop, rr.negativeBound, rr.boundClamped, rr.stepOver1, rr.emptyRange} {
+		for _, id := range []RuleID{rr.negativeStep, rr.negativeStepNoStart, rr.negativeStepNoStop, rr.negativeBound, rr.boundClamped, rr.stepOver1, rr.emptyRange, rr.startBelow} {
 			tracedRules[id] = true
 		}
 	}
