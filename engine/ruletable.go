@@ -129,6 +129,7 @@ const (
 	RuleGetItem0DBoolArray         RuleID = "getitem/0d-bool-array"
 	RuleGetItemNDIndexArray        RuleID = "getitem/nd-index-array"
 	RuleGetItemSeveralArrays       RuleID = "getitem/several-index-arrays"
+	RuleGetItemNDMask              RuleID = "getitem/nd-mask"
 )
 
 // The rules of take (np.take).
@@ -441,6 +442,8 @@ var RuleTable = []Rule{
 		"a 0-d boolean array is a 0-d boolean index (see getitem/0d-bool), not a mask over a dimension", numpyMapping+", prepare_index"),
 	getitem(RuleGetItemNDIndexArray, "", "",
 		"an integer index array of two or more dimensions puts all its dimensions in the result", numpyIndexing+", Integer array indexing"),
+	getitem(RuleGetItemNDMask, "", "",
+		"a boolean array of two or more dimensions covers as many dimensions of the array, from where it stands", numpyIndexing+", Boolean array indexing"),
 	getitem(RuleGetItemSeveralArrays, "", "",
 		"several index arrays (integer arrays or masks) in one subscript index together, position by position", numpyIndexing+", Integer array indexing"),
 	getitem(RuleGetItemBoolArray, "", "",

@@ -159,8 +159,8 @@ func (t *Trace) traceNarrow(indices *Tensor, id RuleID) {
 
 // traceIndexItems records the rules the index arrays among items
 // exercise whatever the evaluation does with them — Python bools, 0-d
-// boolean arrays, index arrays of two or more dimensions, several index
-// arrays — before anything is checked, so that a case whose evaluation
+// boolean arrays, index arrays and masks of two or more dimensions,
+// several index arrays — before anything is checked, so that a case whose evaluation
 // stops at an error still shows them. A 0-d boolean (RuleGetItemBool0D)
 // is recorded as the one of its two forms the subscript holds, a Python
 // True/False or a 0-d boolean array: libraries handle the two apart.
@@ -183,6 +183,8 @@ func (t *Trace) traceIndexItems(items []IndexItem) {
 			t.add(RuleGetItem0DIntArray)
 		case a.DType.IsInteger() && a.Rank() >= 2:
 			t.add(RuleGetItemNDIndexArray)
+		case a.DType.Kind == Bool && a.Rank() >= 2:
+			t.add(RuleGetItemNDMask)
 		}
 		if a.Rank() > 0 {
 			arrays++
@@ -223,7 +225,7 @@ func init() {
 		RuleGetItemIntArray, RuleGetItemUnsignedArray, RuleGetItemBoolArray, RuleGetItemSingleBool,
 		RuleGetItem0DIntArray, RuleGetItemBroadcast, RuleGetItemIntAmongArrays, RuleGetItemAdjacentInPlace,
 		RuleGetItemSeparatedFirst, RuleGetItemEmptyUnchecked, RuleGetItemNarrowArray,
-		RuleGetItemPythonBool, RuleGetItem0DBoolArray, RuleGetItemNDIndexArray, RuleGetItemSeveralArrays,
+		RuleGetItemPythonBool, RuleGetItem0DBoolArray, RuleGetItemNDIndexArray, RuleGetItemSeveralArrays, RuleGetItemNDMask,
 		RuleTake0DIndices, RuleTakeNDIndices,
 		RuleTakeNarrow, RuleTakeAlongNarrow, RuleGatherInt32Indices, RuleGatherNDNarrow, RuleONNXGatherInt32, RuleONNXElemInt32,
 		RuleTakeFlattened, RuleTake0DInput, RuleTakeAxisNonZero, RuleTakeNegativeIndex, RuleTakeWrap, RuleTakeClip,

@@ -70,6 +70,7 @@ func TestTraceGetItem(t *testing.T) {
 		{"a 0-d uint8 index array is unsigned and narrow too", "x[i]", []int{3}, map[string]*engine.Tensor{"i": zeros(engine.Uint8Type)},
 			[]engine.RuleID{engine.RuleGetItem0DIntArray, engine.RuleGetItemUnsignedArray, engine.RuleGetItemNarrowArray}, nil},
 		{"a 2-d index array", "x[[[0, 1]]]", []int{3}, nil, []engine.RuleID{engine.RuleGetItemNDIndexArray}, []engine.RuleID{engine.RuleGetItemSeveralArrays}},
+		{"a 2-d mask", "x[[[True, False]]]", []int{1, 2}, nil, []engine.RuleID{engine.RuleGetItemNDMask}, []engine.RuleID{engine.RuleGetItemNDIndexArray}},
 		{"two index arrays", "x[[0], [True, False]]", []int{3, 2}, nil, []engine.RuleID{engine.RuleGetItemSeveralArrays}, []engine.RuleID{engine.RuleGetItemNDIndexArray}},
 		{"an integer beside an index array is not a second array", "x[[0], 1]", []int{3, 2}, nil, nil, []engine.RuleID{engine.RuleGetItemSeveralArrays}},
 		{"an out-of-bounds index still shows the index arrays' features", "x[[[7]], [True]]", []int{3, 1}, nil,

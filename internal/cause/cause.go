@@ -450,6 +450,10 @@ func ruleSpectra(obs []Observation, fail, pass []int) (ef, ep map[engine.RuleID]
 	return ef, ep
 }
 
+// MinCauseRate is the lowest failure rate of a rule that takes the
+// failures of a part of it (see reassign).
+const MinCauseRate = 0.5
+
 // MinRateGain is how much more reliably a rule's cases must fail than
 // those of a failure's cause for the failure to move to that rule (see
 // reassign): its failure rate at least this much higher, and its rate of
@@ -466,7 +470,11 @@ const MinRateGain = 0.1
 // mask. Here a failure moves from its cause to a candidate rule (one
 // Suspicious over a group of its op's failures) it exercises whose cases
 // fail markedly more often (see MinRateGain), unless the cause's rule
-// fails about as often without the candidate — the candidate with the
+// fails about as often without the candidate; and a failure moves from a
+// rule that is a part of a candidate (index arrays that broadcast are
+// several index arrays) to the candidate when the candidate's other
+// cases fail with the failure's symptom about as often, and at least
+// half of them do (MinCauseRate) — the candidate with the
 // highest failure rate, then the fewest cases (the more specific), then
 // the most failures, then the lowest ID.
 // Failures no rule explained move likewise. Causes left with no failure
@@ -517,18 +525,29 @@ func reassign(obs []Observation, explained, unexplained []Cause, candidates map[
 		symptom     string
 	}
 	apart := map[pair]float64{}
+	var failRate func(memo map[pair]float64, k pair, same bool) float64
 	rateApart := func(op string, rule, other engine.RuleID, symptom string) float64 {
-		k := pair{op, rule, other, symptom}
-		if v, ok := apart[k]; ok {
+		return failRate(apart, pair{op, rule, other, symptom}, false)
+	}
+	// sameApart is rateApart counting only the failures with symptom.
+	sameApart := func(op string, rule, other engine.RuleID, symptom string) float64 {
+		return failRate(apart, pair{op, rule, other, symptom}, true)
+	}
+	failRate = func(memo map[pair]float64, k pair, same bool) float64 {
+		if same {
+			k.symptom += "\x00same"
+		}
+		if v, ok := memo[k]; ok {
 			return v
 		}
+		symptom, _, _ := strings.Cut(k.symptom, "\x00")
 		fail, all := 0, 0
 		for _, o := range obs {
-			if o.Op != op || !slices.Contains(o.Rules, rule) || slices.Contains(o.Rules, other) || coincides(o, symptom) {
+			if o.Op != k.op || !slices.Contains(o.Rules, k.rule) || slices.Contains(o.Rules, k.other) || coincides(o, symptom) {
 				continue
 			}
 			all++
-			if o.Failed {
+			if o.Failed && (!same || o.Symptom == symptom) {
 				fail++
 			}
 		}
@@ -536,7 +555,25 @@ func reassign(obs []Observation, explained, unexplained []Cause, candidates map[
 		if all > 0 {
 			v = float64(fail) / float64(all)
 		}
-		apart[k] = v
+		memo[k] = v
+		return v
+	}
+	// partOf reports whether every case of op exercising rule exercises
+	// whole too.
+	parts := map[pair]bool{}
+	partOf := func(op string, rule, whole engine.RuleID) bool {
+		k := pair{op, rule, whole, ""}
+		if v, ok := parts[k]; ok {
+			return v
+		}
+		v := true
+		for _, o := range obs {
+			if o.Op == op && slices.Contains(o.Rules, rule) && !slices.Contains(o.Rules, whole) {
+				v = false
+				break
+			}
+		}
+		parts[k] = v
 		return v
 	}
 	index := map[string]int{}
@@ -557,6 +594,16 @@ func reassign(obs []Observation, explained, unexplained []Cause, candidates map[
 					continue
 				}
 				rr := rate(c.Op, r, o.Symptom)
+				// The cause's rule is a part of r (every case of it
+				// exercises r) and r's other cases fail so too about
+				// as often: r is the cause, its part only the place
+				// the search first found it.
+				if c.Rule != "" && partOf(c.Op, c.Rule, r) && sameApart(c.Op, r, c.Rule, o.Symptom) >= max(rr-MinRateGain, MinCauseRate) {
+					if to == "" || toRate < from || rr > toRate {
+						to, toRate = r, rr
+					}
+					continue
+				}
 				if rr < from+MinRateGain || 1-rr > (1-from)/2 {
 					continue
 				}

@@ -134,6 +134,19 @@ func TestFind(t *testing.T) {
 			},
 		},
 		{
+			"a part of a rule whose other cases fail the same way is not a cause of its own: arrays that broadcast are several arrays, all refused",
+			new(spectra).
+				add(40, "getitem", refused, several, bcast).
+				add(20, "getitem", refused, several, zeroD).
+				add(40, "getitem", refused, zeroD).
+				add(3, "getitem", "", several).
+				add(200, "getitem", "", implicit),
+			[]found{
+				{zeroD, "getitem/" + refused, 60, Spectrum{With: 60, FailWith: 60, Without: 243, FailWithout: 40}},
+				{several, "getitem/" + refused, 40, Spectrum{With: 63, FailWith: 60, Without: 240, FailWithout: 40}},
+			},
+		},
+		{
 			"of two rules every failure of a symptom exercises alike, the one fewer cases exercise is chosen: a uint8 array is narrow and unsigned",
 			new(spectra).
 				add(20, "getitem", refused, narrow).
