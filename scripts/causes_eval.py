@@ -172,6 +172,9 @@ def main():
     ap.add_argument("--single", action="store_true",
                     help="measure over the cases with one cause only (a case two causes make fail has no one "
                          "right group); then say how many of the others are in a group of one of their causes")
+    ap.add_argument("--credit", action="store_true",
+                    help="label a case several causes make fail with the one of them whose group it is in "
+                         "(the group that holds most of that cause's single-cause cases), else the first")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = ap.parse_args()
 
@@ -212,6 +215,12 @@ def main():
 
     failing = len(labels)
     multi, fullgroups = {}, dict(groups)
+    if args.credit:
+        single = {cid: c for cid, c in labels.items() if len(hits.get(cid, [])) <= 1}
+        owner = {group: cause for cause, _, group, _, _ in table(single, {c: groups[c] for c in single}, causes)}
+        for cid, h in hits.items():
+            if len(h) > 1 and owner.get(groups[cid]) in h:
+                labels[cid] = owner[groups[cid]]
     if args.single:
         multi = {cid: h for cid, h in hits.items() if len(h) > 1}
         labels = {cid: c for cid, c in labels.items() if cid not in multi}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"sync"
 
+	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/impl"
@@ -45,7 +46,9 @@ const maxConfirming = 8
 // difference classified as conform check classifies failures
 // (signature.Classify, CauseSymptom); see neighbour.Confirm. It fills
 // s.Confirmations, one per cause (nil for a cause without a rule),
-// confirming the causes concurrently. fsys is the corpus the run read.
+// confirming the causes concurrently, and takes back the variant a
+// cause's failures name where its passing neighbour contradicts it (see
+// takeBackVariants). fsys is the corpus the run read.
 func (s *Summary) ConfirmCauses(ctx context.Context, fsys fs.FS, im impl.Impl) error {
 	s.Confirmations = nil
 	if len(s.Causes) == 0 {
@@ -94,7 +97,82 @@ func (s *Summary) ConfirmCauses(ctx context.Context, fsys fs.FS, im impl.Impl) e
 		}()
 	}
 	wg.Wait()
+	for i, c := range s.Causes {
+		if conf := s.Confirmations[i]; conf != nil && conf.Confirmed {
+			s.takeBackVariants(ctx, fsys, byID, judge, c.Rule, c.Cases)
+		}
+	}
 	return ctx.Err()
+}
+
+// maxVariantChecks bounds the failures of one cause and variant whose
+// neighbours are run to test the variant (see takeBackVariants).
+const maxVariantChecks = 4
+
+// takeBackVariants takes back the variant that failures of a confirmed
+// cause (its rule and the IDs of its failures) name where a neighbour
+// contradicts it. For each variant the failures name, up to
+// maxVariantChecks of them are tried: the first of a failure's
+// neighbours without the cause's rule (neighbour.Without) whose answer
+// the variant changes — an implementation following the variant would
+// fail it — is run; if it passes, the implementation does not follow
+// the variant there, and no failure of the cause names it. A library
+// that refuses slice size -1 fails the empty results of size -1 as
+// empty-range-refused would, but passes the same slice of size 0, which
+// the variant refuses too.
+func (s *Summary) takeBackVariants(ctx context.Context, fsys fs.FS, byID map[string]corpus.Entry, judge neighbour.Judge, rule engine.RuleID, ids []string) {
+	index := make(map[string]int, len(s.Results))
+	for i, r := range s.Results {
+		index[r.ID] = i
+	}
+	named := map[engine.Variant][]int{} // results naming each variant
+	var order []engine.Variant
+	for _, id := range ids {
+		i, ok := index[id]
+		if !ok {
+			continue
+		}
+		if v, ok := engine.VariantByName(s.Results[i].Signature.Variant); ok {
+			if named[v] == nil {
+				order = append(order, v)
+			}
+			named[v] = append(named[v], i)
+		}
+	}
+	for _, v := range order {
+		if contradicted(ctx, fsys, byID, judge, rule, v, s.Results, named[v]) {
+			for _, i := range named[v] {
+				s.Results[i].Signature.Variant = ""
+			}
+		}
+	}
+}
+
+// contradicted reports whether a neighbour without rule of one of the
+// failures results[at] (the first maxVariantChecks) that variant v
+// changes passes (see takeBackVariants).
+func contradicted(ctx context.Context, fsys fs.FS, byID map[string]corpus.Entry, judge neighbour.Judge, rule engine.RuleID, v engine.Variant, results []Result, at []int) bool {
+	for _, i := range at[:min(len(at), maxVariantChecks)] {
+		e, ok := byID[results[i].ID]
+		if !ok || e.Err != nil {
+			continue
+		}
+		c, err := LoadCase(fsys, e)
+		if err != nil || c.Err != nil {
+			continue
+		}
+		for _, n := range neighbour.Without(c, rule) {
+			if !n.Case.VariantChanges(v) {
+				continue
+			}
+			_, failed, ok := judge(ctx, n.Case)
+			if ok && !failed {
+				return true
+			}
+			break
+		}
+	}
+	return false
 }
 
 // smallestCase returns the case of ids with the fewest input elements

@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/cause"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/internal/signature"
 )
 
@@ -109,5 +114,81 @@ func TestConfirmCauseOfSeveralSymptoms(t *testing.T) {
 	}
 	if conf := s.Confirmations[0]; !conf.Confirmed || conf.Symptom != "error/invalid_spec" {
 		t.Errorf("confirmed with the case's symptom error/invalid_spec: %+v", conf)
+	}
+}
+
+// refusesSizeMinusOne is the engine with one planted bug: slice refuses a
+// size of -1, "to the end" (invalid_spec).
+type refusesSizeMinusOne struct{ impl.Engine }
+
+func (e refusesSizeMinusOne) Run(ctx context.Context, c *casefile.Case) protocol.Answer {
+	if spec, ok := c.Spec.(engine.SliceSpec); ok && slices.Contains(spec.Size, -1) {
+		return protocol.Error(engine.InvalidSpec, "size -1 is not supported")
+	}
+	return e.Engine.Run(ctx, c)
+}
+
+// TestNeighbourTakesBackVariant checks that a variant the failures of a
+// confirmed cause name is taken back when a neighbour the variant changes
+// passes: a library refusing slice size -1 refuses the empty slices of
+// size -1 as empty-range-refused would, but passes the same slices of
+// size 0, which that variant refuses too. No case of the corpus passes
+// with an empty result, so only the neighbours can tell.
+func TestNeighbourTakesBackVariant(t *testing.T) {
+	fsys := fstest.MapFS{"c/x.npy": {Data: npyOf(0, 1, 2, 3)}, "c/empty.npy": {Data: npyOf()}}
+	var lines []string
+	for i, tc := range []struct {
+		begin, size int
+		want        []int32 // nil: the empty result
+	}{
+		{4, -1, nil}, // empty, refused by the library
+		{4, -1, nil},
+		{2, -1, []int32{2, 3}},
+		{1, -1, []int32{1, 2, 3}},
+		{1, 2, []int32{1, 2}},
+		{0, 1, []int32{0}},
+		{0, 4, []int32{0, 1, 2, 3}},
+		{0, 2, []int32{0, 1}},
+		{0, 3, []int32{0, 1, 2}},
+		{1, 1, []int32{1}},
+		{1, 3, []int32{1, 2, 3}},
+		{2, 1, []int32{2}},
+		{2, 2, []int32{2, 3}},
+		{3, 1, []int32{3}},
+	} {
+		out := "empty.npy"
+		if tc.want != nil {
+			out = fmt.Sprintf("out%d.npy", i)
+			fsys["c/"+out] = &fstest.MapFile{Data: npyOf(tc.want...)}
+		}
+		lines = append(lines, fmt.Sprintf(`{"id":"c/%02d","op":"slice","inputs":{"x":"x.npy"},"begin":[%d],"size":[%d],"expect":{"output":%q,"source":"test"}}`, i, tc.begin, tc.size, out))
+	}
+	fsys["c/cases.jsonl"] = &fstest.MapFile{Data: []byte(strings.Join(lines, "\n") + "\n")}
+	var im impl.Impl = refusesSizeMinusOne{}
+	s, err := Run(context.Background(), fsys, im, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FindCauses(fsys); err != nil {
+		t.Fatal(err)
+	}
+	variant := func(id string) string {
+		for _, r := range s.Results {
+			if r.ID == id {
+				return r.Signature.Variant
+			}
+		}
+		return "?"
+	}
+	if got := variant("c/00"); got != "empty-range-refused" {
+		t.Fatalf("before confirmation the empty refused slice names %q, want empty-range-refused (the test's premise)", got)
+	}
+	if err := s.ConfirmCauses(context.Background(), fsys, im); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"c/00", "c/01"} {
+		if got := variant(id); got != "" {
+			t.Errorf("%s still names variant %q: its neighbour of size 0 passed", id, got)
+		}
 	}
 }
