@@ -94,7 +94,7 @@ func TestBuildCauses(t *testing.T) {
 	rule, _ := engine.RuleByID(engine.RuleGetItemNegativeStep)
 	type brief struct {
 		Impl, Rule, Statement, Source, Group, Smallest string
-		Cases                                       int
+		Cases                                          int
 	}
 	var got []brief
 	for _, c := range r.Causes {
