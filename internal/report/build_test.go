@@ -85,7 +85,8 @@ func negativeStepCorpus() fstest.MapFS {
 // statement and source and the smallest case; the failure no rule
 // explains stays grouped by op and symptom; and a variant the run
 // contradicts (empty-range-refused: the library passes the empty results
-// without a negative step) is named nowhere in the report.
+// without a negative step) is named nowhere in the report; the cause is
+// confirmed by a neighbour of its smallest case.
 func TestBuildCauses(t *testing.T) {
 	r, err := Build(context.Background(), negativeStepCorpus(), "test", []impl.Impl{impl.Engine{}, refusesNegativeSteps{}})
 	if err != nil {
@@ -108,6 +109,14 @@ func TestBuildCauses(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("causes (-want +got):\n%s", diff)
 	}
+	// The planted bug's cause is confirmed: its smallest case fails, a
+	// neighbour without a negative step passes.
+	if conf := r.Causes[1].Confirmation; conf == nil || !conf.Confirmed || conf.Edit == "" || !strings.Contains(conf.Passing, "getitem x[") {
+		t.Errorf("the cause of the planted bug is not confirmed by a neighbour: %+v", conf)
+	}
+	if r.Causes[0].Confirmation != nil || r.Causes[2].Confirmation != nil {
+		t.Errorf("a group no rule explains has a confirmation")
+	}
 	var md, js bytes.Buffer
 	if err := r.WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
@@ -123,5 +132,8 @@ func TestBuildCauses(t *testing.T) {
 	if !strings.Contains(md.String(), "| broken | `getitem/negative-step` | `getitem/error/invalid_spec` | 4 |") ||
 		!strings.Contains(md.String(), "| broken | none: no rule explains these | `getitem/values` | 1 |") {
 		t.Errorf("the Markdown does not list the causes:\n%s", md.String())
+	}
+	if !strings.Contains(md.String(), "Confirmed by a neighbour: the smallest case, getitem x\\[0:2:-1\\]") {
+		t.Errorf("the Markdown does not show the confirmation:\n%s", md.String())
 	}
 }

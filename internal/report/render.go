@@ -122,7 +122,27 @@ func writeCauses(b *strings.Builder, causes []Cause) {
 		for _, r := range c.Recorded {
 			fmt.Fprintf(b, "Corpus records %s on %d of its cases: %s\n\n", mdCode(r.ID), r.Cases, mdText(cut(r.Explanation)))
 		}
+		writeConfirmation(b, c.Confirmation)
 		writeFailure(b, f)
+	}
+}
+
+// writeConfirmation writes what the neighbours of a cause's smallest
+// case say (see Confirmation), as a paragraph; nothing without one.
+func writeConfirmation(b *strings.Builder, conf *Confirmation) {
+	switch {
+	case conf == nil:
+	case conf.Confirmed:
+		fmt.Fprintf(b, "Confirmed by a neighbour: the smallest case, %s, fails; one edit away (%s), %s passes.\n\n",
+			mdText(conf.Failing), mdText(conf.Edit), mdText(conf.Passing))
+		snippet := strings.TrimSuffix(conf.Snippet, "\n")
+		fence := fence(snippet)
+		fmt.Fprintf(b, "<details><summary>the passing neighbour</summary>\n\n%spython\n%s\n%s\n</details>\n\n", fence, mdSnippet(snippet), fence)
+	case conf.Tried == 0:
+		fmt.Fprintf(b, "Not confirmed: the smallest case, %s, has no neighbour without the rule.\n\n", mdText(conf.Failing))
+	default:
+		fmt.Fprintf(b, "Not confirmed: of the %d neighbours of the smallest case, %s, without the rule that were tried, none passes.\n\n",
+			conf.Tried, mdText(conf.Failing))
 	}
 }
 
@@ -421,6 +441,13 @@ if (params.get("q")) document.getElementById("search").value = params.get("q");
     d.appendChild(el("h3", {}, c.impl + " " + (c.rule || "no rule explains") + " — " + c.group + ": smallest case " + f.id + " (" + f.elements + " input elements)"));
     if (c.rule) d.appendChild(el("p", {}, "Rule: " + c.statement + " (source: " + c.source + ")"));
     d.appendChild(el("p", {}, "Found: " + c.line));
+    const conf = c.confirmation;
+    if (conf && conf.confirmed) {
+      d.appendChild(el("p", {}, "Confirmed by a neighbour: the smallest case, " + conf.failing + ", fails; one edit away (" + conf.edit + "), " + conf.passing + " passes:"));
+      d.appendChild(el("pre", {}, conf.passing_snippet));
+    } else if (conf) {
+      d.appendChild(el("p", {}, "Not confirmed: no neighbour of the smallest case, " + conf.failing + ", without the rule passes (" + conf.tried + " tried)."));
+    }
     (c.recorded_classes || []).forEach(r => d.appendChild(el("p", {}, "Corpus records " + r.id + " on " + r.cases + " of its cases: " + r.explanation)));
     d.appendChild(el("p", {}, f.detail));
     d.appendChild(el("pre", {}, f.snippet));

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
@@ -77,6 +78,9 @@ type Cause struct {
 	Line     string   `json:"line"`
 	Cases    int      `json:"cases"`
 	Smallest *Failure `json:"smallest_failure"`
+	// Confirmation is the evidence of the smallest case's neighbours
+	// that the failures follow the rule; nil when no rule explains them.
+	Confirmation *Confirmation `json:"confirmation,omitempty"`
 	// Recorded lists the divergence classes the golden corpus records
 	// for the implementation on the cause's cases (from each case's
 	// "disagreement" field; cases/golden/DISAGREEMENTS.md), by ID.
@@ -151,6 +155,7 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 		t.addFailures(n, e.ID, m, head.Disagreement)
 		t.addFeatures(n, e.ID, m, engine.ErrorKind(head.Expect.Error))
 	}
+	t.confirm(ctx)
 	r.Causes = t.sortedCauses()
 	r.Rows = t.sortedRows()
 	return r, ctx.Err()
@@ -193,12 +198,21 @@ type tally struct {
 	// index finds a failure's group: by the run's cause, or by the
 	// failure's signature for a failure no cause holds.
 	index []map[any]*Cause
+	// smallest holds each cause's smallest case, which confirm judges.
+	smallest map[*Cause]failingCase
+}
+
+// failingCase is a failing case and its failure's symptom
+// (check.CauseSymptom).
+type failingCase struct {
+	c       *casefile.Case
+	symptom string
 }
 
 // newTally returns an empty tally of the runs of impls, with one empty
 // group per cause each run found.
 func newTally(impls []impl.Impl, runs []*check.Summary) *tally {
-	t := &tally{impls: impls, runs: runs, rows: map[string]*Row{},
+	t := &tally{impls: impls, runs: runs, rows: map[string]*Row{}, smallest: map[*Cause]failingCase{},
 		causes: make([][]*Cause, len(impls)), index: make([]map[any]*Cause, len(impls))}
 	for i, run := range runs {
 		t.index[i] = map[any]*Cause{}
@@ -246,11 +260,31 @@ func (t *tally) addFailures(n int, id string, m *casefile.Case, disagreement str
 		c.CaseIDs = append(c.CaseIDs, id)
 		if size := elements(m); smaller(c.Smallest, size, id) {
 			c.Smallest = &Failure{ID: id, Detail: res.Detail, Elements: size, Snippet: Snippet(m)}
+			t.smallest[c] = failingCase{m, check.CauseSymptom(res.Signature)}
 		}
 		if class := recordedClass(disagreement, im.Name()); class != "" {
 			c.record(class)
 		}
 	}
+}
+
+// confirm confirms every cause a rule explains by the neighbours of its
+// smallest case (see Confirmation), the causes at the same time (an
+// implementation is safe for concurrent use; a child is pipelined).
+func (t *tally) confirm(ctx context.Context) {
+	var wg sync.WaitGroup
+	for i, causes := range t.causes {
+		for _, c := range causes {
+			if f, ok := t.smallest[c]; ok && c.Explained() {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					c.Confirmation = confirm(ctx, t.impls[i], f.c, engine.RuleID(c.Rule), f.symptom)
+				}()
+			}
+		}
+	}
+	wg.Wait()
 }
 
 // record counts one case of the cause that records divergence class id.
