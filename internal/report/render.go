@@ -418,7 +418,7 @@ function render() {
     body.appendChild(tr);
   });
 }
-// Filters can be set from the address: #group=masks&failing=1&q=shrink&hide=tfjs
+// Filters can be set from the address: #group=strided_slice&failing=1&q=shrink&hide=tfjs
 const params = new URLSearchParams(location.hash.slice(1));
 if (params.get("group")) groupSel.value = params.get("group");
 if (params.get("failing")) document.getElementById("failing").checked = true;

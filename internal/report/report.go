@@ -200,6 +200,8 @@ type tally struct {
 	index []map[any]*Cause
 	// smallest holds each cause's smallest case, which confirm judges.
 	smallest map[*Cause]failingCase
+	// trace records the rules of each case's evaluation (Features).
+	trace *engine.Trace
 }
 
 // failingCase is a failing case and its failure's symptom
@@ -212,7 +214,7 @@ type failingCase struct {
 // newTally returns an empty tally of the runs of impls, with one empty
 // group per cause each run found.
 func newTally(impls []impl.Impl, runs []*check.Summary) *tally {
-	t := &tally{impls: impls, runs: runs, rows: map[string]*Row{}, smallest: map[*Cause]failingCase{},
+	t := &tally{impls: impls, runs: runs, rows: map[string]*Row{}, smallest: map[*Cause]failingCase{}, trace: new(engine.Trace),
 		causes: make([][]*Cause, len(impls)), index: make([]map[any]*Cause, len(impls))}
 	for i, run := range runs {
 		t.index[i] = map[any]*Cause{}
@@ -302,7 +304,7 @@ func (c *Cause) record(id string) {
 // row of its op and of each of its features.
 func (t *tally) addFeatures(n int, id string, m *casefile.Case, want engine.ErrorKind) {
 	feats := append([]Feature{{ID: "op:" + m.Op, Group: "ops", Description: "the " + m.Op + " op"}},
-		Features(m, want)...)
+		Features(m, want, t.trace)...)
 	for _, f := range feats {
 		row := t.rows[f.ID]
 		if row == nil {
@@ -361,44 +363,39 @@ func (t *tally) sortedCauses() []Cause {
 	return out
 }
 
-// sortedRows returns the rows by group, then in catalogue order, then
-// (features the catalogue does not list) by ID.
+// sortedRows returns the rows: the ops (by ID), then the rows of the
+// catalogue in its order (shapes, the rules by op, forms, errors), then
+// the dtypes (by ID).
 func (t *tally) sortedRows() []Row {
 	order := map[string]int{}
 	for i, f := range catalogue() {
 		order[f.ID] = i
+	}
+	rank := func(r Row) (int, int) {
+		if r.Group == "ops" {
+			return 0, 0
+		}
+		if i, ok := order[r.ID]; ok {
+			return 1, i
+		}
+		return 2, 0
 	}
 	var out []Row
 	for _, row := range t.rows {
 		out = append(out, *row)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if ga, gb := groupRank(a.Group), groupRank(b.Group); ga != gb {
-			return ga < gb
+		ra, ia := rank(out[i])
+		rb, ib := rank(out[j])
+		if ra != rb {
+			return ra < rb
 		}
-		oa, okA := order[a.ID]
-		ob, okB := order[b.ID]
-		if okA && okB {
-			return oa < ob
+		if ia != ib {
+			return ia < ib
 		}
-		if okA != okB {
-			return okA
-		}
-		return a.ID < b.ID
+		return out[i].ID < out[j].ID
 	})
 	return out
-}
-
-var groups = []string{"ops", "ranges", "masks", "shapes", "gather", "onnx", "errors", "dtypes"}
-
-func groupRank(g string) int {
-	for i, x := range groups {
-		if x == g {
-			return i
-		}
-	}
-	return len(groups)
 }
 
 func elements(m *casefile.Case) int {
