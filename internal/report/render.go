@@ -104,7 +104,7 @@ func writeCauses(b *strings.Builder, causes []Cause) {
 		for _, r := range c.Recorded {
 			recorded = append(recorded, fmt.Sprintf("%s (%d)", mdCode(r.ID), r.Cases))
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %d | %s |\n", mdText(c.Impl), causeCell(c), mdCode(c.Group), c.Cases, strings.Join(recorded, ", "))
+		fmt.Fprintf(b, "| %s | %s | %s | %d | %s |\n", mdText(c.Impl), causeCell(c), symptomsCell(c), c.Cases, strings.Join(recorded, ", "))
 	}
 	b.WriteString("\n")
 	for _, c := range causes {
@@ -133,16 +133,15 @@ func writeConfirmation(b *strings.Builder, conf *Confirmation) {
 	switch {
 	case conf == nil:
 	case conf.Confirmed:
-		fmt.Fprintf(b, "Confirmed by a neighbour: the smallest case, %s, fails; one edit away (%s), %s passes.\n\n",
-			mdText(conf.Failing), mdText(conf.Edit), mdText(conf.Passing))
-		snippet := strings.TrimSuffix(conf.Snippet, "\n")
-		fence := fence(snippet)
-		fmt.Fprintf(b, "<details><summary>the passing neighbour</summary>\n\n%spython\n%s\n%s\n</details>\n\n", fence, mdSnippet(snippet), fence)
-	case conf.Tried == 0:
-		fmt.Fprintf(b, "Not confirmed: the smallest case, %s, has no neighbour without the rule.\n\n", mdText(conf.Failing))
+		fmt.Fprintf(b, "Confirmed by a neighbour: %s fails (%s); one edit away (%s), %s passes.\n\n",
+			mdText(conf.Failing), mdText(conf.Symptom), mdText(conf.Edit), mdText(conf.Passing))
+	case conf.Failing == "":
+		b.WriteString("Not confirmed: no case of the cause could be read.\n\n")
+	case !conf.Reproduced:
+		fmt.Fprintf(b, "Not confirmed: %s did not fail again (%s).\n\n", mdText(conf.Failing), mdText(conf.Symptom))
 	default:
-		fmt.Fprintf(b, "Not confirmed: of the %d neighbours of the smallest case, %s, without the rule that were tried, none passes.\n\n",
-			conf.Tried, mdText(conf.Failing))
+		fmt.Fprintf(b, "Not confirmed: %s fails (%s), but none of the %d neighbours without the rule that were tried passes.\n\n",
+			mdText(conf.Failing), mdText(conf.Symptom), conf.Tried)
 	}
 }
 
@@ -152,6 +151,20 @@ func failingCases(n int) string {
 		return "1 failing case"
 	}
 	return fmt.Sprintf("%d failing cases", n)
+}
+
+// symptomsCell writes a cause's op and symptom for a table cell, with
+// its other symptoms if its failures have several.
+func symptomsCell(c Cause) string {
+	cell := mdCode(c.Group)
+	if len(c.Symptoms) > 1 {
+		var others []string
+		for _, s := range c.Symptoms[1:] {
+			others = append(others, mdCode(s))
+		}
+		cell += " (also " + strings.Join(others, ", ") + ")"
+	}
+	return cell
 }
 
 // causeCell writes a cause's rule for a table cell, or that no rule
@@ -431,7 +444,7 @@ if (params.get("q")) document.getElementById("search").value = params.get("q");
   const tr = el("tr", {className: "cause-row"});
   tr.appendChild(el("td", {}, c.impl));
   tr.appendChild(el("td", {className: "rule"}, c.rule || "none: no rule explains these"));
-  tr.appendChild(el("td", {className: "rule"}, c.group));
+  tr.appendChild(el("td", {className: "rule"}, c.group + ((c.symptoms || []).length > 1 ? " (also " + c.symptoms.slice(1).join(", ") + ")" : "")));
   tr.appendChild(el("td", {className: "n"}, c.cases));
   tr.appendChild(el("td", {}, (c.recorded_classes || []).map(r => r.id + " (" + r.cases + ")").join(", ")));
   tr.style.cursor = "pointer";
@@ -443,10 +456,9 @@ if (params.get("q")) document.getElementById("search").value = params.get("q");
     d.appendChild(el("p", {}, "Found: " + c.line));
     const conf = c.confirmation;
     if (conf && conf.confirmed) {
-      d.appendChild(el("p", {}, "Confirmed by a neighbour: the smallest case, " + conf.failing + ", fails; one edit away (" + conf.edit + "), " + conf.passing + " passes:"));
-      d.appendChild(el("pre", {}, conf.passing_snippet));
+      d.appendChild(el("p", {}, "Confirmed by a neighbour: " + conf.failing + " fails (" + conf.failing_symptom + "); one edit away (" + conf.edit + "), " + conf.passing + " passes."));
     } else if (conf) {
-      d.appendChild(el("p", {}, "Not confirmed: no neighbour of the smallest case, " + conf.failing + ", without the rule passes (" + conf.tried + " tried)."));
+      d.appendChild(el("p", {}, "Not confirmed: no neighbour of " + conf.failing + " without the rule passes (" + conf.tried + " tried)."));
     }
     (c.recorded_classes || []).forEach(r => d.appendChild(el("p", {}, "Corpus records " + r.id + " on " + r.cases + " of its cases: " + r.explanation)));
     d.appendChild(el("p", {}, f.detail));

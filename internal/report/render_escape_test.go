@@ -38,7 +38,8 @@ func hostile(o outside) *Report {
 		Causes: []Cause{
 			{Impl: o.name, Rule: "op/" + o.class, Statement: o.explanation, Source: o.explanation, Group: o.group, Line: o.detail,
 				Cases: 1, Smallest: f, Recorded: []Recorded{{ID: o.class, Explanation: o.explanation, Cases: 1}}, CaseIDs: []string{o.caseID},
-				Confirmation: &Confirmation{Confirmed: true, Failing: o.detail, Passing: o.caseID, Edit: o.explanation, Snippet: o.snippet, Tried: 1}},
+				Symptoms: []string{o.group, o.detail}, Confirmation: &Confirmation{Confirmed: true, Failing: o.detail, Symptom: o.group,
+					Passing: o.caseID, Edit: o.explanation, Reproduced: true, Tried: 1}},
 			{Impl: o.name, Group: o.group, Line: o.detail, Cases: 1, Smallest: f, CaseIDs: []string{o.caseID}},
 		},
 	}

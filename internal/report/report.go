@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
@@ -68,9 +67,11 @@ type Cause struct {
 	Rule      string `json:"rule,omitempty"`
 	Statement string `json:"statement,omitempty"`
 	Source    string `json:"source,omitempty"`
-	// Group is the op and the symptom of the failures,
-	// "getitem/error/invalid_spec".
-	Group string `json:"group"`
+	// Group is the op and the (commonest) symptom of the failures,
+	// "getitem/error/invalid_spec"; Symptoms lists every symptom they
+	// have, the commonest first, when they have several.
+	Group    string   `json:"group"`
+	Symptoms []string `json:"symptoms,omitempty"`
 	// Line describes the cause in one line, as conform check prints it
 	// (cause.Cause.String): the rule, the group, the failing cases and
 	// how they follow the rule ("194 of 218 cases exercising the rule
@@ -78,8 +79,10 @@ type Cause struct {
 	Line     string   `json:"line"`
 	Cases    int      `json:"cases"`
 	Smallest *Failure `json:"smallest_failure"`
-	// Confirmation is the evidence of the smallest case's neighbours
-	// that the failures follow the rule; nil when no rule explains them.
+	// Confirmation is the evidence of the neighbours of the cause's
+	// smallest case that the failures follow the rule (its smallest case
+	// as check.Summary.ConfirmCauses picks it); nil when no rule
+	// explains them.
 	Confirmation *Confirmation `json:"confirmation,omitempty"`
 	// Recorded lists the divergence classes the golden corpus records
 	// for the implementation on the cause's cases (from each case's
@@ -155,7 +158,6 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 		t.addFailures(n, e.ID, m, head.Disagreement)
 		t.addFeatures(n, e.ID, m, engine.ErrorKind(head.Expect.Error))
 	}
-	t.confirm(ctx)
 	r.Causes = t.sortedCauses()
 	r.Rows = t.sortedRows()
 	return r, ctx.Err()
@@ -165,7 +167,8 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 // one worker, a child pipelined over 32) and returns each one's run,
 // its results in the order of corpus.Entries and the causes of its
 // failures found (check.Summary.FindCauses, which also takes back the
-// variants a run contradicts from the failures' signatures).
+// variants a run contradicts from the failures' signatures) and
+// confirmed by neighbours (check.Summary.ConfirmCauses).
 func runAll(ctx context.Context, fsys fs.FS, impls []impl.Impl) ([]*check.Summary, error) {
 	runs := make([]*check.Summary, len(impls))
 	for i, im := range impls {
@@ -178,6 +181,9 @@ func runAll(ctx context.Context, fsys fs.FS, impls []impl.Impl) ([]*check.Summar
 			return nil, err
 		}
 		if err := run.FindCauses(fsys); err != nil {
+			return nil, err
+		}
+		if err := run.ConfirmCauses(ctx, fsys, im); err != nil {
 			return nil, err
 		}
 		runs[i] = run
@@ -198,34 +204,31 @@ type tally struct {
 	// index finds a failure's group: by the run's cause, or by the
 	// failure's signature for a failure no cause holds.
 	index []map[any]*Cause
-	// smallest holds each cause's smallest case, which confirm judges.
-	smallest map[*Cause]failingCase
 	// trace records the rules of each case's evaluation (Features).
 	trace *engine.Trace
-}
-
-// failingCase is a failing case and its failure's symptom
-// (check.CauseSymptom).
-type failingCase struct {
-	c       *casefile.Case
-	symptom string
 }
 
 // newTally returns an empty tally of the runs of impls, with one empty
 // group per cause each run found.
 func newTally(impls []impl.Impl, runs []*check.Summary) *tally {
-	t := &tally{impls: impls, runs: runs, rows: map[string]*Row{}, smallest: map[*Cause]failingCase{}, trace: new(engine.Trace),
+	t := &tally{impls: impls, runs: runs, rows: map[string]*Row{}, trace: new(engine.Trace),
 		causes: make([][]*Cause, len(impls)), index: make([]map[any]*Cause, len(impls))}
 	for i, run := range runs {
 		t.index[i] = map[any]*Cause{}
 		for ci := range run.Causes {
 			c := &run.Causes[ci]
 			rc := &Cause{Impl: impls[i].Name(), Group: c.Group(), Line: c.String()}
+			if len(c.Symptoms) > 1 {
+				rc.Symptoms = c.Symptoms
+			}
 			if c.Explained() {
 				rc.Rule = string(c.Rule)
 				if rule, ok := engine.RuleByID(c.Rule); ok {
 					rc.Statement, rc.Source = rule.Statement, rule.Source
 				}
+			}
+			if ci < len(run.Confirmations) {
+				rc.Confirmation = confirmation(run.Confirmations[ci])
 			}
 			t.causes[i] = append(t.causes[i], rc)
 			t.index[i][c] = rc
@@ -262,31 +265,11 @@ func (t *tally) addFailures(n int, id string, m *casefile.Case, disagreement str
 		c.CaseIDs = append(c.CaseIDs, id)
 		if size := elements(m); smaller(c.Smallest, size, id) {
 			c.Smallest = &Failure{ID: id, Detail: res.Detail, Elements: size, Snippet: Snippet(m)}
-			t.smallest[c] = failingCase{m, check.CauseSymptom(res.Signature)}
 		}
 		if class := recordedClass(disagreement, im.Name()); class != "" {
 			c.record(class)
 		}
 	}
-}
-
-// confirm confirms every cause a rule explains by the neighbours of its
-// smallest case (see Confirmation), the causes at the same time (an
-// implementation is safe for concurrent use; a child is pipelined).
-func (t *tally) confirm(ctx context.Context) {
-	var wg sync.WaitGroup
-	for i, causes := range t.causes {
-		for _, c := range causes {
-			if f, ok := t.smallest[c]; ok && c.Explained() {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					c.Confirmation = confirm(ctx, t.impls[i], f.c, engine.RuleID(c.Rule), f.symptom)
-				}()
-			}
-		}
-	}
-	wg.Wait()
 }
 
 // record counts one case of the cause that records divergence class id.
