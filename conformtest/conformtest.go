@@ -30,11 +30,20 @@
 // ("TestConformance/slice/slice/00042", "TestConformance/getitem/seeds/tf_doc_1"),
 // so `go test -run 'TestConformance/^slice$'` runs exactly the slice cases
 // (not strided_slice or onnx_slice), and the last line Run logs is the
-// summary "conformtest: N passed, N failed, N skipped". A failing case names the source of the expected value and the
-// first differing element by its N-D index. Check does the same without
-// a *testing.T and returns an error summarising the run, like
-// testing/fstest.TestFS: it joins one *CaseError per failed case, so a
-// caller can take each failure's case ID and signature with errors.As.
+// summary "conformtest: N passed, N failed, N skipped". A failing case
+// names the source of the expected value and the first differing element
+// by its N-D index. When cases failed, Run's summary first groups them by
+// cause, one line each, as `conform check` does: the rule of the
+// reference semantics that explains a group of failures, with the op,
+// the symptom and the count ("cause slice/size-minus-one —
+// slice/shape/dims: 856 failing cases; 856 of 1,004 cases exercising the
+// rule fail so, 0 of 596 without"), and the failures no rule explains by
+// op and symptom ("symptom take/values: 3 failing cases that no rule
+// explains"). Check does the same without a *testing.T and returns an
+// error summarising the run, like testing/fstest.TestFS: the summary
+// line, the causes, then the first failures; it joins one *CaseError per
+// failed case, so a caller can take each failure's case ID, signature
+// and cause with errors.As.
 //
 // # What is compared
 //
@@ -109,6 +118,7 @@ import (
 	"testing"
 
 	"github.com/conformsuite/conform/cases"
+	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/corpus"
@@ -236,7 +246,8 @@ func setup(implementation any, opts []Option) (*config, *adapter, error) {
 // case (an op the implementation lacks or the harness has no interface
 // for, an op not selected by Ops, a case without an expectation,
 // errors.ErrUnsupported) skips its subtest with the reason; a known failure passes with a log line. Files of the
-// corpus that do not match its MANIFEST fail t itself.
+// corpus that do not match its MANIFEST fail t itself. At the end Run
+// logs the causes of the failures, one line each, then the summary line.
 //
 // Run fails t at once if implementation satisfies none of GetItemer,
 // StridedSlicer, Slicer, GatherNDer, ONNXSlicer and ONNXGatherNDer, or
@@ -305,7 +316,35 @@ func Run(t *testing.T, implementation any, opts ...Option) {
 	for _, id := range unknownIDs(c.known, seen) {
 		t.Logf("warning: known failure %s is neither a case of this corpus nor the signature of a failure", id)
 	}
+	if summary.Failed > 0 {
+		if err := summary.FindCauses(c.fsys); err != nil {
+			t.Errorf("conformtest: finding the causes of the failures: %v", err)
+		}
+	}
+	for _, line := range causeLines(&summary) {
+		t.Log(line)
+	}
 	t.Logf("conformtest: %s", summary.Line())
+}
+
+// causeLines returns the causes of the failures of s (found by
+// check.Summary.FindCauses), a heading and one line each: "cause RULE —
+// OP/SYMPTOM: N failing cases; ..." for a rule that explains failures,
+// "symptom OP/SYMPTOM: N failing cases that no rule explains" for the
+// rest; none if no cause was found.
+func causeLines(s *check.Summary) []string {
+	if len(s.Causes) == 0 {
+		return nil
+	}
+	lines := []string{fmt.Sprintf("conformtest: failures by cause (%d):", len(s.Causes))}
+	for _, c := range s.Causes {
+		what := "cause"
+		if !c.Explained() {
+			what = "symptom"
+		}
+		lines = append(lines, fmt.Sprintf("\t%s %s (first: %s)", what, c, c.Cases[0]))
+	}
+	return lines
 }
 
 // Check runs every case of the corpus against implementation, as Run
@@ -313,8 +352,9 @@ func Run(t *testing.T, implementation any, opts ...Option) {
 // or was skipped, and the corpus matched its MANIFEST. Otherwise the
 // error's first line is the summary "N passed, N failed, N skipped", and
 // the following lines name the corpus files that do not match the
-// MANIFEST and the first ten failures, each with its case ID, the
-// difference and the source of the expected value.
+// MANIFEST, the causes of the failures (as Run logs them), and the first
+// ten failures, each with its case ID, the difference, the source of the
+// expected value and its cause.
 //
 // The error joins one *CaseError per failed case, as errors.Join would
 // (its Unwrap() []error lists them, in the corpus's order): errors.As
@@ -329,7 +369,8 @@ func Check(implementation any, opts ...Option) error {
 	return summaryError(s)
 }
 
-// run is Check without the summary: the gate of `conform check`.
+// run is Check without the summary: it runs the corpus and, if a case
+// failed, finds the causes of the failures (check.Summary.FindCauses).
 func run(implementation any, opts []Option) (*check.Summary, error) {
 	c, a, err := setup(implementation, opts)
 	if err != nil {
@@ -338,6 +379,11 @@ func run(implementation any, opts []Option) (*check.Summary, error) {
 	s, err := check.Run(context.Background(), c.fsys, a, check.Options{KnownFailures: c.known, AllowKnownCrashes: c.crashes, Workers: 1})
 	if err != nil {
 		return nil, fmt.Errorf("conformtest: reading the corpus: %v", err)
+	}
+	if s.Failed > 0 {
+		if err := s.FindCauses(c.fsys); err != nil {
+			return nil, fmt.Errorf("conformtest: finding the causes of the failures: %v", err)
+		}
 	}
 	return s, nil
 }
@@ -364,6 +410,10 @@ type CaseError struct {
 	// Case describes the case in one line: op, spec, inputs' dtypes and
 	// shapes.
 	Case string
+	// Cause is the rule of the reference semantics that explains the
+	// failure, with the other failures it explains (see "Causes first"
+	// in conform's docs/commands.md); empty when no rule explains it.
+	Cause engine.RuleID
 }
 
 // Error returns the case ID and the failure, as Run reports it: the
@@ -384,6 +434,9 @@ func (e *CaseError) describe() string {
 	if e.Signature != "" {
 		text += "\n    signature: " + e.Signature
 	}
+	if e.Cause != "" {
+		text += "\n    cause: " + string(e.Cause)
+	}
 	return text
 }
 
@@ -392,6 +445,9 @@ func caseError(r check.Result) *CaseError {
 	e := &CaseError{ID: r.ID, Detail: r.Detail, Source: r.Source, Case: r.Case}
 	if !r.Signature.IsZero() {
 		e.Signature = r.Signature.String()
+	}
+	if r.Cause != nil {
+		e.Cause = r.Cause.Rule
 	}
 	return e
 }
@@ -428,6 +484,9 @@ func summaryError(s *check.Summary) error {
 	}
 	if _, line := s.MoreIntegrity(); line != "" {
 		fmt.Fprintf(&b, "\n\tcorpus integrity: %s", line)
+	}
+	for _, line := range causeLines(s) {
+		fmt.Fprintf(&b, "\n\t%s", strings.TrimPrefix(line, "conformtest: "))
 	}
 	listed := 0
 	for _, r := range s.Results {

@@ -249,7 +249,9 @@ func TestPanicReport(t *testing.T) {
 }
 
 // TestCheckError checks the summary Check returns: the summary line, the
-// first failures with their IDs and sources, and how many more.
+// causes of the failures (shortSlicer's one bug: a size of -1 stops one
+// short), then the first failures with their IDs, sources and cause, and
+// how many more.
 func TestCheckError(t *testing.T) {
 	t.Parallel()
 	s, err := run(shortSlicer{}, []Option{Cases(sliceCorpus())})
@@ -262,9 +264,10 @@ func TestCheckError(t *testing.T) {
 	}
 	lines := strings.Split(Check(shortSlicer{}, Cases(sliceCorpus())).Error(), "\n")
 	var want []string
-	want = append(want, "conformtest: "+s.Line())
+	want = append(want, "conformtest: "+s.Line(), "\tfailures by cause (1):",
+		fmt.Sprintf("\t\tcause slice/size-minus-one — slice/shape/dims: %d failing cases; ", len(failing)))
 	for _, id := range failing[:maxListed] {
-		want = append(want, "\t"+id+": ", "\t    case: slice ", "\t    signature: slice/")
+		want = append(want, "\t"+id+": ", "\t    case: slice ", "\t    signature: slice/", "\t    cause: slice/size-minus-one")
 	}
 	want = append(want, fmt.Sprintf("\t... and %d more failures", len(failing)-maxListed))
 	if len(lines) != len(want) {
@@ -274,14 +277,15 @@ func TestCheckError(t *testing.T) {
 		if !strings.HasPrefix(lines[i], want[i]) {
 			t.Errorf("line %d is %q, want it to start with %q", i, lines[i], want[i])
 		}
-		if i > 0 && i <= 3*maxListed && i%3 == 1 && !strings.HasSuffix(lines[i], "(expected: numpy 1.24.2)") {
+		if i > 2 && i <= 2+4*maxListed && i%4 == 3 && !strings.HasSuffix(lines[i], "(expected: numpy 1.24.2)") {
 			t.Errorf("line %d %q does not name the source of the expected value", i, lines[i])
 		}
 	}
 }
 
 // TestCheckCaseErrors checks that Check's error wraps one *CaseError per
-// failed case, in the corpus's order, each with its ID and signature.
+// failed case, in the corpus's order, each with its ID, signature and
+// cause (the rule that explains shortSlicer's failures).
 func TestCheckCaseErrors(t *testing.T) {
 	t.Parallel()
 	s, err := run(shortSlicer{}, []Option{Cases(sliceCorpus())})
@@ -295,7 +299,8 @@ func TestCheckCaseErrors(t *testing.T) {
 			if !r.Signature.IsZero() {
 				sig = r.Signature.String()
 			}
-			want = append(want, &CaseError{ID: r.ID, Signature: sig, Detail: r.Detail, Source: r.Source, Case: r.Case})
+			want = append(want, &CaseError{ID: r.ID, Signature: sig, Detail: r.Detail, Source: r.Source, Case: r.Case,
+				Cause: engine.RuleSliceSizeToEnd})
 		}
 	}
 	err = Check(shortSlicer{}, Cases(sliceCorpus()))

@@ -77,8 +77,9 @@ func TestRunInsideGoTest(t *testing.T) {
 		known  string
 		output []string // the child's output contains these
 	}{
-		{"failures, known failures and unexpected passes become subtest results", "shortSlicer", true, known,
-			[]string{"(expected: numpy 1.24.2)", "known failure (stops short): ", "unexpected pass: the case is listed as a known failure (wrongly listed)"}},
+		{"failures, known failures and unexpected passes become subtest results; the summary groups the failures by cause", "shortSlicer", true, known,
+			[]string{"(expected: numpy 1.24.2)", "known failure (stops short): ", "unexpected pass: the case is listed as a known failure (wrongly listed)",
+				"conformtest: failures by cause (1):", "cause slice/size-minus-one — slice/shape/dims: "}},
 		{"a panic fails its case's subtest only; ops not implemented are skipped", "panickySlicer", false, "",
 			[]string{"crash: the implementation panicked: runtime error: integer divide by zero", "conformtest.panickySlicer does not implement getitem's method GetItem("}},
 		{"an implementation of no op fails the test at once", "none", false, "",

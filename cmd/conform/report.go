@@ -34,11 +34,15 @@ var reportCommand = &command{
 	usage: []string{"report --impl A [--impl B ...] [--cases DIR | --fuzz D] [--format md,html,json] --out FILE"},
 	short: "spec compliance matrix: rules x implementations",
 	long: `Runs every case on every implementation and writes a compliance matrix:
-one row per rule of the semantics (each case is tagged with the rules its
-spec exercises: negative strides, end sentinels, ellipsis covering zero
-dims, conflicting mask bits, OpenVINO list masks, each error kind, gather_nd
-depth and batch_dims, each dtype, ...), one column per implementation, each
-cell "passed/run" with the smallest failing case as a NumPy/TF snippet.
+one row per rule of the reference semantics (each case counts in the rules
+the engine's evaluation of it exercises, by their IDs in docs/rules.md:
+getitem/negative-step, strided_slice/shrink, gather_nd/index-out-of-range,
+...), per op, shape, spec form, error kind and dtype; one column per
+implementation, each cell "passed/run" with the smallest failing case as a
+NumPy/TF snippet. Then each implementation's failures by cause, as conform
+check finds them: the rule that explains them (its statement and source),
+op and symptom, count, smallest case and the neighbour that confirms it;
+failures no rule explains grouped by op and symptom.
 
 The corpus is the embedded one, --cases DIR, or --fuzz D: cases generated
 for D whose expectations NumPy computes. --format md (fits a pull request

@@ -10,7 +10,7 @@
 // It holds the op registry: each op is defined once, in op_<name>.go, by
 // an OpDef (its inputs and spec fields, its typed spec, its evaluation on
 // the engine, the method an implementation has to run it under
-// conformtest, the rules a report tags, the Python that reproduces a
+// conformtest, the Python that reproduces a
 // case, the engine variants that apply to it and, once package gen is
 // linked in, its case generator), listed in one ordered list in op.go.
 // Everything that handles cases looks ops up here (Lookup, OpNames)

@@ -51,8 +51,6 @@ type OpDef struct {
 	eval       func(c *Case, r engine.Rules) (*engine.Tensor, error)
 	implements func(impl any) bool                             // whether impl has Method
 	call       func(impl any, c *Case) (*engine.Tensor, error) // calls Method
-	features   []Feature                                       // the op's own rules
-	tag        func(c *Case, add func(id string))              // tags the rules c exercises
 	snippet    func(b *strings.Builder, c *Case)               // Python reproducing c
 }
 
@@ -169,9 +167,6 @@ func (d *OpDef) Call(impl any, c *Case) (*engine.Tensor, error) {
 	}
 	return d.call(impl, c)
 }
-
-// Features lists the rules specific to the op that a report can tag.
-func (d *OpDef) Features() []Feature { return slices.Clone(d.features) }
 
 // implements is the implements function of an op whose method is the
 // interface I.

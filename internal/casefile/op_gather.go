@@ -46,26 +46,6 @@ var gatherOp = &OpDef{
 	call: func(impl any, c *Case) (*engine.Tensor, error) {
 		return impl.(Gatherer).Gather(c.Inputs["params"], c.Inputs["indices"], specOf[engine.GatherSpec](c))
 	},
-	features: append([]Feature{
-		{"gather-axis", "gather", "a gather along an axis other than 0 (negative axes count from the end)"},
-	}, indexFeatures...),
-	tag: func(c *Case, add func(string)) {
-		s := specOf[engine.GatherSpec](c)
-		p := c.Inputs["params"]
-		if s.Axis != 0 {
-			add("gather-axis")
-		}
-		if s.BatchDims != 0 {
-			add("gather-batch-dims")
-		}
-		if s.BadIndices == engine.BadIndexZero {
-			add("gather-zero-mode")
-		}
-		if p.Len() == 0 {
-			add("gather-empty-params")
-		}
-		tagIndices(c.Inputs["indices"], axisSize(p, s.Axis), add)
-	},
 	snippet: func(b *strings.Builder, c *Case) {
 		s := specOf[engine.GatherSpec](c)
 		fmt.Fprintf(b, "tf.gather(params, indices, axis=%d, batch_dims=%d)  # TensorFlow (CPU)\n", s.Axis, s.BatchDims)

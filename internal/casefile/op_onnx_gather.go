@@ -33,10 +33,6 @@ var onnxGatherOp = &OpDef{
 	call: func(impl any, c *Case) (*engine.Tensor, error) {
 		return impl.(ONNXGatherer).ONNXGather(c.Inputs["data"], c.Inputs["indices"], specOf[engine.ONNXGatherSpec](c))
 	},
-	features: append([]Feature{
-		{"gather-axis", "gather", "a gather along an axis other than 0 (negative axes count from the end)"},
-	}, indexFeatures...),
-	tag: tagONNXGather,
 	snippet: func(b *strings.Builder, c *Case) {
 		axis := specOf[engine.ONNXGatherSpec](c).Axis
 		fmt.Fprintf(b, "# ONNX Gather-13: axis=%d (negative indices wrap once)\n", axis)
@@ -47,13 +43,4 @@ var onnxGatherOp = &OpDef{
 func parseONNXGatherSpec(c *Case) (any, error) {
 	axis, err := c.int32Field("axis", 0)
 	return engine.ONNXGatherSpec{Axis: axis}, err
-}
-
-// tagONNXGather tags the rules of ONNX's Gather and GatherElements.
-func tagONNXGather(c *Case, add func(string)) {
-	axis := specOf[engine.ONNXGatherSpec](c).Axis
-	if axis != 0 {
-		add("gather-axis")
-	}
-	tagIndices(c.Inputs["indices"], axisSize(c.Inputs["data"], axis), add)
 }

@@ -34,25 +34,6 @@ var onnxGatherElementsOp = &OpDef{
 	call: func(impl any, c *Case) (*engine.Tensor, error) {
 		return impl.(ONNXGatherElementser).ONNXGatherElements(c.Inputs["data"], c.Inputs["indices"], specOf[engine.ONNXGatherSpec](c))
 	},
-	features: append([]Feature{
-		{"gather-axis", "gather", "a gather along an axis other than 0 (negative axes count from the end)"},
-		{"elements-smaller-indices", "gather", "GatherElements with indices smaller than data off the axis"},
-	}, indexFeatures...),
-	tag: func(c *Case, add func(string)) {
-		data, idx := c.Inputs["data"], c.Inputs["indices"]
-		if data.Rank() == idx.Rank() {
-			axis := specOf[engine.ONNXGatherSpec](c).Axis
-			if axis < 0 {
-				axis += data.Rank()
-			}
-			for i := range data.Shape {
-				if i != axis && idx.Shape[i] < data.Shape[i] {
-					add("elements-smaller-indices")
-				}
-			}
-		}
-		tagONNXGather(c, add)
-	},
 	snippet: func(b *strings.Builder, c *Case) {
 		axis := specOf[engine.ONNXGatherSpec](c).Axis
 		fmt.Fprintf(b, "# ONNX GatherElements-13: axis=%d (negative indices wrap once)\n", axis)

@@ -36,15 +36,6 @@ var onnxGatherNDOp = &OpDef{
 	call: func(impl any, c *Case) (*engine.Tensor, error) {
 		return impl.(ONNXGatherNDer).ONNXGatherND(c.Inputs["data"], c.Inputs["indices"], specOf[engine.ONNXGatherNDSpec](c).BatchDims)
 	},
-	features: []Feature{
-		{"onnx-negative-index-wrap", "onnx", "an ONNX gather: negative indices wrap once"},
-	},
-	tag: func(c *Case, add func(string)) {
-		add("onnx-negative-index-wrap")
-		if specOf[engine.ONNXGatherNDSpec](c).BatchDims > 0 {
-			add("gather-batch-dims")
-		}
-	},
 	snippet: func(b *strings.Builder, c *Case) {
 		s := specOf[engine.ONNXGatherNDSpec](c)
 		fmt.Fprintf(b, "# ONNX GatherND-13: batch_dims=%d (negative indices wrap once)\n", s.BatchDims)

@@ -52,11 +52,6 @@ var onnxSliceOp = &OpDef{
 		s := specOf[engine.ONNXSliceSpec](c)
 		return impl.(ONNXSlicer).ONNXSlice(c.Inputs["data"], s.Starts, s.Ends, s.Axes, s.Steps)
 	},
-	features: []Feature{
-		{"onnx-axes", "onnx", "ONNX Slice with explicit axes (negative axes count from the end)"},
-		{"onnx-negative-step-start-clamp", "onnx", "ONNX Slice with a negative step: the start clamps into [0, d-1], not [-1, d-1]"},
-	},
-	tag: tagONNXSlice,
 	snippet: func(b *strings.Builder, c *Case) {
 		s := specOf[engine.ONNXSliceSpec](c)
 		fmt.Fprintf(b, "# ONNX Slice-13: starts=%s, ends=%s", pysrc.Ints(s.Starts), pysrc.Ints(s.Ends))
@@ -71,38 +66,4 @@ var onnxSliceOp = &OpDef{
 			fmt.Fprintf(b, "data[%s]  # NumPy equivalent under ONNX's clamping\n", planIndex(plan, c.Inputs["data"].Rank()))
 		}
 	},
-}
-
-func tagONNXSlice(c *Case, add func(string)) {
-	s := specOf[engine.ONNXSliceSpec](c)
-	data := c.Inputs["data"]
-	if s.Axes != nil {
-		add("onnx-axes")
-	}
-	for i := range s.Starts {
-		if i >= len(s.Ends) {
-			break
-		}
-		step := int64(1)
-		if i < len(s.Steps) {
-			step = s.Steps[i]
-		}
-		axis := int64(i)
-		if i < len(s.Axes) {
-			axis = s.Axes[i]
-			if axis < 0 {
-				axis += int64(data.Rank())
-			}
-		}
-		d := int64(0)
-		if axis >= 0 && axis < int64(data.Rank()) {
-			d = int64(data.Shape[axis])
-		}
-		if step < 0 {
-			add("onnx-negative-step-start-clamp")
-		}
-		if step != 0 {
-			tagRange(d, s.Starts[i], s.Ends[i], step, false, false, add)
-		}
-	}
 }

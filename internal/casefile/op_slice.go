@@ -46,15 +46,6 @@ var sliceOp = &OpDef{
 		s := specOf[engine.SliceSpec](c)
 		return impl.(Slicer).Slice(c.Inputs["x"], s.Begin, s.Size)
 	},
-	tag: func(c *Case, add func(string)) {
-		s := specOf[engine.SliceSpec](c)
-		x := c.Inputs["x"]
-		for i := range s.Size {
-			if i < x.Rank() && s.Size[i] == 0 {
-				add("empty-range")
-			}
-		}
-	},
 	snippet: func(b *strings.Builder, c *Case) {
 		s := specOf[engine.SliceSpec](c)
 		fmt.Fprintf(b, "tf.slice(x, %s, %s)  # TensorFlow\n", pysrc.Ints(s.Begin), pysrc.Ints(s.Size))

@@ -43,30 +43,6 @@ var takeOp = &OpDef{
 	call: func(impl any, c *Case) (*engine.Tensor, error) {
 		return impl.(Taker).Take(c.Inputs["a"], c.Inputs["indices"], specOf[engine.TakeSpec](c))
 	},
-	features: append([]Feature{
-		{"take-flattened", "gather", "take with axis=None: the input flattened first"},
-		{"take-mode-wrap", "gather", "take with mode=wrap: indices taken modulo the dimension"},
-		{"take-mode-clip", "gather", "take with mode=clip: indices clipped into [0, d-1], negative ones to 0"},
-		{"gather-axis", "gather", "a gather along an axis other than 0 (negative axes count from the end)"},
-	}, indexFeatures...),
-	tag: func(c *Case, add func(string)) {
-		s := specOf[engine.TakeSpec](c)
-		a := c.Inputs["a"]
-		d := axisSize(a, s.Axis)
-		if s.Flatten {
-			add("take-flattened")
-			d = a.Len()
-		} else if s.Axis != 0 {
-			add("gather-axis")
-		}
-		switch s.Mode {
-		case engine.TakeWrap:
-			add("take-mode-wrap")
-		case engine.TakeClip:
-			add("take-mode-clip")
-		}
-		tagIndices(c.Inputs["indices"], d, add)
-	},
 	snippet: func(b *strings.Builder, c *Case) {
 		s := specOf[engine.TakeSpec](c)
 		axis := "None"

@@ -38,36 +38,6 @@ var takeAlongAxisOp = &OpDef{
 	call: func(impl any, c *Case) (*engine.Tensor, error) {
 		return impl.(TakeAlongAxiser).TakeAlongAxis(c.Inputs["arr"], c.Inputs["indices"], specOf[engine.TakeAlongAxisSpec](c))
 	},
-	features: append([]Feature{
-		{"take-flattened", "gather", "take with axis=None: the input flattened first"},
-		{"gather-axis", "gather", "a gather along an axis other than 0 (negative axes count from the end)"},
-		{"along-axis-broadcast", "gather", "take_along_axis: indices and arr broadcast against each other off the axis"},
-	}, indexFeatures...),
-	tag: func(c *Case, add func(string)) {
-		s := specOf[engine.TakeAlongAxisSpec](c)
-		arr, idx := c.Inputs["arr"], c.Inputs["indices"]
-		d := axisSize(arr, s.Axis)
-		if s.Flatten {
-			add("take-flattened")
-			d = arr.Len()
-		} else {
-			if s.Axis != 0 {
-				add("gather-axis")
-			}
-			if arr.Rank() == idx.Rank() {
-				axis := s.Axis
-				if axis < 0 {
-					axis += arr.Rank()
-				}
-				for i := range arr.Shape {
-					if i != axis && arr.Shape[i] != idx.Shape[i] {
-						add("along-axis-broadcast")
-					}
-				}
-			}
-		}
-		tagIndices(idx, d, add)
-	},
 	snippet: func(b *strings.Builder, c *Case) {
 		s := specOf[engine.TakeAlongAxisSpec](c)
 		axis := "None"

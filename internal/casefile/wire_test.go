@@ -316,7 +316,6 @@ func TestInvalidCase(t *testing.T) {
 			if out, err := c.Def.Call(nil, c); out != nil || err != c.Err {
 				t.Errorf("%s: Def.Call() = %v, %v, want the case's error", tt.rule, out, err)
 			}
-			c.Tag(func(id string) { t.Errorf("%s: Tag tagged %s", tt.rule, id) })
 			var b strings.Builder
 			if c.WriteSnippet(&b); b.Len() > 0 {
 				t.Errorf("%s: WriteSnippet wrote %q", tt.rule, b.String())

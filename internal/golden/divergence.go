@@ -83,6 +83,32 @@ func (d *Disagreement) RaisedUnder(v engine.Variant) engine.RuleID {
 	return engine.RuleOf(err)
 }
 
+// Raised returns the rule whose error the engine raises on the case
+// under the reference rules, or "" if it raises none (or panics, or the
+// case is not valid).
+func (d *Disagreement) Raised() engine.RuleID {
+	if d.Case.Err != nil {
+		return ""
+	}
+	_, err, ok := d.Case.EvalSafely(engine.Rules{})
+	if !ok {
+		return ""
+	}
+	return engine.RuleOf(err)
+}
+
+// Exercises reports whether the engine's evaluation of the case under
+// the reference rules exercises rule: records it in its trace (see
+// engine.Trace) or raises its error.
+func (d *Disagreement) Exercises(rule engine.RuleID) bool {
+	if d.Case.Err != nil {
+		return false
+	}
+	trace := new(engine.Trace)
+	_, err, ok := d.Case.EvalSafely(engine.Rules{Trace: trace})
+	return ok && (trace.Has(rule) || engine.RuleOf(err) == rule)
+}
+
 // Applies reports whether the rule variant v replaces applies to the case:
 // the engine under v answers otherwise than under the reference rules (an
 // output of other bytes, dtype or shape, or another error kind). This is

@@ -83,7 +83,8 @@ var tfliteStridedSlice = []Divergence{
 		ID: "tflite-several-ellipses", Oracle: "tflite",
 		Explanation: "TFLite's STRIDED_SLICE does not refuse several ellipses as TF does (TF counts every bit of ellipsis_mask, past the spec's entries too): it expands the ones in the spec and returns a result.",
 		Match: func(d *Disagreement) bool {
-			return d.Ref.Kind() == engine.InvalidSpec && noError(d.Got) && tfspec.SeveralEllipses(d.Case)
+			rule := d.Raised()
+			return noError(d.Got) && (rule == engine.RuleStridedTwoEllipses || rule == engine.RuleGetItemTwoEllipses)
 		},
 	},
 	{
@@ -101,8 +102,7 @@ var tfliteStridedSlice = []Divergence{
 		ID: "tflite-shrink-negative-stride", Oracle: "tflite",
 		Explanation: "TFLite's STRIDED_SLICE does not refuse a shrink axis with a negative stride as TF does: it returns a result, or (stride -1) one whose element it never wrote.",
 		Match: func(d *Disagreement) bool {
-			return d.Ref.Kind() == engine.InvalidSpec && (d.Got.IsOutput() || crashed(d.Got, tfliteReadOutside)) &&
-				strided(d.Case, tfspec.Strided.ShrinkNegativeStride)
+			return (d.Got.IsOutput() || crashed(d.Got, tfliteReadOutside)) && d.Raised() == engine.RuleStridedShrinkStride
 		},
 	},
 	{
@@ -132,7 +132,8 @@ var tfliteStridedSlice = []Divergence{
 			// The engine cannot clamp an index into an empty dimension,
 			// as TFLite does (to 0, reading one past the end): the spec
 			// feature decides.
-			return d.Ref.Kind() == engine.OutOfRange && crashed(d.Got, tfliteReadOutside) && strided(d.Case, tfspec.Strided.ShrinkOutOfRange)
+			rule := d.Raised()
+			return crashed(d.Got, tfliteReadOutside) && (rule == engine.RuleStridedShrinkOutOfBounds || rule == engine.RuleGetItemIndexOutOfBounds)
 		},
 	},
 	{
@@ -205,8 +206,8 @@ var tfliteGather = []Divergence{
 		ID: "tflite-gather-nd-empty-params-depth-0", Oracle: "tflite",
 		Explanation: "TFLite's GATHER_ND with index depth 0 on params with no elements returns the requested rows (empty) where TF reports out of range: it checks that there are indices, not rows.",
 		Match: func(d *Disagreement) bool {
-			return d.Op() == casefile.OpGatherND && d.Is(signature.OutputForError, string(engine.OutOfRange)) &&
-				tfspec.GatherNDEmptyParamsDepth0(d.Case.Inputs["params"], d.Case.Inputs["indices"])
+			return d.Is(signature.OutputForError, string(engine.OutOfRange)) &&
+				d.Raised() == engine.RuleGatherNDEmptyParams && d.Exercises(engine.RuleGatherNDDepth0)
 		},
 	},
 	{

@@ -223,10 +223,9 @@ func tfliteDivergence(r tfliteResult) string {
 			return op + ": begin + size overflows int32 and passes the bounds check (" + pair + ")"
 		}
 	case casefile.OpGatherND:
-		params, indices := r.m.Inputs["params"], r.m.Inputs["indices"]
 		switch {
 		case r.want.kind != engine.OutOfRange || r.got.tensor == nil:
-		case tfspec.GatherNDEmptyParamsDepth0(params, indices):
+		case exercises(r.m, engine.RuleGatherNDEmptyParams) && exercises(r.m, engine.RuleGatherNDDepth0):
 			return op + ": params with no elements, index depth 0: TFLite checks the index count, not the row count (" + pair + ")"
 		case variantChanges(r.m, engine.GatherFlatBounds):
 			return op + ": only each row's flattened position is checked, not each index (" + pair + ")"
@@ -471,15 +470,16 @@ func stridedMaskBeyond31(m *casefile.Case) bool {
 
 // stridedDivergence classifies a strided_slice or getitem disagreement
 // by the first feature of the spec that TFLite's STRIDED_SLICE treats
-// differently from TF (the predicates of internal/tfspec, which the golden
-// corpus's divergence classes use too).
+// differently from TF (the rule whose error the engine raises, and the
+// predicates of internal/tfspec for what no rule decides, as the golden
+// corpus's divergence classes ask them).
 func stridedDivergence(r tfliteResult, pair string) string {
 	invalid := r.want.kind == engine.InvalidSpec
 	s, ok := tfspec.ReadStrided(r.m)
 	switch {
 	case ok && s.StridesLonger():
 		return "strides longer than begin: the extra strides are ignored (" + pair + ")"
-	case invalid && tfspec.SeveralEllipses(r.m):
+	case raised(r.m) == engine.RuleStridedTwoEllipses || raised(r.m) == engine.RuleGetItemTwoEllipses:
 		return "several ellipses not checked (" + pair + ")"
 	case r.want.kind == engine.OutOfRange && r.got.kind == engine.InvalidSpec && holdsRefusedItem(r.m):
 		return "several faults: TF checks every item's type before its kernel runs, so an item NumPy refuses is reported first (" + pair + ")"
@@ -491,11 +491,11 @@ func stridedDivergence(r tfliteResult, pair string) string {
 		return "more indices than dimensions: the extra entries are ignored (" + pair + ")"
 	case !invalid && s.ShrinkBeginMasked():
 		return "begin_mask applies to a shrink axis (TF ignores it there): the index becomes the first element (" + pair + ")"
-	case invalid && s.ShrinkNegativeStride():
+	case raised(r.m) == engine.RuleStridedShrinkStride:
 		return "shrink with a negative stride not checked (" + pair + ")"
 	case s.ZeroStride() && r.want.kind == engine.OutOfRange && r.got.kind == engine.InvalidSpec:
 		return "several faults: TFLite reports the zero stride first (" + pair + ")"
-	case s.ShrinkOutOfRange() && r.want.kind == engine.OutOfRange:
+	case raised(r.m) == engine.RuleStridedShrinkOutOfBounds || raised(r.m) == engine.RuleGetItemIndexOutOfBounds:
 		return "shrink index out of range clamped into the dimension, not checked (" + pair + ")"
 	case invalid && s.TooLong():
 		return "spec of 32 or more entries not checked (" + pair + ")"
@@ -520,6 +520,25 @@ func holdsRefusedItem(m *casefile.Case) bool {
 // replaces matters for the case.
 func variantChanges(m *casefile.Case, v engine.Variant) bool {
 	return m.Err == nil && m.VariantChanges(v)
+}
+
+// raised returns the rule whose error the engine raises on m under the
+// reference rules, "" if none: the engine decides the rules of TF that
+// TFLite does not check.
+func raised(m *casefile.Case) engine.RuleID {
+	_, err, ok := m.EvalSafely(engine.Rules{})
+	if !ok {
+		return ""
+	}
+	return engine.RuleOf(err)
+}
+
+// exercises reports whether the engine's evaluation of m under the
+// reference rules records rule in its trace or raises its error.
+func exercises(m *casefile.Case, rule engine.RuleID) bool {
+	trace := new(engine.Trace)
+	_, err, ok := m.EvalSafely(engine.Rules{Trace: trace})
+	return ok && (trace.Has(rule) || engine.RuleOf(err) == rule)
 }
 
 // arange32 is an int32 tensor holding 0, 1, ... in C order.

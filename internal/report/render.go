@@ -70,7 +70,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			fl.cells = append(fl.cells, "<code>"+htmlText(row.ID)+"</code>")
 		}
 	}
-	writeClasses(&b, r.Classes)
+	writeCauses(&b, r.Causes)
 	if len(order) > 0 {
 		b.WriteString("\n## Smallest failing cases\n\n")
 	}
@@ -84,26 +84,96 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	return err
 }
 
-// writeClasses writes the divergence classes: per implementation, a
-// table of its classes, then the smallest case of each.
-func writeClasses(b *strings.Builder, classes []Class) {
-	if len(classes) == 0 {
+// writeCauses writes the failures by cause: a table of every
+// implementation's causes, then each one's block: the rule's statement
+// and source, how the failures follow it, the divergence classes the
+// corpus records on its cases, and its smallest case.
+func writeCauses(b *strings.Builder, causes []Cause) {
+	if len(causes) == 0 {
 		return
 	}
-	b.WriteString("\n## Divergence classes\n\n")
-	b.WriteString("Every failing case of every implementation, by the divergence class the golden corpus records for\n")
-	b.WriteString("it (cases/golden/DISAGREEMENTS.md); the smallest case of each class follows the table.\n\n")
-	b.WriteString("| implementation | class | failing cases | what differs |\n|---|---|---:|---|\n")
-	for _, cl := range classes {
-		fmt.Fprintf(b, "| %s | %s | %d | %s |\n", mdText(cl.Impl), mdCode(cl.ID), cl.Cases, mdText(cut(cl.Explanation)))
+	b.WriteString("\n## Failures by cause\n\n")
+	b.WriteString("Every failing case of every implementation, grouped by its cause: the rule of the reference semantics\n")
+	b.WriteString("that explains it, found as `conform check` finds it (fault localisation over the rules each case\n")
+	b.WriteString("exercises, per op and symptom; see docs/rules.md). Failures that no rule explains stay grouped by op and\n")
+	b.WriteString("symptom and say so. The last column names the divergence classes the golden corpus records for the\n")
+	b.WriteString("cause's cases (cases/golden/DISAGREEMENTS.md). The smallest case of each cause follows the table.\n\n")
+	b.WriteString("| implementation | cause | op/symptom | failing cases | corpus records |\n|---|---|---|---:|---|\n")
+	for _, c := range causes {
+		var recorded []string
+		for _, r := range c.Recorded {
+			recorded = append(recorded, fmt.Sprintf("%s (%d)", mdCode(r.ID), r.Cases))
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %d | %s |\n", mdText(c.Impl), causeCell(c), symptomsCell(c), c.Cases, strings.Join(recorded, ", "))
 	}
 	b.WriteString("\n")
-	for _, cl := range classes {
-		f := cl.Smallest
-		fmt.Fprintf(b, "<details><summary><b>%s</b> <code>%s</code>: smallest case <code>%s</code> (%d input elements)</summary>\n\n",
-			htmlText(cl.Impl), htmlText(cl.ID), htmlText(f.ID), f.Elements)
+	for _, c := range causes {
+		f := c.Smallest
+		name := "no rule explains " + c.Group
+		if c.Explained() {
+			name = c.Rule + " — " + c.Group
+		}
+		fmt.Fprintf(b, "<details><summary><b>%s</b> <code>%s</code>: %s, smallest <code>%s</code> (%d input elements)</summary>\n\n",
+			htmlText(c.Impl), htmlText(name), failingCases(c.Cases), htmlText(f.ID), f.Elements)
+		if c.Explained() {
+			fmt.Fprintf(b, "Rule: %s (source: %s)\n\n", mdText(c.Statement), mdText(c.Source))
+		}
+		fmt.Fprintf(b, "Found: %s\n\n", mdText(c.Line))
+		for _, r := range c.Recorded {
+			fmt.Fprintf(b, "Corpus records %s on %d of its cases: %s\n\n", mdCode(r.ID), r.Cases, mdText(cut(r.Explanation)))
+		}
+		writeConfirmation(b, c.Confirmation)
 		writeFailure(b, f)
 	}
+}
+
+// writeConfirmation writes what the neighbours of a cause's smallest
+// case say (see Confirmation), as a paragraph; nothing without one.
+func writeConfirmation(b *strings.Builder, conf *Confirmation) {
+	switch {
+	case conf == nil:
+	case conf.Confirmed:
+		fmt.Fprintf(b, "Confirmed by a neighbour: %s fails (%s); one edit away (%s), %s passes.\n\n",
+			mdText(conf.Failing), mdText(conf.Symptom), mdText(conf.Edit), mdText(conf.Passing))
+	case conf.Failing == "":
+		b.WriteString("Not confirmed: no case of the cause could be read.\n\n")
+	case !conf.Reproduced:
+		fmt.Fprintf(b, "Not confirmed: %s did not fail again (%s).\n\n", mdText(conf.Failing), mdText(conf.Symptom))
+	default:
+		fmt.Fprintf(b, "Not confirmed: %s fails (%s), but none of the %d neighbours without the rule that were tried passes.\n\n",
+			mdText(conf.Failing), mdText(conf.Symptom), conf.Tried)
+	}
+}
+
+// failingCases writes "1 failing case" or "N failing cases".
+func failingCases(n int) string {
+	if n == 1 {
+		return "1 failing case"
+	}
+	return fmt.Sprintf("%d failing cases", n)
+}
+
+// symptomsCell writes a cause's op and symptom for a table cell, with
+// its other symptoms if its failures have several.
+func symptomsCell(c Cause) string {
+	cell := mdCode(c.Group)
+	if len(c.Symptoms) > 1 {
+		var others []string
+		for _, s := range c.Symptoms[1:] {
+			others = append(others, mdCode(s))
+		}
+		cell += " (also " + strings.Join(others, ", ") + ")"
+	}
+	return cell
+}
+
+// causeCell writes a cause's rule for a table cell, or that no rule
+// explains the cause's failures.
+func causeCell(c Cause) string {
+	if !c.Explained() {
+		return "none: no rule explains these"
+	}
+	return mdCode(c.Rule)
 }
 
 // writeFailure writes the body of a failing case's block: its detail as
@@ -277,7 +347,7 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
  td.cell.none { color: #aaa; background: #fafafa; }
  tr.group-start td { border-top: 2px solid #999; }
  #detail { margin-top: 1em; padding: 1em; border: 1px solid #ccc; background: #fffdf5; display: none; }
- #detail pre, #class-detail pre { background: #272822; color: #f8f8f2; padding: .8em; overflow-x: auto; }
+ #detail pre, #cause-detail pre { background: #272822; color: #f8f8f2; padding: .8em; overflow-x: auto; }
  .legend span { display: inline-block; width: 1em; height: 1em; vertical-align: middle; margin: 0 .3em 0 1em; }
 </style>
 </head>
@@ -293,10 +363,10 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 </div>
 <table id="matrix"><thead></thead><tbody></tbody></table>
 <div id="detail"></div>
-<h2>Divergence classes</h2>
-<p>Every failing case of every implementation, by the divergence class the golden corpus records for it. Click a row for its smallest case.</p>
-<table id="classes"><thead><tr><th>implementation</th><th>class</th><th>failing cases</th><th>what differs</th></tr></thead><tbody></tbody></table>
-<div id="class-detail"></div>
+<h2>Failures by cause</h2>
+<p>Every failing case of every implementation, grouped by the rule of the reference semantics that explains it (as conform check finds it); failures that no rule explains stay grouped by op and symptom. Click a row for the rule, the evidence and its smallest case.</p>
+<table id="causes"><thead><tr><th>implementation</th><th>cause</th><th>op/symptom</th><th>failing cases</th><th>corpus records</th></tr></thead><tbody></tbody></table>
+<div id="cause-detail"></div>
 <script id="data" type="application/json">{{.Data}}</script>
 <script>
 "use strict";
@@ -361,7 +431,7 @@ function render() {
     body.appendChild(tr);
   });
 }
-// Filters can be set from the address: #group=masks&failing=1&q=shrink&hide=tfjs
+// Filters can be set from the address: #group=strided_slice&failing=1&q=shrink&hide=tfjs
 const params = new URLSearchParams(location.hash.slice(1));
 if (params.get("group")) groupSel.value = params.get("group");
 if (params.get("failing")) document.getElementById("failing").checked = true;
@@ -370,21 +440,31 @@ if (params.get("q")) document.getElementById("search").value = params.get("q");
   const i = report.impls.findIndex(im => im.name === name);
   if (i >= 0) { shown[i] = false; implBox.querySelectorAll("input")[i].checked = false; }
 });
-(report.divergence_classes || []).forEach(cl => {
-  const tr = el("tr", {className: "class-row"});
-  tr.appendChild(el("td", {}, cl.impl));
-  tr.appendChild(el("td", {className: "rule"}, cl.id));
-  tr.appendChild(el("td", {className: "n"}, cl.cases));
-  tr.appendChild(el("td", {}, cl.explanation));
+(report.causes || []).forEach(c => {
+  const tr = el("tr", {className: "cause-row"});
+  tr.appendChild(el("td", {}, c.impl));
+  tr.appendChild(el("td", {className: "rule"}, c.rule || "none: no rule explains these"));
+  tr.appendChild(el("td", {className: "rule"}, c.group + ((c.symptoms || []).length > 1 ? " (also " + c.symptoms.slice(1).join(", ") + ")" : "")));
+  tr.appendChild(el("td", {className: "n"}, c.cases));
+  tr.appendChild(el("td", {}, (c.recorded_classes || []).map(r => r.id + " (" + r.cases + ")").join(", ")));
   tr.style.cursor = "pointer";
   tr.addEventListener("click", () => {
-    const d = document.getElementById("class-detail"), f = cl.smallest_failure;
+    const d = document.getElementById("cause-detail"), f = c.smallest_failure;
     d.innerHTML = "";
-    d.appendChild(el("h3", {}, cl.impl + " " + cl.id + ": smallest case " + f.id + " (" + f.elements + " input elements)"));
+    d.appendChild(el("h3", {}, c.impl + " " + (c.rule || "no rule explains") + " — " + c.group + ": smallest case " + f.id + " (" + f.elements + " input elements)"));
+    if (c.rule) d.appendChild(el("p", {}, "Rule: " + c.statement + " (source: " + c.source + ")"));
+    d.appendChild(el("p", {}, "Found: " + c.line));
+    const conf = c.confirmation;
+    if (conf && conf.confirmed) {
+      d.appendChild(el("p", {}, "Confirmed by a neighbour: " + conf.failing + " fails (" + conf.failing_symptom + "); one edit away (" + conf.edit + "), " + conf.passing + " passes."));
+    } else if (conf) {
+      d.appendChild(el("p", {}, "Not confirmed: no neighbour of " + conf.failing + " without the rule passes (" + conf.tried + " tried)."));
+    }
+    (c.recorded_classes || []).forEach(r => d.appendChild(el("p", {}, "Corpus records " + r.id + " on " + r.cases + " of its cases: " + r.explanation)));
     d.appendChild(el("p", {}, f.detail));
     d.appendChild(el("pre", {}, f.snippet));
   });
-  document.querySelector("#classes tbody").appendChild(tr);
+  document.querySelector("#causes tbody").appendChild(tr);
 });
 groupSel.addEventListener("change", render);
 document.getElementById("failing").addEventListener("change", render);

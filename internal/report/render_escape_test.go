@@ -22,7 +22,8 @@ type outside struct {
 var neutral = outside{"corpus", "impl", "1", "rule", "group", "case", "detail", "x[0]", "class", "explanation"}
 
 // hostile returns a report whose every text that comes from outside is
-// taken from o: two implementations, one failing cell, one class.
+// taken from o: two implementations, one failing cell, one cause a rule
+// explains and one group no rule explains.
 func hostile(o outside) *Report {
 	f := &Failure{ID: o.caseID, Detail: o.detail, Elements: 3, Snippet: o.snippet}
 	return &Report{
@@ -34,7 +35,13 @@ func hostile(o outside) *Report {
 			{Feature: Feature{ID: "op:" + o.rule, Group: o.group}, Cases: 1,
 				Cells: []*Cell{{Skipped: 1}, {Passed: 1, Total: 1}}},
 		},
-		Classes: []Class{{Impl: o.name, ID: o.class, Explanation: o.explanation, Cases: 1, Smallest: f, CaseIDs: []string{o.caseID}}},
+		Causes: []Cause{
+			{Impl: o.name, Rule: "op/" + o.class, Statement: o.explanation, Source: o.explanation, Group: o.group, Line: o.detail,
+				Cases: 1, Smallest: f, Recorded: []Recorded{{ID: o.class, Explanation: o.explanation, Cases: 1}}, CaseIDs: []string{o.caseID},
+				Symptoms: []string{o.group, o.detail}, Confirmation: &Confirmation{Confirmed: true, Failing: o.detail, Symptom: o.group,
+					Passing: o.caseID, Edit: o.explanation, Reproduced: true, Tried: 1}},
+			{Impl: o.name, Group: o.group, Line: o.detail, Cases: 1, Smallest: f, CaseIDs: []string{o.caseID}},
+		},
 	}
 }
 

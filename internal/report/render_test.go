@@ -22,7 +22,9 @@ func sample() *Report {
 			{Feature: Feature{ID: "dtype:f2", Group: "dtypes", Description: "data of dtype f2"}, Cases: 1,
 				Cells: []*Cell{{Passed: 1, Total: 1}, {Skipped: 1}}},
 		},
-		Classes: []Class{{Impl: "broken", ID: "broken-reversal", Explanation: "reverses the wrong way", Cases: 1,
+		Causes: []Cause{{Impl: "broken", Rule: "getitem/negative-step", Statement: "a negative step walks backwards", Source: "NumPy docs",
+			Group: "getitem/values", Line: "getitem/negative-step — getitem/values: 2 failing cases", Cases: 1,
+			Recorded: []Recorded{{ID: "broken-reversal", Explanation: "reverses the wrong way", Cases: 1}},
 			Smallest: &Failure{ID: "c/1", Detail: "element [0] is 1, want 2", Elements: 3, Snippet: "x[::-1]"}}},
 	}
 }
@@ -57,9 +59,11 @@ func TestMarkdown(t *testing.T) {
 		"| `dtype:f2` | dtypes | 1 | ✅ 1/1 | ➖ skipped (1) |",
 		"<b>broken</b> fails <code>c/1</code>",
 		"```python\nx[::-1]\n```\n</details>",
-		"## Divergence classes",
-		"| broken | `broken-reversal` | 1 | reverses the wrong way |",
-		"<b>broken</b> <code>broken-reversal</code>: smallest case <code>c/1</code>",
+		"## Failures by cause",
+		"| broken | `getitem/negative-step` | `getitem/values` | 1 | `broken-reversal` (1) |",
+		"<b>broken</b> <code>getitem/negative-step — getitem/values</code>: 1 failing case, smallest <code>c/1</code>",
+		"Rule: a negative step walks backwards (source: NumPy docs)",
+		"Corpus records `broken-reversal` on 1 of its cases: reverses the wrong way",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md)
@@ -139,7 +143,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	for _, want := range []string{`>1/2<`, `>2/2<`, `skipped 1`,
 		`class="cell pass" style="background: rgb(175, 238, 175);"`,
 		`class="cell fail" title="smallest failing case: c/1" style="background: rgb(238, 238, 175);"`,
-		`<td class="rule">broken-reversal</td>`} {
+		`<td class="rule">getitem/negative-step</td>`, `<td>broken-reversal (1)</td>`} {
 		if !strings.Contains(all, want) {
 			t.Errorf("rendered page lacks %q", want)
 		}

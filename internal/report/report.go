@@ -51,25 +51,56 @@ type Report struct {
 	Cases  int    `json:"cases"`
 	Impls  []Impl `json:"impls"`
 	Rows   []Row  `json:"rows"`
-	// Classes lists every implementation's failing cases by divergence
-	// class, none left out.
-	Classes []Class `json:"divergence_classes"`
+	// Causes lists every implementation's failing cases by cause, none
+	// left out.
+	Causes []Cause `json:"causes"`
 }
 
-// Class is one group of one implementation's failing cases: the cases
-// the golden corpus records under one divergence class for the
-// implementation's name (from the case's "disagreement" field), or, for a
-// failure the corpus records no class for, the cases of one failure
-// signature (see package signature), so that every implementation's
-// failures are grouped by what they are.
-type Class struct {
-	Impl        string   `json:"impl"`
-	ID          string   `json:"id"`
-	Explanation string   `json:"explanation"`
-	Cases       int      `json:"cases"`
-	Smallest    *Failure `json:"smallest_failure"`
-	// CaseIDs lists every failing case of the class.
+// Cause is one group of one implementation's failing cases: the cases
+// one rule of the reference semantics explains (see
+// check.Summary.FindCauses and package cause), or the failures of one op
+// and symptom that no rule explains.
+type Cause struct {
+	Impl string `json:"impl"`
+	// Rule is the rule that explains the failures, "" if none does;
+	// Statement and Source are the rule's (engine.RuleTable).
+	Rule      string `json:"rule,omitempty"`
+	Statement string `json:"statement,omitempty"`
+	Source    string `json:"source,omitempty"`
+	// Group is the op and the (commonest) symptom of the failures,
+	// "getitem/error/invalid_spec"; Symptoms lists every symptom they
+	// have, the commonest first, when they have several.
+	Group    string   `json:"group"`
+	Symptoms []string `json:"symptoms,omitempty"`
+	// Line describes the cause in one line, as conform check prints it
+	// (cause.Cause.String): the rule, the group, the failing cases and
+	// how they follow the rule ("194 of 218 cases exercising the rule
+	// fail so, 4 of 2,100 without"), or that no rule explains them.
+	Line     string   `json:"line"`
+	Cases    int      `json:"cases"`
+	Smallest *Failure `json:"smallest_failure"`
+	// Confirmation is the evidence of the neighbours of the cause's
+	// smallest case that the failures follow the rule (its smallest case
+	// as check.Summary.ConfirmCauses picks it); nil when no rule
+	// explains them.
+	Confirmation *Confirmation `json:"confirmation,omitempty"`
+	// Recorded lists the divergence classes the golden corpus records
+	// for the implementation on the cause's cases (from each case's
+	// "disagreement" field; cases/golden/DISAGREEMENTS.md), by ID.
+	Recorded []Recorded `json:"recorded_classes,omitempty"`
+	// CaseIDs lists every failing case of the cause.
 	CaseIDs []string `json:"case_ids"`
+}
+
+// Explained reports whether a rule explains the cause's failures.
+func (c Cause) Explained() bool { return c.Rule != "" }
+
+// Recorded is a divergence class the golden corpus records for an
+// implementation, with how many of a cause's cases record it.
+type Recorded struct {
+	ID          string `json:"id"`
+	Explanation string `json:"explanation"`
+	Cases       int    `json:"cases"`
 }
 
 // recordedClass returns the divergence class the case records for impl
@@ -94,13 +125,14 @@ func explain(id string) string {
 }
 
 // Build runs every case of the corpus in fsys with an expectation on
-// every implementation and tallies the results by rule.
+// every implementation, tallies the results by rule, and groups each
+// implementation's failures by cause.
 func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl) (*Report, error) {
 	entries, err := corpus.Entries(fsys)
 	if err != nil {
 		return nil, err
 	}
-	results, err := runAll(ctx, fsys, impls)
+	runs, err := runAll(ctx, fsys, impls)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +141,7 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 	for _, im := range impls {
 		r.Impls = append(r.Impls, Impl{im.Name(), im.Version()})
 	}
-	t := newTally(impls, results)
+	t := newTally(impls, runs)
 	for n, e := range entries {
 		var head struct {
 			Expect       *check.Expectation `json:"expect"`
@@ -126,16 +158,19 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 		t.addFailures(n, e.ID, m, head.Disagreement)
 		t.addFeatures(n, e.ID, m, engine.ErrorKind(head.Expect.Error))
 	}
-	r.Classes = t.sortedClasses()
+	r.Causes = t.sortedCauses()
 	r.Rows = t.sortedRows()
 	return r, ctx.Err()
 }
 
 // runAll runs the corpus in fsys on each implementation (the engine in
-// one worker, a child pipelined over 32) and returns each one's results
-// in the order of corpus.Entries.
-func runAll(ctx context.Context, fsys fs.FS, impls []impl.Impl) ([][]check.Result, error) {
-	results := make([][]check.Result, len(impls))
+// one worker, a child pipelined over 32) and returns each one's run,
+// its results in the order of corpus.Entries and the causes of its
+// failures found (check.Summary.FindCauses, which also takes back the
+// variants a run contradicts from the failures' signatures) and
+// confirmed by neighbours (check.Summary.ConfirmCauses).
+func runAll(ctx context.Context, fsys fs.FS, impls []impl.Impl) ([]*check.Summary, error) {
+	runs := make([]*check.Summary, len(impls))
 	for i, im := range impls {
 		workers := 1
 		if im.Name() != "engine" {
@@ -145,60 +180,114 @@ func runAll(ctx context.Context, fsys fs.FS, impls []impl.Impl) ([][]check.Resul
 		if err != nil {
 			return nil, err
 		}
-		results[i] = run.Results
+		if err := run.FindCauses(fsys); err != nil {
+			return nil, err
+		}
+		if err := run.ConfirmCauses(ctx, fsys, im); err != nil {
+			return nil, err
+		}
+		runs[i] = run
 	}
-	return results, nil
+	return runs, nil
 }
 
-// tally collects the rows and the divergence classes of a report from
-// the implementations' results, case by case.
+// tally collects the rows and the causes of a report from the
+// implementations' runs, case by case.
 type tally struct {
-	impls   []impl.Impl
-	results [][]check.Result // per implementation, in the order of corpus.Entries
-	rows    map[string]*Row
-	classes map[[2]string]*Class // by implementation name and class ID
+	impls []impl.Impl
+	runs  []*check.Summary // per implementation, results in the order of corpus.Entries
+	rows  map[string]*Row
+	// causes holds each implementation's causes: first those of its
+	// run (in the order FindCauses found them), then the groups of the
+	// failures no cause holds, in the order they came.
+	causes [][]*Cause
+	// index finds a failure's group: by the run's cause, or by the
+	// failure's signature for a failure no cause holds.
+	index []map[any]*Cause
+	// trace records the rules of each case's evaluation (Features).
+	trace *engine.Trace
 }
 
-// newTally returns an empty tally of the results of impls.
-func newTally(impls []impl.Impl, results [][]check.Result) *tally {
-	return &tally{impls: impls, results: results, rows: map[string]*Row{}, classes: map[[2]string]*Class{}}
+// newTally returns an empty tally of the runs of impls, with one empty
+// group per cause each run found.
+func newTally(impls []impl.Impl, runs []*check.Summary) *tally {
+	t := &tally{impls: impls, runs: runs, rows: map[string]*Row{}, trace: new(engine.Trace),
+		causes: make([][]*Cause, len(impls)), index: make([]map[any]*Cause, len(impls))}
+	for i, run := range runs {
+		t.index[i] = map[any]*Cause{}
+		for ci := range run.Causes {
+			c := &run.Causes[ci]
+			rc := &Cause{Impl: impls[i].Name(), Group: c.Group(), Line: c.String()}
+			if len(c.Symptoms) > 1 {
+				rc.Symptoms = c.Symptoms
+			}
+			if c.Explained() {
+				rc.Rule = string(c.Rule)
+				if rule, ok := engine.RuleByID(c.Rule); ok {
+					rc.Statement, rc.Source = rule.Statement, rule.Source
+				}
+			}
+			if ci < len(run.Confirmations) {
+				rc.Confirmation = confirmation(run.Confirmations[ci])
+			}
+			t.causes[i] = append(t.causes[i], rc)
+			t.index[i][c] = rc
+		}
+	}
+	return t
 }
 
-// addFailures adds case n (id, m) to the class of each implementation it
-// fails on: the class the case records for the implementation in
-// disagreement, else the failure's signature.
+// addFailures adds case n (id, m) to the cause of each implementation
+// it fails on, with the divergence class the case records for the
+// implementation in disagreement, if any. A failure no cause holds (its
+// case could not be judged: an input that cannot be read) is grouped
+// by its signature.
 func (t *tally) addFailures(n int, id string, m *casefile.Case, disagreement string) {
 	for i, im := range t.impls {
-		res := t.results[i][n]
+		res := t.runs[i].Results[n]
 		if res.Status != check.Fail {
 			continue
 		}
-		class, explanation := recordedClass(disagreement, im.Name()), ""
-		if class != "" {
-			explanation = explain(class)
-		} else {
-			sig := res.Signature
-			class, explanation = "signature "+sig.String(), sig.Explain()
+		var key any = res.Cause
+		if res.Cause == nil {
+			key = res.Signature.String()
 		}
-		key := [2]string{im.Name(), class}
-		cl := t.classes[key]
-		if cl == nil {
-			cl = &Class{Impl: key[0], ID: class, Explanation: explanation}
-			t.classes[key] = cl
+		c := t.index[i][key]
+		if c == nil {
+			c = &Cause{Impl: im.Name(), Group: res.Signature.String(), Line: "failures that are not the implementation's answer (a case or an input that cannot be read): no rule explains them"}
+			if res.Signature.IsZero() {
+				c.Group = "unjudged"
+			}
+			t.index[i][key] = c
+			t.causes[i] = append(t.causes[i], c)
 		}
-		cl.Cases++
-		cl.CaseIDs = append(cl.CaseIDs, id)
-		if size := elements(m); smaller(cl.Smallest, size, id) {
-			cl.Smallest = &Failure{ID: id, Detail: res.Detail, Elements: size, Snippet: Snippet(m)}
+		c.Cases++
+		c.CaseIDs = append(c.CaseIDs, id)
+		if size := elements(m); smaller(c.Smallest, size, id) {
+			c.Smallest = &Failure{ID: id, Detail: res.Detail, Elements: size, Snippet: Snippet(m)}
+		}
+		if class := recordedClass(disagreement, im.Name()); class != "" {
+			c.record(class)
 		}
 	}
+}
+
+// record counts one case of the cause that records divergence class id.
+func (c *Cause) record(id string) {
+	for i := range c.Recorded {
+		if c.Recorded[i].ID == id {
+			c.Recorded[i].Cases++
+			return
+		}
+	}
+	c.Recorded = append(c.Recorded, Recorded{ID: id, Explanation: explain(id), Cases: 1})
 }
 
 // addFeatures counts case n (id, m, expecting error kind want) in the
 // row of its op and of each of its features.
 func (t *tally) addFeatures(n int, id string, m *casefile.Case, want engine.ErrorKind) {
 	feats := append([]Feature{{ID: "op:" + m.Op, Group: "ops", Description: "the " + m.Op + " op"}},
-		Features(m, want)...)
+		Features(m, want, t.trace)...)
 	for _, f := range feats {
 		row := t.rows[f.ID]
 		if row == nil {
@@ -210,7 +299,7 @@ func (t *tally) addFeatures(n int, id string, m *casefile.Case, want engine.Erro
 		}
 		row.Cases++
 		for i := range t.impls {
-			addResult(row.Cells[i], t.results[i][n], id, m)
+			addResult(row.Cells[i], t.runs[i].Results[n], id, m)
 		}
 	}
 }
@@ -238,65 +327,58 @@ func smaller(f *Failure, size int, id string) bool {
 	return f == nil || size < f.Elements || (size == f.Elements && id < f.ID)
 }
 
-// sortedClasses returns the classes by implementation (in the report's
-// order) and class ID.
-func (t *tally) sortedClasses() []Class {
-	implOrder := map[string]int{}
-	for i, im := range t.impls {
-		implOrder[im.Name()] = i
-	}
-	var out []Class
-	for _, cl := range t.classes {
-		out = append(out, *cl)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Impl != b.Impl {
-			return implOrder[a.Impl] < implOrder[b.Impl]
+// sortedCauses returns the causes of every implementation, in the
+// report's order of implementations; an implementation's causes stay in
+// the order its run found them, each one's recorded classes sorted by
+// ID. A cause of the run that holds no case of the report (a case
+// without an expectation) is left out.
+func (t *tally) sortedCauses() []Cause {
+	var out []Cause
+	for _, causes := range t.causes {
+		for _, c := range causes {
+			if c.Cases == 0 {
+				continue
+			}
+			sort.Slice(c.Recorded, func(i, j int) bool { return c.Recorded[i].ID < c.Recorded[j].ID })
+			out = append(out, *c)
 		}
-		return a.ID < b.ID
-	})
+	}
 	return out
 }
 
-// sortedRows returns the rows by group, then in catalogue order, then
-// (features the catalogue does not list) by ID.
+// sortedRows returns the rows: the ops (by ID), then the rows of the
+// catalogue in its order (shapes, the rules by op, forms, errors), then
+// the dtypes (by ID).
 func (t *tally) sortedRows() []Row {
 	order := map[string]int{}
 	for i, f := range catalogue() {
 		order[f.ID] = i
+	}
+	rank := func(r Row) (int, int) {
+		if r.Group == "ops" {
+			return 0, 0
+		}
+		if i, ok := order[r.ID]; ok {
+			return 1, i
+		}
+		return 2, 0
 	}
 	var out []Row
 	for _, row := range t.rows {
 		out = append(out, *row)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if ga, gb := groupRank(a.Group), groupRank(b.Group); ga != gb {
-			return ga < gb
+		ra, ia := rank(out[i])
+		rb, ib := rank(out[j])
+		if ra != rb {
+			return ra < rb
 		}
-		oa, okA := order[a.ID]
-		ob, okB := order[b.ID]
-		if okA && okB {
-			return oa < ob
+		if ia != ib {
+			return ia < ib
 		}
-		if okA != okB {
-			return okA
-		}
-		return a.ID < b.ID
+		return out[i].ID < out[j].ID
 	})
 	return out
-}
-
-var groups = []string{"ops", "ranges", "masks", "shapes", "gather", "onnx", "errors", "dtypes"}
-
-func groupRank(g string) int {
-	for i, x := range groups {
-		if x == g {
-			return i
-		}
-	}
-	return len(groups)
 }
 
 func elements(m *casefile.Case) int {

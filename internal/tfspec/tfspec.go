@@ -1,24 +1,27 @@
 // Package tfspec reads slicing cases the way TensorFlow encodes them and
 // names the features of a spec on which TensorFlow Lite's kernels
-// (strided_slice.cc, slice.cc, gather_nd.cc) depart from TF.
+// (strided_slice.cc, slice.cc) depart from TF.
 //
-// It is kept only for what the engine cannot answer. Where a rule variant
-// of the engine (engine.Variants) models TFLite's rule, the golden
-// corpus's divergence classes (internal/golden) ask the engine instead:
-// whether the variant applies to a case, or reproduces the answer. The
-// classes use this package for the rest: several ellipses (which the
-// engine refuses before any variant can act), a shrink axis with a
-// negative stride or with begin_mask, a shrink index outside an empty
-// dimension (which no variant can clamp into), extra indices in a spec the
-// engine refuses for another fault too, SLICE's unchecked negative begin,
-// int32 overflow of begin + size and negative dimensions, and GATHER_ND on
-// empty params with index depth 0.
+// It is kept only for what the engine cannot answer. Where the engine
+// owns the rule — the error it raises under the reference rules
+// (several ellipses, a shrink axis with a negative stride, a shrink index
+// out of range, gather_nd rows from empty params), or a rule variant of
+// the engine (engine.Variants) that models TFLite's rule — the golden
+// corpus's divergence classes (internal/golden) ask the engine instead.
+// The classes use this package for the rest, which no rule of the
+// engine decides: extra indices in a spec the engine refuses for another
+// fault first (a zero stride: the engine's error names that rule, and
+// its trace does not record checks that passed), a shrink axis with
+// begin_mask (TF ignores the bit there; no rule of the engine's table
+// names it), and SLICE's unchecked negative begin (the engine's rule
+// slice/begin-out-of-range covers a negative begin and one past the
+// dimension alike), int32 overflow of begin + size, and the negative
+// dimension of size -1 past the end, which are TFLite's arithmetic, not
+// rules of the reference.
 package tfspec
 
 import (
 	"math"
-	"math/bits"
-	"regexp"
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
@@ -227,45 +230,10 @@ func (s Strided) shrinkAny(f func(ShrinkDim) bool) bool {
 	return false
 }
 
-// ShrinkNegativeStride reports whether a shrink entry has a negative
-// stride (TF refuses it; TFLite does not check).
-func (s Strided) ShrinkNegativeStride() bool {
-	return s.shrinkAny(func(d ShrinkDim) bool { return d.Stride < 0 })
-}
-
-// ShrinkOutOfRange reports whether a shrink entry with a positive stride
-// indexes outside its dimension, [-d, d).
-func (s Strided) ShrinkOutOfRange() bool {
-	return s.shrinkAny(func(d ShrinkDim) bool { return d.Stride > 0 && (d.Begin < -d.Dim || d.Begin >= d.Dim) })
-}
-
 // ShrinkBeginMasked reports whether a shrink entry has its begin_mask bit
 // set (TF ignores it there; TFLite starts the axis at its first element).
 func (s Strided) ShrinkBeginMasked() bool {
 	return s.shrinkAny(func(d ShrinkDim) bool { return d.BeginMasked })
-}
-
-var ellipsisRE = regexp.MustCompile(`\.\.\.|Ellipsis`)
-
-// SeveralEllipses reports whether a strided_slice or getitem spec has two
-// or more ellipses as TF counts them: every bit of a strided_slice's
-// ellipsis_mask, past the spec's entries too; a getitem subscript's
-// ellipses (by its text when the parser refuses it).
-func SeveralEllipses(c *casefile.Case) bool {
-	if c.Err != nil {
-		return false
-	}
-	switch c.Op {
-	case casefile.OpStridedSlice:
-		m := c.Spec.(engine.StridedSliceSpec).EllipsisMask
-		return bits.OnesCount64(m.Bits)+m.Extra >= 2
-	case casefile.OpGetItem:
-		if s, ok := ReadStrided(c); ok {
-			return s.Ellipses() >= 2
-		}
-		return len(ellipsisRE.FindAllString(c.Spec.(engine.GetItemSpec).Index, -1)) >= 2
-	}
-	return false
 }
 
 // Slice is a slice case: begin, size and the input shape.
@@ -315,11 +283,4 @@ func (s Slice) NegativeDim() bool {
 		}
 	}
 	return false
-}
-
-// GatherNDEmptyParamsDepth0 reports whether params has no elements and
-// the index rows have depth 0: every row asks for all of params, which TF
-// refuses and GATHER_ND (which checks only the index count) does not.
-func GatherNDEmptyParamsDepth0(params, indices *engine.Tensor) bool {
-	return params.Len() == 0 && indices.Len() == 0 && indices.Rank() > 0 && indices.Shape[indices.Rank()-1] == 0
 }

@@ -56,22 +56,3 @@ func TestShrinks(t *testing.T) {
 		}
 	}
 }
-
-// TestSeveralEllipses checks that ellipsis_mask bits count as TF counts
-// them, past the spec's entries too.
-func TestSeveralEllipses(t *testing.T) {
-	x := map[string]*engine.Tensor{"x": input(t, engine.Int32Type, []int{4}, nil)}
-	for _, tt := range []struct {
-		spec map[string]any
-		want bool
-	}{
-		{map[string]any{"op": "strided_slice", "begin": []int64{0}, "end": []int64{0}, "ellipsis_mask": 1}, false},
-		{map[string]any{"op": "strided_slice", "begin": []int64{0}, "end": []int64{0}, "ellipsis_mask": 5}, true},
-		{map[string]any{"op": "getitem", "index": "x[..., 0, ...]"}, true},
-		{map[string]any{"op": "getitem", "index": "x[..., 0]"}, false},
-	} {
-		if got := SeveralEllipses(casefile.New(tt.spec, x)); got != tt.want {
-			t.Errorf("%v: %v, want %v", tt.spec, got, tt.want)
-		}
-	}
-}
