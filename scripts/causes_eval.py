@@ -175,6 +175,9 @@ def main():
     ap.add_argument("--credit", action="store_true",
                     help="label a case several causes make fail with the one of them whose group it is in "
                          "(the group that holds most of that cause's single-cause cases), else the first")
+    ap.add_argument("--per-op", action="store_true",
+                    help="split a cause whose failing cases are of several ops into one cause per op "
+                         "(conform finds causes per op: a library's one fault in getitem and take is two causes)")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = ap.parse_args()
 
@@ -182,6 +185,7 @@ def main():
     causes = load_causes(args.causes)
     corpus = Corpus(args.cases or [os.path.join(ROOT, "cases", "golden"), os.path.join(ROOT, "cases", "seeds")])
     labels, groups, overlaps, missing, hits = {}, {}, collections.Counter(), [], {}
+    report_ops = {}
     for r in report["results"]:
         if r["status"] != "fail":
             continue
@@ -190,6 +194,7 @@ def main():
             missing.append(r["id"])
             continue
         labels[r["id"]] = label(case, causes, overlaps, hits)
+        report_ops[r["id"]] = case.op
         fields = args.group.split("+")
         groups[r["id"]] = r.get(fields[0]) if len(fields) == 1 else " — ".join(str(r.get(f)) for f in fields)
         if args.list and labels[r["id"]] == args.list:
@@ -213,6 +218,19 @@ def main():
                     if hit != "unexplained":
                         false_alarms[hit] += 1
 
+    if args.per_op:
+        ops = collections.defaultdict(set)
+        for cid, cause in labels.items():
+            ops[cause].add(cid.split("/")[0] if cid.split("/")[0] != "seeds" else report_ops.get(cid, ""))
+        split = {c for c, o in ops.items() if len(o) > 1}
+        causes = dict(causes)
+        for cid, cause in list(labels.items()):
+            op = report_ops.get(cid, "")
+            if cause in split:
+                labels[cid] = f"{cause} [{op}]"
+                causes.setdefault(labels[cid], causes.get(cause))
+            if cid in hits:
+                hits[cid] = [f"{h} [{op}]" if h in split else h for h in hits[cid]]
     failing = len(labels)
     multi, fullgroups = {}, dict(groups)
     if args.credit:
