@@ -344,6 +344,13 @@ func Find(obs []Observation) []Cause {
 			unexplained = append(unexplained, c)
 		}
 	}
+	for _, c := range explained {
+		candidates[c.Op] = append(candidates[c.Op], c.Rule)
+	}
+	for op := range candidates {
+		slices.Sort(candidates[op])
+		candidates[op] = slices.Compact(candidates[op])
+	}
 	explained, unexplained = reassign(obs, explained, unexplained, candidates, size)
 	explained = mergeSymptoms(obs, explained)
 	order := func(a, b Cause) int {
@@ -468,7 +475,8 @@ const MinRateGain = 0.1
 // items, fails on many masks but passes others; "a boolean mask" then
 // explains more failures than "two index arrays", and took those with a
 // mask. Here a failure moves from its cause to a candidate rule (one
-// Suspicious over a group of its op's failures) it exercises whose cases
+// Suspicious over a group of its op's failures before any was assigned,
+// or found a cause) it exercises whose cases
 // fail markedly more often (see MinRateGain), unless the cause's rule
 // fails about as often without the candidate; and a failure moves from a
 // rule that is a part of a candidate (index arrays that broadcast are
@@ -576,6 +584,23 @@ func reassign(obs []Observation, explained, unexplained []Cause, candidates map[
 		parts[k] = v
 		return v
 	}
+	// whole returns the candidate rule of op that rule, which failure o
+	// moves to, is a part of, where the candidate's other cases fail
+	// with o's symptom about as often (see reassign); rule itself if
+	// there is none.
+	whole := func(op string, rule engine.RuleID, o Observation) engine.RuleID {
+		best, bestRate := rule, 0.0
+		for _, r := range candidates[op] {
+			if r == rule || !slices.Contains(o.Rules, r) || !partOf(op, rule, r) {
+				continue
+			}
+			rr := rate(op, r, o.Symptom)
+			if sameApart(op, r, rule, o.Symptom) >= max(rr-MinRateGain, MinCauseRate) && rr > bestRate {
+				best, bestRate = r, rr
+			}
+		}
+		return best
+	}
 	index := map[string]int{}
 	for i, o := range obs {
 		index[o.ID] = i
@@ -619,7 +644,10 @@ func reassign(obs []Observation, explained, unexplained []Cause, candidates map[
 					to, toRate = r, rr
 				}
 			}
-			if to == "" {
+			if to != "" {
+				to = whole(c.Op, to, o)
+			}
+			if to == "" || to == c.Rule {
 				keep = append(keep, id)
 				continue
 			}
