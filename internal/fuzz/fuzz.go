@@ -17,6 +17,7 @@ import (
 	"maps"
 	"runtime/debug"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -136,6 +137,10 @@ type Group struct {
 	// fruitless counts the shrinks of its disagreements in a row that
 	// found no new cause; at maxFruitless, they are no longer shrunk.
 	fruitless int
+	// seen counts its disagreements by symptom and rules (see
+	// ruleSetKey), so that those a cause found later explains are
+	// counted under it at the end of the run.
+	seen map[string]int
 	// crash is set when the signature is a crash or timeout a
 	// known-failures entry matches.
 	crash bool
@@ -300,6 +305,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	r.bar.Done()
 	close(r.shrinks)
 	<-shrinkDone
+	r.attributeLate()
 	r.listGroups()
 	r.listCauses()
 	return r.s, nil
@@ -369,7 +375,7 @@ const maxFruitless = 3
 // passSample is how often an agreeing case is traced for the per-op
 // counts of the rules passing cases exercise (one in passSample): tracing
 // costs one more evaluation on the engine.
-const passSample = 1
+const passSample = 8
 
 // run is the state of one Run, shared by its workers, which generate and
 // compare cases, and its shrinkers.
@@ -508,12 +514,14 @@ func (r *run) settle(d disagreement, f Finding) bool {
 			}
 			c.Count++
 			g.Count--
+			g.seen[ruleSetKey(d.symptom, d.rules)]--
 			r.mu.Unlock()
 			return false
 		}
 		c := &Cause{Op: f.Case.Op, Rule: conf.Rule, Symptoms: []string{symptom}, Count: 1}
 		r.causes[key] = c
 		g.Count-- // d is counted under its cause from now on
+		g.seen[ruleSetKey(d.symptom, d.rules)]--
 		r.mu.Unlock()
 		r.save(&f)
 		r.mu.Lock()
@@ -677,6 +685,10 @@ func (r *run) countDisagreement(d disagreement) {
 		return
 	}
 	g.Count++
+	if g.seen == nil {
+		g.seen = map[string]int{}
+	}
+	g.seen[ruleSetKey(d.symptom, d.rules)]++
 	if g.queued || g.fruitless >= maxFruitless {
 		return
 	}
@@ -818,4 +830,38 @@ func (r *run) listCauses() {
 		}
 		return a.Group() < b.Group()
 	})
+}
+
+// ruleSetKey is the key under which Group.seen counts a disagreement with
+// symptom exercising rules.
+func ruleSetKey(symptom string, rules []engine.RuleID) string {
+	var b strings.Builder
+	b.WriteString(symptom)
+	for _, r := range rules {
+		b.WriteByte(0)
+		b.WriteString(string(r))
+	}
+	return b.String()
+}
+
+// attributeLate counts under the causes found the disagreements counted
+// in their signature's group because no cause explained them yet when
+// they were seen.
+func (r *run) attributeLate() {
+	for _, g := range r.groups {
+		if g.Known {
+			continue
+		}
+		for key, n := range g.seen {
+			parts := strings.Split(key, "\x00")
+			rules := make([]engine.RuleID, 0, len(parts)-1)
+			for _, p := range parts[1:] {
+				rules = append(rules, engine.RuleID(p))
+			}
+			if c := r.causeOf(g.Signature.Op, rules, parts[0]); c != nil && n > 0 {
+				c.Count += n
+				g.Count -= n
+			}
+		}
+	}
 }
