@@ -31,13 +31,22 @@ var fuzzCommand = &command{
 implementation and on the oracles (pipelined), and compares the
 implementation exactly with the first oracle that runs the case (errors by
 kind). Every disagreement has a signature (op/symptom/detail, as check
-reports failures). The first disagreement of each signature is shrunk to a
-minimal case (fewest dims, smallest sizes, simplest spec) that still
-disagrees with the same signature, and saved in DIR as a normal case file
-with provenance, so that "conform check --cases DIR --impl IMPL" replays
-it; later disagreements of a signature already seen are counted. The run goes on
-until --duration. Prints progress, each signature with its count and saved
-case, the throughput in cases/s, and the summary line; exit status 1 if
+reports failures) and the rules of the reference its case exercises (read
+from the engine). One that a cause already found explains (its case
+exercises the cause's rule, with the cause's symptom) is counted under it;
+any other is shrunk, one per signature at a time, to a minimal case
+(fewest dims, smallest sizes, simplest spec) that still disagrees with the
+same signature, and its cause is the rule of the minimal case its
+neighbours confirm: the case fails, a neighbour one edit away without the
+rule passes. The first minimal case of each cause is saved in DIR as a
+normal case file with provenance (its cause and confirming neighbour), so
+that "conform check --cases DIR --impl IMPL" replays it; a minimal case no
+rule confirms is saved under its signature (one per signature). A crash or
+timeout is re-run first, and not saved if it does not happen again. The
+run goes on until --duration. Prints progress, the causes (each with its
+count, minimal case and confirming neighbour), the cases no rule explains,
+the disagreements no cause explains by signature, the throughput in
+cases/s, and the summary line; exit status 1 if
 anything disagreed, a child broke the protocol, a finding could not be
 saved, or no case was compared at all (the implementation or the oracles
 skipped every case) unless --allow-empty is given.
@@ -53,6 +62,11 @@ a file an --impl or --oracle command line names).
 --known-failures FILE takes check's format (one entry per line, optional
 "# reason"); its entries that are signatures are known: disagreements with
 them are counted as known, not shrunk or saved, and do not fail the run.
+An entry "cause:RULE@SYMPTOM" (as check --json names a failure's cause
+and symptom: cause:getitem/negative-step@error/invalid_spec) makes known
+the disagreements whose case exercises RULE with that symptom; one with the
+symptom that does not exercise RULE is still shrunk (it may be a new
+cause).
 Crashes and timeouts ("take/crash/died", "take/crash/timeout") are known
 only with --allow-known-crashes: without it they fail like any other
 disagreement; either way "N crashes and M timeouts matched known-failure
