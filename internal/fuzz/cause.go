@@ -147,32 +147,75 @@ func byRarity(rules []engine.RuleID, passes map[engine.RuleID]int) []engine.Rule
 	return out
 }
 
-// judge runs a case on the implementation and its reference, as
-// neighbour.Confirm asks: the symptom when they disagree, ok false when
-// the case could not be judged (skipped, no reference ran it, cut short).
-func (s *shrinker) judge(ctx context.Context, c *casefile.Case) (symptom string, failed, ok bool) {
-	out := compareCase(ctx, s.opts.Impl, s.opts.Oracles, c)
-	if ctx.Err() != nil || out.skipped {
-		return "", false, false
+// judgeFor returns the judge neighbour.Confirm asks for, confirming a
+// cause with symptom: it runs a case on the implementation and its
+// reference and returns the symptom when they disagree; ok is false when
+// the case could not be judged (skipped, no reference ran it, cut short)
+// and when it is no evidence: its reference answers the very error the
+// symptom names ("error/invalid_spec"), so that it passes whether the
+// implementation refuses the rule's feature or not (coincidental
+// correctness).
+func (s *shrinker) judgeFor(symptom string) neighbour.Judge {
+	return func(ctx context.Context, c *casefile.Case) (string, bool, bool) {
+		out := compareCase(ctx, s.opts.Impl, s.opts.Oracles, c)
+		if ctx.Err() != nil || out.skipped {
+			return "", false, false
+		}
+		if out.diff == "" {
+			if out.want.IsError() && symptom == "error/"+string(out.want.Kind()) {
+				return "", false, false
+			}
+			return "", false, true
+		}
+		return symptomOf(classify(s.opts.Impl.Name(), c, out)), true, true
 	}
-	if out.diff == "" {
-		return "", false, true
-	}
-	return symptomOf(classify(s.opts.Impl.Name(), c, out)), true, true
 }
 
 // confirm looks for the cause of a minimal disagreement m with symptom:
-// the first of the rules it exercises, rarest among the run's passing
-// cases first (byRarity), that neighbour.Confirm confirms. It reports
-// false when no rule is confirmed.
+// among the rules it exercises that neighbour.Confirm confirms, the one
+// whose passing neighbour changed the fewest rules of m's (the cleanest
+// evidence: a neighbour that drops a whole index item drops every rule of
+// the item, one that casts an index array drops its dtype's rule alone),
+// the rarest among the run's passing cases first (byRarity) on a tie. It
+// reports false when no rule is confirmed.
 func (s *shrinker) confirm(m *casefile.Case, symptom string, passes map[engine.RuleID]int) (neighbour.Confirmation, bool) {
-	for _, rule := range byRarity(neighbour.Rules(m, new(engine.Trace)), passes) {
+	trace := new(engine.Trace)
+	rules := neighbour.Rules(m, trace)
+	var best neighbour.Confirmation
+	bestChanged := -1
+	for _, rule := range byRarity(rules, passes) {
 		if s.ctx.Err() != nil {
 			break
 		}
-		if c, ok := neighbour.Confirm(s.ctx, s.judge, m, rule, symptom); ok {
-			return c, true
+		c, ok := neighbour.Confirm(s.ctx, s.judgeFor(symptom), m, rule, symptom)
+		if !ok {
+			continue
+		}
+		changed := changedRules(rules, neighbour.Rules(c.Passing.Case, trace))
+		if bestChanged < 0 || changed < bestChanged {
+			best, bestChanged = c, changed
+		}
+		if changed <= 1 {
+			break // the rule alone: nothing can be cleaner
 		}
 	}
-	return neighbour.Confirmation{}, false
+	return best, bestChanged >= 0
+}
+
+// changedRules counts the rules in one of a and b and not the other.
+func changedRules(a, b []engine.RuleID) int {
+	in := map[engine.RuleID]int{}
+	for _, r := range a {
+		in[r] |= 1
+	}
+	for _, r := range b {
+		in[r] |= 2
+	}
+	n := 0
+	for _, v := range in {
+		if v != 3 {
+			n++
+		}
+	}
+	return n
 }

@@ -207,3 +207,48 @@ func TestFlakyTimeoutNotSaved(t *testing.T) {
 		t.Errorf("%s, %d flaky, %d findings, %d saved; want the one timeout counted as flaky and nothing saved", s.Line(), s.Flaky, len(s.Findings), len(saved))
 	}
 }
+
+// TestFuzzCauseIsTheRuleAlone checks that the cause named is the rule
+// whose removal alone makes the case pass: with one bug, refusing index
+// arrays narrower than 64 bits, every cause found is that rule (naming
+// the rarest rule a passing neighbour drops blamed the bug on 0-d or n-d
+// index arrays, when the neighbour dropped the whole index item).
+func TestFuzzCauseIsTheRuleAlone(t *testing.T) {
+	s, _ := fuzzCauses(t, refusing{[]engine.RuleID{engine.RuleGetItemNarrowArray}}, nil)
+	if c := causeOf(s, engine.RuleGetItemNarrowArray); c == nil || c.Finding == nil {
+		t.Errorf("%s: no minimal case confirmed as its cause", engine.RuleGetItemNarrowArray)
+	}
+	for _, c := range s.Causes {
+		if c.Rule != engine.RuleGetItemNarrowArray {
+			t.Errorf("cause %s — %s: %d (confirmed by %s: %s), want only %s", c.Rule, c.Group(), c.Count,
+				c.Finding.Neighbour, c.Finding.Edit, engine.RuleGetItemNarrowArray)
+		}
+	}
+}
+
+// TestConfirmCleanestNeighbour checks which rule confirm names when
+// neighbours confirm several: the one whose passing neighbour changes the
+// fewest rules. x[0, i] with i an int8 array of shape (1, 1) fails on an
+// implementation refusing narrow index arrays; dropping i passes and
+// drops the n-d index array's rule too, casting i to int64 passes and
+// drops the narrow dtype's rule alone. The n-d rule is made the rarer
+// among passes, so trying rules by rarity alone would name it.
+func TestConfirmCleanestNeighbour(t *testing.T) {
+	x, _ := engine.FromBytes(engine.Int64Type, []int{2, 3}, make([]byte, 48))
+	i, _ := engine.FromBytes(engine.Int8Type, []int{1, 1}, []byte{0})
+	m := casefile.New(map[string]any{"op": "getitem", "index": "x[0, i]"}, map[string]*engine.Tensor{"x": x, "i": i})
+	rules := neighbour.Rules(m, nil)
+	passes := map[engine.RuleID]int{}
+	for _, r := range rules {
+		passes[r] = 100
+	}
+	passes[engine.RuleGetItemNDIndexArray] = 0
+	sh := newShrinker(context.Background(), time.Time{}, Options{
+		Impl: refusing{[]engine.RuleID{engine.RuleGetItemNarrowArray}}, Oracles: []impl.Impl{impl.Engine{}},
+	}, func() int64 { return 0 })
+	c, ok := sh.confirm(m, "error/invalid_spec", passes)
+	if !ok || c.Rule != engine.RuleGetItemNarrowArray {
+		t.Errorf("confirm(%s) = %s, %v (passing %s: %s); want %s (rules %v)", neighbour.Describe(m), c.Rule, ok,
+			neighbour.Describe(c.Passing.Case), c.Passing.Edit, engine.RuleGetItemNarrowArray, rules)
+	}
+}

@@ -253,9 +253,10 @@ func compareCase(ctx context.Context, im impl.Impl, oracles []impl.Impl, m *case
 // signature not known is shrunk, one per signature at a time, keeping its
 // signature and exercising no rule of a cause found (so that it does not
 // turn into a known cause's case); its cause is the rule of the minimal
-// case, the rarest among the run's passing cases first, that neighbours
-// confirm (neighbour.Confirm: the minimal case fails with its symptom and
-// a neighbour without the rule passes). The first minimal case of each
+// case that neighbours confirm (neighbour.Confirm: the minimal case fails
+// with its symptom and a neighbour without the rule passes) with the
+// passing neighbour that changes the fewest of its rules, the rarest
+// among the run's passing cases first on a tie. The first minimal case of each
 // cause is saved; one no rule confirms is saved under its signature, at
 // most one per signature and MaxShrinks in all. A crash or timeout is
 // re-run before it is saved (the minimal case, then the original): one
