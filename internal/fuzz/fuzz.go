@@ -88,11 +88,12 @@ type Options struct {
 // Finding is one disagreement, shrunk.
 type Finding struct {
 	// Cause is the rule neighbours confirmed as the finding's cause, ""
-	// if none did; Symptom is its symptom (check.CauseSymptom). Neighbour
-	// describes the passing neighbour that confirmed it
-	// (neighbour.Describe) and Edit the edit that made it.
+	// if none did; Symptom is its symptom (check.CauseSymptom). Passing
+	// is the passing neighbour that confirmed it, Neighbour describes it
+	// (neighbour.Describe) and Edit is the edit that made it.
 	Cause                    engine.RuleID
 	Symptom, Neighbour, Edit string
+	Passing                  *casefile.Case
 	ID                       string
 	// Signature is that of the disagreement first seen; the minimal case
 	// disagrees with the same signature.
@@ -505,7 +506,7 @@ func (r *run) settle(d disagreement, f Finding) bool {
 	g := r.groups[groupKey(d.sig)]
 	if confirmed {
 		f.Cause, f.Symptom = conf.Rule, symptom
-		f.Neighbour, f.Edit = neighbour.Describe(conf.Passing.Case), conf.Passing.Edit
+		f.Passing, f.Neighbour, f.Edit = conf.Passing.Case, neighbour.Describe(conf.Passing.Case), conf.Passing.Edit
 		key := causeKey{f.Case.Op, conf.Rule}
 		if c := r.causes[key]; c != nil {
 			// Found meanwhile by another shrinker, or with another
