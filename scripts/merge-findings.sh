@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Merges the findings of sharded `conform fuzz --out` runs by signature:
-# for each failure signature (provenance.signature of a saved case), the
+# Merges the findings of sharded `conform fuzz --out` runs by cause: for
+# each cause (the op and provenance.cause of a saved case), or for each
+# failure signature (provenance.signature) of a case no rule explains, the
 # case with the fewest input elements after shrinking is kept, with its
 # .npy files. Usage: scripts/merge-findings.sh OUT SHARD_DIR...
 set -euo pipefail
@@ -12,6 +13,10 @@ for dir in "$@"; do
     [ -e "$case" ] || continue
     sig=$(jq -r '.provenance.signature // empty' "$case")
     [ -n "$sig" ] || continue
+    cause=$(jq -r '.provenance.cause // empty' "$case")
+    if [ -n "$cause" ] && [ "$cause" != "no rule confirmed by neighbours" ]; then
+      sig="$(jq -r '.op' "$case") cause $cause"
+    fi
     size=$(jq -r '.provenance.input_elements' "$case" | cut -d' ' -f1)
     if [ -z "${best[$sig]:-}" ] || [ "$size" -lt "${best_size[$sig]}" ]; then
       best[$sig]=$(basename "$case" .json)
@@ -25,4 +30,4 @@ for sig in "${!best[@]}"; do
   cp "${best_dir[$sig]}/$id".* "$out"/
   echo "$sig: $id (${best_size[$sig]} input elements, from ${best_dir[$sig]})"
 done | sort
-echo "${#best[@]} signatures merged into $out"
+echo "${#best[@]} causes and signatures merged into $out"

@@ -15,6 +15,7 @@ import (
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/fuzz"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/neighbour"
 	"github.com/conformsuite/conform/internal/oracle"
 	"github.com/conformsuite/conform/internal/printable"
 	"github.com/conformsuite/conform/internal/protocol"
@@ -30,13 +31,22 @@ var fuzzCommand = &command{
 implementation and on the oracles (pipelined), and compares the
 implementation exactly with the first oracle that runs the case (errors by
 kind). Every disagreement has a signature (op/symptom/detail, as check
-reports failures). The first disagreement of each signature is shrunk to a
-minimal case (fewest dims, smallest sizes, simplest spec) that still
-disagrees with the same signature, and saved in DIR as a normal case file
-with provenance, so that "conform check --cases DIR --impl IMPL" replays
-it; later disagreements of a signature already seen are counted. The run goes on
-until --duration. Prints progress, each signature with its count and saved
-case, the throughput in cases/s, and the summary line; exit status 1 if
+reports failures) and the rules of the reference its case exercises (read
+from the engine). One that a cause already found explains (its case
+exercises the cause's rule, with the cause's symptom) is counted under it;
+any other is shrunk, one per signature at a time, to a minimal case
+(fewest dims, smallest sizes, simplest spec) that still disagrees with the
+same signature, and its cause is the rule of the minimal case its
+neighbours confirm: the case fails, a neighbour one edit away without the
+rule passes. The first minimal case of each cause is saved in DIR as a
+normal case file with provenance (its cause and confirming neighbour), so
+that "conform check --cases DIR --impl IMPL" replays it; a minimal case no
+rule confirms is saved under its signature (one per signature). A crash or
+timeout is re-run first, and not saved if it does not happen again. The
+run goes on until --duration. Prints progress, the causes (each with its
+count, minimal case and confirming neighbour), the cases no rule explains,
+the disagreements no cause explains by signature, the throughput in
+cases/s, and the summary line; exit status 1 if
 anything disagreed, a child broke the protocol, a finding could not be
 saved, or no case was compared at all (the implementation or the oracles
 skipped every case) unless --allow-empty is given.
@@ -52,6 +62,11 @@ a file an --impl or --oracle command line names).
 --known-failures FILE takes check's format (one entry per line, optional
 "# reason"); its entries that are signatures are known: disagreements with
 them are counted as known, not shrunk or saved, and do not fail the run.
+An entry "cause:RULE@SYMPTOM" (as check --json names a failure's cause
+and symptom: cause:getitem/negative-step@error/invalid_spec) makes known
+the disagreements whose case exercises RULE with that symptom; one with the
+symptom that does not exercise RULE is still shrunk (it may be a new
+cause).
 Crashes and timeouts ("take/crash/died", "take/crash/timeout") are known
 only with --allow-known-crashes: without it they fail like any other
 disagreement; either way "N crashes and M timeouts matched known-failure
@@ -77,8 +92,8 @@ command line starting a conform/1 child.
 		shard := fset.String("shard", "0/1", "run shard `i/n` of the case space")
 		fset.IntVar(&o.workers, "workers", 64, "cases in flight")
 		fset.DurationVar(&o.shrinkTime, "shrink-time", 5*time.Second, "time limit for shrinking one disagreement")
-		fset.IntVar(&o.maxShrinks, "max-findings", 25, "shrink and save at most `N` distinct signatures (or divergence classes)")
-		fset.StringVar(&o.known, "known-failures", "", "`FILE` of signatures expected to disagree (check's format)")
+		fset.IntVar(&o.maxShrinks, "max-findings", 25, "save at most `N` minimal cases no rule explains (one per signature or divergence class; causes are not bounded)")
+		fset.StringVar(&o.known, "known-failures", "", "`FILE` of signatures and causes expected to disagree (check's format)")
 		fset.BoolVar(&o.allowEmpty, "allow-empty", false, "exit 0 even if no case was compared (every case skipped)")
 		fset.BoolVar(&o.allowCrashes, "allow-known-crashes", false, "let --known-failures signatures absorb crashes and timeouts")
 		fset.DurationVar(&o.timeout, "timeout", 5*time.Second, "per-case timeout for protocol children")
@@ -119,8 +134,13 @@ func runFuzz(o fuzzOptions, std stdio) int {
 			return exitUsage
 		}
 		for entry := range known {
-			if _, err := signature.Parse(entry); err != nil {
-				printable.Fprintf(std.errout, "conform fuzz: --known-failures: ignoring %s: fuzz knows failures by signature only\n", entry)
+			if fuzz.IsCauseEntry(entry) {
+				if _, err := fuzz.ParseCause(entry); err != nil {
+					printable.Fprintf(std.errout, "conform fuzz: --known-failures: %v\n", err)
+					return exitUsage
+				}
+			} else if _, err := signature.Parse(entry); err != nil {
+				printable.Fprintf(std.errout, "conform fuzz: --known-failures: ignoring %s: fuzz knows failures by signature or cause only\n", entry)
 			}
 		}
 	}
@@ -229,26 +249,44 @@ func closeAll(all []impl.Impl, stderr io.Writer) (faulted bool) {
 	return faulted
 }
 
-// writeFindings writes the disagreements of a fuzz run: each finding
-// (the implementation is named implName), the disagreements by
-// signature and the known ones. It returns the number of findings saved.
+// writeFindings writes the disagreements of a fuzz run (the
+// implementation is named implName): the causes first, each with its
+// count, its saved minimal case and the neighbour that confirmed it, the
+// known causes; then the minimal cases no rule explains and the
+// disagreements no cause explained, by signature, and the known ones. It
+// returns the number of findings saved.
 func writeFindings(w io.Writer, s *fuzz.Summary, implName string, allowCrashes bool) (saved int) {
+	if len(s.Causes) > 0 {
+		fmt.Fprintf(w, "disagreements by cause (%d):\n", len(s.Causes))
+	}
+	for _, c := range s.Causes {
+		if c.Known {
+			printable.Fprintf(w, "  %s — %s: %d, known: %s\n", c.Rule, c.Group(), c.Count, c.Reason)
+			continue
+		}
+		printable.Fprintf(w, "  %s — %s: %d\n", c.Rule, c.Group(), c.Count)
+		if f := c.Finding; f != nil {
+			saved += writeFinding(w, *f, implName)
+			printable.Fprintf(w, "    confirmed: %s passes (%s)\n", f.Neighbour, f.Edit)
+		}
+	}
+	unexplained := 0
 	for _, f := range s.Findings {
-		printable.Fprintf(w, "disagreement %s (%s): %s gives %v; %s gives %v (%d input elements, shrunk from %d)\n",
-			f.ID, f.Signature, implName, f.Got, f.Oracle, f.Want, elementsOf(f), f.Original)
-		if f.Partial {
-			fmt.Fprintf(w, "  shrinking stopped at the --duration deadline: not necessarily minimal\n")
+		if f.Cause == "" {
+			unexplained++
 		}
-		if f.Path != "" {
-			printable.Fprintf(w, "  saved %s\n", f.Path)
-			saved++
-		}
-		if f.SaveErr != nil {
-			printable.Fprintf(w, "  NOT SAVED: %v\n", f.SaveErr)
+	}
+	if unexplained > 0 {
+		fmt.Fprintf(w, "minimal cases no rule explains (%d):\n", unexplained)
+	}
+	for _, f := range s.Findings {
+		if f.Cause == "" {
+			printable.Fprintf(w, "  %s\n", f.Signature)
+			saved += writeFinding(w, f, implName)
 		}
 	}
 	if len(s.Groups) > 0 {
-		fmt.Fprintf(w, "disagreements by signature (%d):\n", len(s.Groups))
+		fmt.Fprintf(w, "disagreements no cause explained, by signature (%d):\n", len(s.Groups))
 	}
 	for _, g := range s.Groups {
 		var where string
@@ -260,15 +298,36 @@ func writeFindings(w io.Writer, s *fuzz.Summary, implName string, allowCrashes b
 		case g.Finding != nil:
 			where = g.Finding.ID
 		default:
-			where = "not shrunk (--max-findings or the --duration deadline)"
+			where = "no minimal case of its own (see the causes, --max-findings, the --duration deadline)"
 		}
 		printable.Fprintf(w, "  %-40s %8d  %s\n", g.Signature, g.Count, where)
+	}
+	if s.Flaky > 0 {
+		fmt.Fprintf(w, "%d crashes or timeouts did not happen again when re-run: not saved\n", s.Flaky)
 	}
 	if s.Known > 0 {
 		fmt.Fprintf(w, "%d known failures (--known-failures)\n", s.Known)
 	}
 	if line := check.KnownCrashesLine(s.KnownCrashes, s.KnownTimeouts, allowCrashes); line != "" {
 		fmt.Fprintln(w, line)
+	}
+	return saved
+}
+
+// writeFinding writes a minimal case, indented under its cause or
+// signature, and where it was saved; it returns 1 if it was saved.
+func writeFinding(w io.Writer, f fuzz.Finding, implName string) (saved int) {
+	printable.Fprintf(w, "    minimal case %s: %s: %s gives %v; %s gives %v (%d input elements, shrunk from %d)\n",
+		f.ID, neighbour.Describe(f.Case), implName, f.Got, f.Oracle, f.Want, elementsOf(f), f.Original)
+	if f.Partial {
+		fmt.Fprintf(w, "    shrinking stopped at the --duration deadline: not necessarily minimal\n")
+	}
+	if f.Path != "" {
+		printable.Fprintf(w, "    saved %s\n", f.Path)
+		saved++
+	}
+	if f.SaveErr != nil {
+		printable.Fprintf(w, "    NOT SAVED: %v\n", f.SaveErr)
 	}
 	return saved
 }

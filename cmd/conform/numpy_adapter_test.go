@@ -138,9 +138,10 @@ func TestNumPyAdapterFuzz(t *testing.T) {
 const plantedAdapter = "/usr/bin/python3 testdata/numpy_adapter_planted.py"
 
 // TestPlantedBugsFuzz fuzzes the NumPy adapter with three realistic bugs
-// planted and checks that each bug is found once: three saved minimal
-// cases, each named by the engine variant that is the bug's rule, each
-// failing with its own bug alone and passing with each of the others.
+// planted and checks that each bug is found: every saved minimal case
+// (one per cause, or per signature no rule explains) fails with one bug
+// alone, named by the engine variant that is the bug's rule, and passes
+// with each of the others; every bug has a saved case.
 func TestPlantedBugsFuzz(t *testing.T) {
 	requireNumPy(t)
 	if testing.Short() {
@@ -155,8 +156,12 @@ func TestPlantedBugsFuzz(t *testing.T) {
 	_, stdout, stderr := runCLI("fuzz", "--impl", plantedAdapter, "--oracle", "numpy",
 		"--duration", "20s", "--seed", "3", "--out", out)
 	saved, err := filepath.Glob(filepath.Join(out, "*.json"))
-	if err != nil || len(saved) != len(bugs) {
-		t.Fatalf("saved %d cases, want %d (one per bug)\n%s\n%s", len(saved), len(bugs), tail(stdout, 30), stderr)
+	if err != nil || len(saved) < len(bugs) {
+		t.Fatalf("saved %d cases, want at least %d (one per bug)\n%s\n%s", len(saved), len(bugs), tail(stdout, 30), stderr)
+	}
+	unowned := map[string]bool{}
+	for bug := range bugs {
+		unowned[bug] = true
 	}
 	for _, path := range saved {
 		dir := t.TempDir()
@@ -184,10 +189,10 @@ func TestPlantedBugsFuzz(t *testing.T) {
 		if owner == "" {
 			t.Errorf("%s fails with no bug alone", filepath.Base(path))
 		}
-		delete(bugs, owner)
+		delete(unowned, owner)
 	}
-	if len(bugs) != 0 {
-		t.Errorf("bugs without their own saved case: %v", bugs)
+	if len(unowned) != 0 {
+		t.Errorf("bugs without their own saved case: %v", unowned)
 	}
 }
 

@@ -98,6 +98,8 @@ func TestFuzzVerdicts(t *testing.T) {
 	writeFile(t, crashes, entries)
 	file := filepath.Join(dir, "file")
 	writeFile(t, file, "not a directory")
+	badCause := filepath.Join(dir, "bad-cause.txt")
+	writeFile(t, badCause, "cause:getitem/no-such-rule@error/invalid_spec # a rule the table does not have\n")
 	base := []string{"fuzz", "--max-cases", "40", "--workers", "4", "--duration", "20s", "--seed", "1", "--shrink-time", "200ms", "--max-findings", "1"}
 	for _, tt := range []struct {
 		rule string
@@ -119,6 +121,8 @@ func TestFuzzVerdicts(t *testing.T) {
 			[]string{"--impl", "engine", "--oracle", "engine", "--out", file}, 2, ""},
 		{"--out inside a regular file is refused before fuzzing",
 			[]string{"--impl", "engine", "--oracle", "engine", "--out", filepath.Join(file, "sub")}, 2, ""},
+		{"a known-failures entry naming a cause whose rule does not exist is refused before fuzzing",
+			[]string{"--impl", "engine", "--oracle", "engine", "--out", "", "--known-failures", badCause}, 2, ""},
 		{"--out naming the known-failures file is refused before fuzzing",
 			[]string{"--impl", "engine", "--oracle", "engine", "--out", crashes, "--known-failures", crashes}, 2, ""},
 	} {

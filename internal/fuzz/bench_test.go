@@ -4,9 +4,11 @@ import (
 	"context"
 	"testing"
 
+	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/gen"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/neighbour"
 	"github.com/conformsuite/conform/internal/oracle"
 )
 
@@ -59,4 +61,16 @@ func BenchmarkFuzzEngineVsNumPy(b *testing.B) {
 		b.Fatalf("the engine disagrees with NumPy: %s", s.Line())
 	}
 	b.ReportMetric(s.Rate(), "cases/s")
+}
+
+// BenchmarkTraceRules measures what tracing one generated case costs (the
+// rules it exercises, read from the engine): what fuzz pays for each
+// agreeing case it traces (one in passSample).
+func BenchmarkTraceRules(b *testing.B) {
+	cases := sampleCases(1000)
+	trace := new(engine.Trace)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		neighbour.Rules(cases[i%1000], trace)
+	}
 }

@@ -1,25 +1,32 @@
 // Package fuzz runs live differential fuzzing: generated cases go to an
 // implementation under test and to oracles, pipelined. Every disagreement
-// is classified by its signature (package signature); the first
-// disagreement of each signature is shrunk, keeping that signature, to a
-// minimal case with rapid's shrinker and saved as a normal case file that
-// `conform check --cases DIR` replays. Later disagreements of a signature
-// already seen are only counted.
+// is classified by its signature (package signature) and by the rules of
+// the reference its case exercises (engine.Trace). A disagreement that no
+// cause found so far explains is shrunk, keeping its signature, to a
+// minimal case with rapid's shrinker; its cause is the rule of the minimal
+// case that neighbours confirm (package neighbour), and it is saved, one
+// minimal case per cause, as a normal case file that `conform check
+// --cases DIR` replays. Later disagreements a cause explains are only
+// counted; a minimal case no rule confirms is saved under its signature.
 package fuzz
 
 import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"runtime/debug"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/gen"
 	"github.com/conformsuite/conform/internal/impl"
+	"github.com/conformsuite/conform/internal/neighbour"
 	"github.com/conformsuite/conform/internal/output"
 	"github.com/conformsuite/conform/internal/progress"
 	"github.com/conformsuite/conform/internal/protocol"
@@ -50,8 +57,9 @@ type Options struct {
 	Workers int
 	// ShrinkTime bounds the shrinking of one disagreement.
 	ShrinkTime time.Duration
-	// MaxShrinks bounds how many distinct signatures are shrunk: the
-	// disagreements of further signatures are counted, not shrunk.
+	// MaxShrinks bounds how many minimal cases no rule explains are
+	// saved (one per signature at most); causes are not bounded (default
+	// 20).
 	MaxShrinks int
 	// StopAfter, if > 0, ends the run once that many findings are saved.
 	StopAfter int
@@ -60,9 +68,12 @@ type Options struct {
 	Ops []string
 	// KnownFailures is a known-failures list as check.ReadKnownFailures
 	// reads it (entry to reason). Its entries that are signatures (see
-	// signature.Parse) are known: disagreements with those signatures are
-	// counted in Summary.Known, not shrunk, saved or counted as failures.
-	// Other entries (case IDs) are ignored. A crash or timeout (the
+	// signature.Parse) or causes (see ParseCause) are known:
+	// disagreements with those signatures, and those whose case exercises
+	// a known cause's rule with its symptom, are counted in Summary.Known,
+	// not shrunk, saved or counted as failures. A disagreement with a
+	// known cause's symptom whose case does not exercise its rule is not
+	// known. Other entries (case IDs) are ignored. A crash or timeout (the
 	// symptom "crash") is known only with AllowKnownCrashes; without it
 	// its disagreements are failures like any other. Either way they are
 	// counted in Summary.KnownCrashes and KnownTimeouts.
@@ -76,7 +87,14 @@ type Options struct {
 
 // Finding is one disagreement, shrunk.
 type Finding struct {
-	ID string
+	// Cause is the rule neighbours confirmed as the finding's cause, ""
+	// if none did; Symptom is its symptom (check.CauseSymptom). Passing
+	// is the passing neighbour that confirmed it, Neighbour describes it
+	// (neighbour.Describe) and Edit is the edit that made it.
+	Cause                    engine.RuleID
+	Symptom, Neighbour, Edit string
+	Passing                  *casefile.Case
+	ID                       string
 	// Signature is that of the disagreement first seen; the minimal case
 	// disagrees with the same signature.
 	Signature signature.Signature
@@ -109,13 +127,21 @@ type Group struct {
 	Known bool
 	// Reason is the known-failures entry's reason.
 	Reason string
-	// Finding is the saved minimal case, nil if the signature was not
-	// shrunk: it is known, over MaxShrinks or StopAfter, or was first
-	// seen after the deadline.
+	// Finding is the saved minimal case no rule explains, nil if there is
+	// none: the signature is known, its shrinks found causes (or none
+	// finished, over StopAfter or the deadline), or MaxShrinks such cases
+	// were saved already.
 	Finding *Finding
-	// queued is set once a disagreement of this signature is queued for
-	// shrinking.
+	// queued is set while a disagreement of this signature is queued for
+	// shrinking or being shrunk: one at a time.
 	queued bool
+	// fruitless counts the shrinks of its disagreements in a row that
+	// found no new cause; at maxFruitless, they are no longer shrunk.
+	fruitless int
+	// seen counts its disagreements by symptom and rules (see
+	// ruleSetKey), so that those a cause found later explains are
+	// counted under it at the end of the run.
+	seen map[string]int
 	// crash is set when the signature is a crash or timeout a
 	// known-failures entry matches.
 	crash bool
@@ -123,19 +149,30 @@ type Group struct {
 
 // Summary is the result of a run.
 type Summary struct {
-	// Disagreed counts the disagreements whose signature is not known;
-	// Known those whose signature is (not included in Disagreed).
+	// Disagreed counts the disagreements neither a known signature nor
+	// a known cause explains; Known those one does (not included in
+	// Disagreed).
 	Cases, Agreed, Disagreed, Known, Skipped int
 	Elapsed                                  time.Duration
-	// Findings are the minimal cases saved, one per signature, in the
-	// order they were found.
+	// Findings are the minimal cases saved, one per cause and one per
+	// signature no rule explains, in the order they were found.
 	Findings []Finding
-	// Groups lists every signature seen (known ones included), the most
-	// frequent first (then by signature).
+	// Causes lists the causes confirmed and the known causes that
+	// explained a disagreement, the most frequent first (then by op and
+	// rule).
+	Causes []*Cause
+	// Groups lists the signatures of the disagreements no cause
+	// explained when they were seen (known signatures included), the
+	// most frequent first (then by signature).
 	Groups []*Group
-	// Unshrunk counts the signatures not known that were not shrunk
-	// (over MaxShrinks or StopAfter, or first seen after the deadline).
+	// Unshrunk counts the signatures not known that have disagreements
+	// no cause explains and no saved minimal case (their shrinks found
+	// causes for other disagreements, were over MaxShrinks or StopAfter,
+	// or were stopped by the deadline).
 	Unshrunk int
+	// Flaky counts the crashes and timeouts that did not happen again
+	// when their case (minimal and original) was re-run: not saved.
+	Flaky int
 	// KnownCrashes and KnownTimeouts count the crashes and timeouts of
 	// the implementation whose signature a known-failures entry matched
 	// (known only with Options.AllowKnownCrashes).
@@ -209,11 +246,25 @@ func compareCase(ctx context.Context, im impl.Impl, oracles []impl.Impl, m *case
 // Partial, and the ones still queued are counted in Unshrunk.
 //
 // Every disagreement is classified by signature.Classify (the reference's
-// result as want, the implementation's as got). The first disagreement of
-// a signature neither known nor seen before is shrunk, keeping its
-// signature, and saved (up to MaxShrinks signatures); later ones are
-// counted in their Group. The run goes on generating cases until its
-// duration or case limit, or until StopAfter findings are saved.
+// result as want, the implementation's as got), and the rules its case
+// exercises are read from the engine (engine.Trace and the rule of its
+// error). One whose case exercises the rule of a cause already found for
+// its op, with the cause's symptom, is counted under that cause; so is one
+// of a known cause (counted as known). Any other disagreement of a
+// signature not known is shrunk, one per signature at a time, keeping its
+// signature and exercising no rule of a cause found (so that it does not
+// turn into a known cause's case); its cause is the rule of the minimal
+// case that neighbours confirm (neighbour.Confirm: the minimal case fails
+// with its symptom and a neighbour without the rule passes) with the
+// passing neighbour that changes the fewest of its rules, the rarest
+// among the run's passing cases first on a tie. The first minimal case of each
+// cause is saved; one no rule confirms is saved under its signature, at
+// most one per signature and MaxShrinks in all. A crash or timeout is
+// re-run before it is saved (the minimal case, then the original): one
+// that does not happen again is counted in Summary.Flaky. After
+// maxFruitless shrinks in a row of a signature found no new cause, its
+// disagreements are only counted. The run goes on generating cases until
+// its duration or case limit, or until StopAfter findings are saved.
 func Run(ctx context.Context, opts Options) (*Summary, error) {
 	opts, ops, err := withDefaults(opts)
 	if err != nil {
@@ -230,28 +281,35 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 
 	r := &run{
-		opts:    opts,
-		ops:     ops,
-		known:   knownSignatures(opts.KnownFailures),
-		caseCtx: caseCtx,
-		genCtx:  genCtx,
-		stopRun: stopRun,
-		bar:     progress.New(opts.Log, "fuzz", opts.MaxCases),
-		// Each signature is queued at most once, so the queue rarely
-		// fills; when it does, the signature is queued again with its
-		// next disagreement.
-		shrinks: make(chan disagreement, min(opts.MaxShrinks, 256)),
+		opts:        opts,
+		ops:         ops,
+		known:       knownSignatures(opts.KnownFailures),
+		knownCauses: knownCauses(opts.KnownFailures),
+		causes:      map[causeKey]*Cause{},
+		knownSeen:   map[KnownCause]map[string]*Cause{},
+		passes:      map[string]map[engine.RuleID]int{},
+		caseCtx:     caseCtx,
+		genCtx:      genCtx,
+		stopRun:     stopRun,
+		bar:         progress.New(opts.Log, "fuzz", opts.MaxCases),
+		// Each signature is queued once at a time, so the queue rarely
+		// fills; when it does, the signature is queued with its next
+		// disagreement.
+		shrinks: make(chan disagreement, 256),
 		s:       &Summary{},
 		groups:  map[signature.Signature]*Group{},
 	}
 	r.shrinker = newShrinker(caseCtx, deadline, opts, r.pending.Load)
+	r.shrinker.explained = r.explainedNow
 	shrinkDone := r.startShrinkers()
 	r.generate()
 	r.s.Elapsed = time.Since(start)
 	r.bar.Done()
 	close(r.shrinks)
 	<-shrinkDone
+	r.attributeLate()
 	r.listGroups()
+	r.listCauses()
 	return r.s, nil
 }
 
@@ -311,6 +369,16 @@ func deadlineContexts(runCtx context.Context, start time.Time, opts Options) (ca
 // shrinkers is the number of disagreements shrunk at once.
 const shrinkers = 4
 
+// maxFruitless is how many shrinks in a row of a signature's
+// disagreements may find no new cause before its disagreements are only
+// counted: a signature no rule explains cannot take all the shrinking.
+const maxFruitless = 3
+
+// passSample is how often an agreeing case is traced for the per-op
+// counts of the rules passing cases exercise (one in passSample): tracing
+// costs one more evaluation on the engine.
+const passSample = 8
+
 // run is the state of one Run, shared by its workers, which generate and
 // compare cases, and its shrinkers.
 type run struct {
@@ -326,11 +394,20 @@ type run struct {
 	shrinks  chan disagreement
 	shrinker *shrinker
 
-	mu      sync.Mutex // guards what follows
-	s       *Summary
-	groups  map[signature.Signature]*Group
-	queued  int // signatures queued for shrinking (at most MaxShrinks)
-	started int // shrinks started
+	knownCauses map[KnownCause]string // knownCauses(opts.KnownFailures)
+
+	mu     sync.Mutex // guards what follows
+	s      *Summary
+	groups map[signature.Signature]*Group
+	// causes are the causes confirmed, by op and rule; knownSeen the
+	// known causes that explained a disagreement, by entry and op.
+	causes    map[causeKey]*Cause
+	knownSeen map[KnownCause]map[string]*Cause
+	// passes counts, per op, the traced agreeing cases (one in
+	// passSample) exercising each rule.
+	passes      map[string]map[engine.RuleID]int
+	unexplained int // minimal cases no rule explains saved (at most MaxShrinks)
+	started     int // shrinks started that have not ended without a finding
 }
 
 // startShrinkers starts the shrinkers, which shrink the disagreements
@@ -360,14 +437,19 @@ func (r *run) startShrinkers() <-chan struct{} {
 	return shrinkDone
 }
 
-// shrinkOne shrinks one queued disagreement and records its finding,
-// unless StopAfter shrinks have already started. It ends the run once
-// StopAfter findings are saved.
+// shrinkOne shrinks one queued disagreement, finds its cause and records
+// its finding (see settle), unless StopAfter shrinks that may give a
+// finding have already started. It ends the run once StopAfter findings
+// are saved.
 func (r *run) shrinkOne(d disagreement) {
-	// StopAfter counts the shrinks started, so that shrinkers running at
-	// once do not save more than it allows.
+	// StopAfter counts the shrinks started that did not end without a
+	// finding, so that shrinkers running at once do not save more than
+	// it allows.
 	r.mu.Lock()
 	done := r.opts.StopAfter > 0 && r.started >= r.opts.StopAfter
+	if done {
+		r.groups[groupKey(d.sig)].queued = false
+	}
 	r.started++
 	r.mu.Unlock()
 	if done {
@@ -375,24 +457,114 @@ func (r *run) shrinkOne(d disagreement) {
 		return
 	}
 	f, ok := r.shrinker.shrink(d)
+	found := ok && r.settle(d, f)
 	r.pending.Add(-1)
-	if ok && r.addFinding(f) {
+	r.mu.Lock()
+	if !found {
+		r.started--
+	}
+	g := r.groups[groupKey(d.sig)]
+	g.queued = false
+	if found && f.Cause != "" {
+		g.fruitless = 0
+	} else {
+		g.fruitless++
+	}
+	enough := r.opts.StopAfter > 0 && len(r.s.Findings) >= r.opts.StopAfter
+	r.mu.Unlock()
+	if enough {
 		r.stopRun()
 	}
 }
 
-// addFinding records a finding in the summary and its group, and reports
-// whether StopAfter findings are now saved.
-func (r *run) addFinding(f Finding) (enough bool) {
+// settle decides what a shrunk disagreement d, minimal case f, is and
+// saves it, reporting whether it was recorded as a finding: a crash or
+// timeout that does not happen again is counted as flaky; a minimal case
+// some rule confirms is its cause's finding, unless the cause was found
+// already (then it is counted under it); one no rule confirms is its
+// signature's finding, within MaxShrinks.
+func (r *run) settle(d disagreement, f Finding) bool {
+	sh := r.shrinker
+	if f.Signature.Symptom == signature.Crash && !sh.reproduces(f) {
+		orig := sh.finding(d, d.m, d.out, f.Partial)
+		if !sh.reproduces(orig) {
+			r.mu.Lock()
+			r.s.Flaky++
+			r.mu.Unlock()
+			fmt.Fprintf(r.opts.Log, "fuzz: %s (%s) did not happen again when re-run: not saved\n", f.ID, f.Signature)
+			return false
+		}
+		f = orig
+	}
+	symptom := symptomOf(f.Signature)
 	r.mu.Lock()
-	defer r.mu.Unlock()
+	passes := maps.Clone(r.passes[f.Case.Op])
+	r.mu.Unlock()
+	conf, confirmed := sh.confirm(f.Case, symptom, passes)
+
+	r.mu.Lock()
+	g := r.groups[groupKey(d.sig)]
+	if confirmed {
+		f.Cause, f.Symptom = conf.Rule, symptom
+		f.Passing, f.Neighbour, f.Edit = conf.Passing.Case, neighbour.Describe(conf.Passing.Case), conf.Passing.Edit
+		key := causeKey{f.Case.Op, conf.Rule}
+		if c := r.causes[key]; c != nil {
+			// Found meanwhile by another shrinker, or with another
+			// symptom: counted under it.
+			if !c.explains(symptom) {
+				c.Symptoms = append(c.Symptoms, symptom)
+			}
+			c.Count++
+			g.Count--
+			g.seen[ruleSetKey(d.symptom, d.rules)]--
+			r.mu.Unlock()
+			return false
+		}
+		c := &Cause{Op: f.Case.Op, Rule: conf.Rule, Symptoms: []string{symptom}, Count: 1}
+		r.causes[key] = c
+		g.Count-- // d is counted under its cause from now on
+		g.seen[ruleSetKey(d.symptom, d.rules)]--
+		r.mu.Unlock()
+		r.save(&f)
+		r.mu.Lock()
+		c.Finding = r.addFinding(f)
+		r.mu.Unlock()
+		return true
+	}
+	if g.Finding != nil || r.unexplained >= r.opts.MaxShrinks {
+		r.mu.Unlock()
+		return false
+	}
+	r.unexplained++
+	g.Finding = &Finding{} // reserved
+	r.mu.Unlock()
+	r.save(&f)
+	r.mu.Lock()
+	g.Finding = r.addFinding(f)
+	r.mu.Unlock()
+	return true
+}
+
+// save saves f in Options.Out (if set), recording its path or the error.
+func (r *run) save(f *Finding) {
+	if r.opts.Out == "" {
+		return
+	}
+	f.Path, f.SaveErr = Save(r.opts.Out, *f, r.opts)
+	if f.SaveErr != nil {
+		fmt.Fprintf(r.opts.Log, "fuzz: cannot save %s: %v\n", f.ID, f.SaveErr)
+	}
+}
+
+// addFinding records a finding in the summary and returns the summary's
+// copy. r.mu is held.
+func (r *run) addFinding(f Finding) *Finding {
 	if f.SaveErr != nil {
 		r.s.Unsaved++
 	}
 	r.s.Findings = append(r.s.Findings, f)
 	saved := f
-	r.groups[groupKey(f.Signature)].Finding = &saved
-	return r.opts.StopAfter > 0 && len(r.s.Findings) >= r.opts.StopAfter
+	return &saved
 }
 
 // generate runs the workers, each generating and comparing cases, until
@@ -404,13 +576,14 @@ func (r *run) generate() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			trace := new(engine.Trace)
 			for r.genCtx.Err() == nil {
 				r.yieldToShrinking(w)
 				k := int(r.next.Add(1) - 1)
 				if r.opts.MaxCases > 0 && k >= r.opts.MaxCases {
 					return
 				}
-				if !r.fuzzCase(k) {
+				if !r.fuzzCase(k, trace) {
 					return
 				}
 			}
@@ -431,8 +604,9 @@ func (r *run) yieldToShrinking(w int) {
 
 // fuzzCase generates the run's k-th case, compares the implementation
 // with its reference on it and counts the result. It reports false when
-// the comparison was cut short (then nothing is counted).
-func (r *run) fuzzCase(k int) bool {
+// the comparison was cut short (then nothing is counted). trace is the
+// worker's, reused.
+func (r *run) fuzzCase(k int, trace *engine.Trace) bool {
 	index := k*r.opts.Shards + r.opts.Shard
 	op := r.ops[index%len(r.ops)]
 	seed := gen.CaseSeed(r.opts.Seed, op, index)
@@ -444,8 +618,14 @@ func (r *run) fuzzCase(k int) bool {
 	// Only a disagreement is classified (outside the lock): the hot path
 	// of agreeing cases does not pay for it.
 	var sig signature.Signature
+	var rules []engine.RuleID
 	if !out.skipped && out.diff != "" {
 		sig = classify(r.opts.Impl.Name(), m, out)
+		rules = neighbour.Rules(m, trace)
+	}
+	tracePass := !out.skipped && out.diff == "" && k%passSample == 0
+	if tracePass {
+		rules = neighbour.Rules(m, trace)
 	}
 	r.mu.Lock()
 	r.s.Cases++
@@ -454,40 +634,136 @@ func (r *run) fuzzCase(k int) bool {
 		r.s.Skipped++
 	case out.diff == "":
 		r.s.Agreed++
+		if tracePass {
+			r.countPass(op, rules)
+		}
 	default:
-		r.countDisagreement(disagreement{op: op, seed: seed, m: m, out: out, sig: sig})
+		r.countDisagreement(disagreement{op: op, seed: seed, m: m, out: out, sig: sig, rules: rules, symptom: symptomOf(sig)})
 	}
 	r.mu.Unlock()
 	r.bar.Add(1)
 	return true
 }
 
-// countDisagreement counts d in its group and in the summary, and queues
-// it for shrinking if it is the first of a signature neither known nor
-// queued, within MaxShrinks. r.mu is held.
+// countPass counts the rules a passing case of op exercised. r.mu is
+// held.
+func (r *run) countPass(op string, rules []engine.RuleID) {
+	counts := r.passes[op]
+	if counts == nil {
+		counts = map[engine.RuleID]int{}
+		r.passes[op] = counts
+	}
+	for _, rule := range rules {
+		counts[rule]++
+	}
+}
+
+// countDisagreement counts d under the known cause or the cause found
+// that explains it, else in its signature's group, and in the summary;
+// it queues it for shrinking if its signature is not known and none of
+// its disagreements is queued or being shrunk (and its shrinks have not
+// been fruitless maxFruitless times in a row). r.mu is held.
 func (r *run) countDisagreement(d disagreement) {
+	kc, knownCrash := r.knownCause(d)
+	if kc != nil {
+		kc.Count++
+		r.s.Known++
+		return
+	}
 	g := r.group(d.sig)
-	g.Count++
-	if g.crash && d.sig.Detail == string(protocol.CrashTimeout) {
+	if (g.crash || knownCrash) && d.sig.Detail == string(protocol.CrashTimeout) {
 		r.s.KnownTimeouts++
-	} else if g.crash {
+	} else if g.crash || knownCrash {
 		r.s.KnownCrashes++
 	}
 	if g.Known {
+		g.Count++
 		r.s.Known++
 		return
 	}
 	r.s.Disagreed++
-	if g.queued || r.queued >= r.opts.MaxShrinks {
+	if c := r.causeOf(d.m.Op, d.rules, d.symptom); c != nil {
+		c.Count++
+		return
+	}
+	g.Count++
+	if g.seen == nil {
+		g.seen = map[string]int{}
+	}
+	g.seen[ruleSetKey(d.symptom, d.rules)]++
+	if g.queued || g.fruitless >= maxFruitless {
 		return
 	}
 	select {
 	case r.shrinks <- d:
 		g.queued = true
-		r.queued++
 		r.pending.Add(1)
 	default:
 	}
+}
+
+// knownCause returns the known cause that explains d (a known-failures
+// entry naming a rule d's case exercises and d's symptom), nil if none
+// does. A crash or timeout is known only with AllowKnownCrashes; without
+// it knownCause returns nil and crash set when an entry matched it. r.mu
+// is held.
+func (r *run) knownCause(d disagreement) (c *Cause, crash bool) {
+	if len(r.knownCauses) == 0 {
+		return nil, false
+	}
+	for _, rule := range d.rules {
+		k := KnownCause{Rule: rule, Symptom: d.symptom}
+		reason, ok := r.knownCauses[k]
+		if !ok {
+			continue
+		}
+		if d.sig.Symptom == signature.Crash && !r.opts.AllowKnownCrashes {
+			return nil, true
+		}
+		if d.sig.Symptom == signature.Crash && d.sig.Detail == string(protocol.CrashTimeout) {
+			r.s.KnownTimeouts++
+		} else if d.sig.Symptom == signature.Crash {
+			r.s.KnownCrashes++
+		}
+		byOp := r.knownSeen[k]
+		if byOp == nil {
+			byOp = map[string]*Cause{}
+			r.knownSeen[k] = byOp
+		}
+		if byOp[d.m.Op] == nil {
+			byOp[d.m.Op] = &Cause{Op: d.m.Op, Rule: rule, Symptoms: []string{d.symptom}, Known: true, Reason: reason}
+		}
+		return byOp[d.m.Op], false
+	}
+	return nil, false
+}
+
+// causeOf returns the cause found for op that explains a disagreement
+// exercising rules with symptom, nil if none does. r.mu is held.
+func (r *run) causeOf(op string, rules []engine.RuleID, symptom string) *Cause {
+	for _, rule := range rules {
+		if c := r.causes[causeKey{op, rule}]; c != nil && c.explains(symptom) {
+			return c
+		}
+	}
+	return nil
+}
+
+// explainedNow reports whether a cause found or a known cause explains a
+// disagreement of op exercising rules with symptom: shrinking keeps
+// clear of such cases.
+func (r *run) explainedNow(op string, rules []engine.RuleID, symptom string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.causeOf(op, rules, symptom) != nil {
+		return true
+	}
+	for _, rule := range rules {
+		if _, ok := r.knownCauses[KnownCause{Rule: rule, Symptom: symptom}]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // group returns the group of sig, made (and looked up in the known
@@ -513,8 +789,11 @@ func (r *run) group(sig signature.Signature) *Group {
 func (r *run) listGroups() {
 	s := r.s
 	for _, g := range r.groups {
+		if g.Count == 0 && g.Finding == nil {
+			continue // every disagreement went to a cause
+		}
 		s.Groups = append(s.Groups, g)
-		if !g.Known && g.Finding == nil {
+		if !g.Known && g.Finding == nil && g.Count > 0 {
 			s.Unshrunk++
 		}
 	}
@@ -525,4 +804,66 @@ func (r *run) listGroups() {
 		}
 		return a.Signature.String() < b.Signature.String()
 	})
+}
+
+// listCauses lists the causes found and the known causes that explained
+// a disagreement in the summary, the most frequent first (then by op and
+// rule).
+func (r *run) listCauses() {
+	s := r.s
+	for _, c := range r.causes {
+		s.Causes = append(s.Causes, c)
+	}
+	for _, byOp := range r.knownSeen {
+		for _, c := range byOp {
+			s.Causes = append(s.Causes, c)
+		}
+	}
+	sort.Slice(s.Causes, func(i, j int) bool {
+		a, b := s.Causes[i], s.Causes[j]
+		if a.Count != b.Count {
+			return a.Count > b.Count
+		}
+		if a.Op != b.Op {
+			return a.Op < b.Op
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Group() < b.Group()
+	})
+}
+
+// ruleSetKey is the key under which Group.seen counts a disagreement with
+// symptom exercising rules.
+func ruleSetKey(symptom string, rules []engine.RuleID) string {
+	var b strings.Builder
+	b.WriteString(symptom)
+	for _, r := range rules {
+		b.WriteByte(0)
+		b.WriteString(string(r))
+	}
+	return b.String()
+}
+
+// attributeLate counts under the causes found the disagreements counted
+// in their signature's group because no cause explained them yet when
+// they were seen.
+func (r *run) attributeLate() {
+	for _, g := range r.groups {
+		if g.Known {
+			continue
+		}
+		for key, n := range g.seen {
+			parts := strings.Split(key, "\x00")
+			rules := make([]engine.RuleID, 0, len(parts)-1)
+			for _, p := range parts[1:] {
+				rules = append(rules, engine.RuleID(p))
+			}
+			if c := r.causeOf(g.Signature.Op, rules, parts[0]); c != nil && n > 0 {
+				c.Count += n
+				g.Count -= n
+			}
+		}
+	}
 }

@@ -51,7 +51,10 @@ func reason(err error) error {
 
 // Save writes a finding to dir as a normal case file, <ID>.json, with its
 // inputs and the reference's expected output beside it, and provenance:
-// how it was found, and what each side returned. It returns the case
+// how it was found, what each side returned, and its cause (the rule,
+// the symptom, the passing neighbour that confirmed it and the
+// known-failures entry that would make it known) or that no rule
+// explains it. It returns the case
 // file's path. Each file is written through a temporary file renamed
 // into place (output.Write), and none replaces a file of opts.Inputs; if
 // one cannot be written, the files of the finding written before it are
@@ -120,6 +123,9 @@ func Save(dir string, f Finding, opts Options) (path string, err error) {
 		doc["expect"] = map[string]any{"output": file, "source": source}
 	}
 	doc["rule"] = fmt.Sprintf("found by conform fuzz: %s disagrees with %s (%s)", opts.Impl.Name(), f.Oracle, f.Signature)
+	if f.Cause != "" {
+		doc["rule"] = fmt.Sprintf("found by conform fuzz: %s disagrees with %s (%s), cause %s", opts.Impl.Name(), f.Oracle, f.Signature, f.Cause)
+	}
 	doc["provenance"] = map[string]any{
 		"found_by":       "conform fuzz",
 		"signature":      f.Signature.String(),
@@ -132,6 +138,15 @@ func Save(dir string, f Finding, opts Options) (path string, err error) {
 		"oracle_result":  f.Want.String(),
 		"difference":     f.Detail,
 		"input_elements": fmt.Sprintf("%d (shrunk from %d)", elements(f.Case), f.Original),
+	}
+	if f.Cause != "" {
+		prov := doc["provenance"].(map[string]any)
+		prov["cause"] = string(f.Cause)
+		prov["symptom"] = f.Case.Op + "/" + f.Symptom
+		prov["confirmed_by"] = map[string]any{"neighbour": f.Neighbour, "edit": f.Edit, "result": "passes"}
+		prov["known_failures_entry"] = KnownCause{Rule: f.Cause, Symptom: f.Symptom}.String()
+	} else {
+		doc["provenance"].(map[string]any)["cause"] = "no rule confirmed by neighbours"
 	}
 	if f.Partial {
 		doc["provenance"].(map[string]any)["shrinking"] = "stopped at the run's deadline: the smallest failing case found by then, not necessarily minimal"

@@ -12,9 +12,11 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/gen"
 	"github.com/conformsuite/conform/internal/golden"
+	"github.com/conformsuite/conform/internal/neighbour"
 	"github.com/conformsuite/conform/internal/signature"
 )
 
@@ -26,6 +28,10 @@ type disagreement struct {
 	m    *casefile.Case
 	out  outcome
 	sig  signature.Signature // signature.Classify of the case's disagreement
+	// rules are the rules the case exercises (neighbour.Rules), symptom the
+	// disagreement's (symptomOf).
+	rules   []engine.RuleID
+	symptom string
 }
 
 // shrinker turns disagreements into minimal findings, one at a time.
@@ -34,6 +40,9 @@ type shrinker struct {
 	deadline time.Time       // no comparison starts after it (zero: none)
 	opts     Options
 	pending  func() int64 // how many disagreements wait or are being shrunk
+	// explained reports whether a cause found (or known) explains a
+	// disagreement of op exercising rules with symptom; nil: none does.
+	explained func(op string, rules []engine.RuleID, symptom string) bool
 }
 
 func newShrinker(ctx context.Context, deadline time.Time, opts Options, pending func() int64) *shrinker {
@@ -48,9 +57,10 @@ var rapidMu sync.Mutex
 // generator from the case's seed (rapid's first test case for a seed is
 // the generator's example for that seed) and keeps the smallest case on
 // which the implementation still disagrees with its reference with the
-// same signature, so that a rarer failure is not shrunk into a more
-// common one. It reports false when the deadline has passed or the run is
-// over. A shrink the deadline stops is a Partial finding.
+// same signature, and that no cause found explains, so that a rarer
+// failure is not shrunk into a more common one. It reports false when the
+// deadline has passed or the run is over. A shrink the deadline stops is
+// a Partial finding. Nothing is saved.
 func (s *shrinker) shrink(d disagreement) (Finding, bool) {
 	if s.expired() {
 		return Finding{}, false
@@ -59,18 +69,30 @@ func (s *shrinker) shrink(d disagreement) (Finding, bool) {
 	if !cut {
 		minimal, out, cut = s.reduce(minimal, out, d.sig)
 	}
-	f := Finding{
-		Signature: classify(s.opts.Impl.Name(), minimal, out), Case: minimal, Oracle: out.oracle, Want: out.want, Got: out.got, Detail: out.diff,
-		Seed: d.seed, Original: elements(d.m), Partial: cut,
+	return s.finding(d, minimal, out, cut), true
+}
+
+// finding is the finding of disagreement d with case m, its comparison
+// out.
+func (s *shrinker) finding(d disagreement, m *casefile.Case, out outcome, partial bool) Finding {
+	return Finding{
+		ID:        caseID(m),
+		Signature: classify(s.opts.Impl.Name(), m, out), Case: m, Oracle: out.oracle, Want: out.want, Got: out.got, Detail: out.diff,
+		Seed: d.seed, Original: elements(d.m), Partial: partial,
 	}
-	f.ID = caseID(minimal)
-	if s.opts.Out != "" {
-		f.Path, f.SaveErr = Save(s.opts.Out, f, s.opts)
-		if f.SaveErr != nil {
-			fmt.Fprintf(s.opts.Log, "fuzz: cannot save %s: %v\n", f.ID, f.SaveErr)
-		}
+}
+
+// reproduces runs a finding's case again and reports whether the
+// implementation disagrees with its reference the same way (the same
+// group, see groupKey): a crash or timeout is re-run before it is saved.
+// A run cut short by the end of the run counts as reproduced: nothing
+// says it was not.
+func (s *shrinker) reproduces(f Finding) bool {
+	out := compareCase(s.ctx, s.opts.Impl, s.opts.Oracles, f.Case)
+	if s.ctx.Err() != nil {
+		return true
 	}
-	return f, true
+	return !out.skipped && out.diff != "" && groupKey(classify(s.opts.Impl.Name(), f.Case, out)) == groupKey(f.Signature)
 }
 
 // expired reports whether no comparison may start any more: the deadline
@@ -109,10 +131,18 @@ func (s *shrinker) compare(m *casefile.Case) (out outcome, ok bool) {
 	return out, s.ctx.Err() == nil
 }
 
-// same reports whether out is a disagreement with signature sig. It is
-// called only while shrinking, where every candidate is classified.
+// same reports whether out is a disagreement with signature sig that no
+// cause found explains. It is called only while shrinking, where every
+// candidate is classified.
 func (s *shrinker) same(m *casefile.Case, out outcome, sig signature.Signature) bool {
-	return !out.skipped && out.diff != "" && groupKey(classify(s.opts.Impl.Name(), m, out)) == groupKey(sig)
+	if out.skipped || out.diff == "" {
+		return false
+	}
+	got := classify(s.opts.Impl.Name(), m, out)
+	if groupKey(got) != groupKey(sig) {
+		return false
+	}
+	return s.explained == nil || !s.explained(m.Op, neighbour.Rules(m, new(engine.Trace)), symptomOf(got))
 }
 
 // groupKey is what makes two disagreements the same finding: their
