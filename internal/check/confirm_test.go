@@ -47,8 +47,8 @@ func TestConfirmCauses(t *testing.T) {
 	s.WriteText(&text, TextOptions{})
 	lines := strings.Split(text.String(), "\n")
 	want := "    confirmed: `getitem x[::-1]; x: <i4 (4,)` fails (error/invalid_spec), `" + conf.Passing + "` passes (" + conf.Edit + ")"
-	if len(lines) < 3 || lines[2] != want {
-		t.Errorf("the confirmation follows its cause's line: want %q in\n%s", want, text.String())
+	if len(lines) < 4 || lines[3] != want {
+		t.Errorf("the confirmation follows its cause's line and its rule's: want %q in\n%s", want, text.String())
 	}
 
 	var js bytes.Buffer

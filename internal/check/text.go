@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 
+	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/cause"
 	"github.com/conformsuite/conform/internal/printable"
 )
@@ -112,7 +113,8 @@ func causeName(c *cause.Cause) string {
 }
 
 // writeCauses writes the causes of the failures, one line each with its
-// first case: those a rule explains ("cause RULE — GROUP: ..."), then
+// first case: those a rule explains ("cause RULE — GROUP: ...", then an
+// indented line with the rule's statement and source), then
 // the failures no rule explains, by symptom ("symptom GROUP: ...");
 // nothing if there are none. A cause confirmed by neighbours (confs,
 // parallel to causes, see ConfirmCauses) is followed by an indented line
@@ -138,6 +140,9 @@ func writeCauses(w io.Writer, causes []cause.Cause, confs []*Confirmation, verbo
 			what = "symptom"
 		}
 		printable.Fprintf(w, "  %s %s (first: %s)\n", what, c, c.Cases[0])
+		if rule, ok := engine.RuleByID(c.Rule); ok {
+			printable.Fprintf(w, "    rule: %s (%s)\n", rule.Statement, rule.Source)
+		}
 		if i < len(confs) && confs[i] != nil {
 			printable.Fprintf(w, "    %s\n", confs[i].Line())
 		}
