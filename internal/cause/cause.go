@@ -488,201 +488,245 @@ const MinRateGain = 0.1
 // Failures no rule explained move likewise. Causes left with no failure
 // are dropped; new ones take their op and symptom from the failures.
 func reassign(obs []Observation, explained, unexplained []Cause, candidates map[string][]engine.RuleID, size map[opRule]int) ([]Cause, []Cause) {
-	// The failure rate of a rule, for a failure with a symptom: the
-	// passing cases that coincide with the symptom left out.
-	type tally struct {
-		fail, all int
-		passing   map[engine.ErrorKind]int // passing cases by the error kind they expect ("" an output)
-	}
-	rates := map[opRule]*tally{}
-	for _, o := range obs {
-		for _, r := range o.Rules {
-			k := opRule{o.Op, r}
-			if rates[k] == nil {
-				rates[k] = &tally{passing: map[engine.ErrorKind]int{}}
-			}
-			rates[k].all++
-			if o.Failed {
-				rates[k].fail++
-			} else {
-				rates[k].passing[o.Expected]++
-			}
-		}
-	}
-	rate := func(op string, r engine.RuleID, symptom string) float64 {
-		t := rates[opRule{op, r}]
-		if r == "" || t == nil {
-			return 0
-		}
-		all := t.all
-		for kind, n := range t.passing {
-			if hides(kind, symptom) {
-				all -= n
-			}
-		}
-		if all <= 0 {
-			return 0
-		}
-		return float64(t.fail) / float64(all)
-	}
-	// The failure rate of the cases of op exercising rule but not other,
-	// for a failure with symptom (as rate).
-	type pair struct {
-		op          string
-		rule, other engine.RuleID
-		symptom     string
-	}
-	apart := map[pair]float64{}
-	var failRate func(memo map[pair]float64, k pair, same bool) float64
-	rateApart := func(op string, rule, other engine.RuleID, symptom string) float64 {
-		return failRate(apart, pair{op, rule, other, symptom}, false)
-	}
-	// sameApart is rateApart counting only the failures with symptom.
-	sameApart := func(op string, rule, other engine.RuleID, symptom string) float64 {
-		return failRate(apart, pair{op, rule, other, symptom}, true)
-	}
-	failRate = func(memo map[pair]float64, k pair, same bool) float64 {
-		if same {
-			k.symptom += "\x00same"
-		}
-		if v, ok := memo[k]; ok {
-			return v
-		}
-		symptom, _, _ := strings.Cut(k.symptom, "\x00")
-		fail, all := 0, 0
-		for _, o := range obs {
-			if o.Op != k.op || !slices.Contains(o.Rules, k.rule) || slices.Contains(o.Rules, k.other) || coincides(o, symptom) {
-				continue
-			}
-			all++
-			if o.Failed && (!same || o.Symptom == symptom) {
-				fail++
-			}
-		}
-		v := 0.0
-		if all > 0 {
-			v = float64(fail) / float64(all)
-		}
-		memo[k] = v
-		return v
-	}
-	// partOf reports whether every case of op exercising rule exercises
-	// whole too.
-	parts := map[pair]bool{}
-	partOf := func(op string, rule, whole engine.RuleID) bool {
-		k := pair{op, rule, whole, ""}
-		if v, ok := parts[k]; ok {
-			return v
-		}
-		v := true
-		for _, o := range obs {
-			if o.Op == op && slices.Contains(o.Rules, rule) && !slices.Contains(o.Rules, whole) {
-				v = false
-				break
-			}
-		}
-		parts[k] = v
-		return v
-	}
-	// whole returns the candidate rule of op that rule, which failure o
-	// moves to, is a part of, where the candidate's other cases fail
-	// with o's symptom about as often (see reassign); rule itself if
-	// there is none.
-	whole := func(op string, rule engine.RuleID, o Observation) engine.RuleID {
-		best, bestRate := rule, 0.0
-		for _, r := range candidates[op] {
-			if r == rule || !slices.Contains(o.Rules, r) || !partOf(op, rule, r) {
-				continue
-			}
-			rr := rate(op, r, o.Symptom)
-			if sameApart(op, r, rule, o.Symptom) >= max(rr-MinRateGain, MinCauseRate) && rr > bestRate {
-				best, bestRate = r, rr
-			}
-		}
-		return best
-	}
-	index := map[string]int{}
-	for i, o := range obs {
-		index[o.ID] = i
-	}
-	moved := map[opRule]*Cause{}
-	var order []opRule
-	move := func(c *Cause) {
-		var keep []string
-		for _, id := range c.Cases {
-			o := obs[index[id]]
-			from := rate(c.Op, c.Rule, o.Symptom)
-			var to engine.RuleID
-			toRate := from
-			for _, r := range candidates[c.Op] {
-				if r == c.Rule || !slices.Contains(o.Rules, r) {
-					continue
-				}
-				rr := rate(c.Op, r, o.Symptom)
-				// The cause's rule is a part of r (every case of it
-				// exercises r) and r's other cases fail so too about
-				// as often: r is the cause, its part only the place
-				// the search first found it.
-				if c.Rule != "" && partOf(c.Op, c.Rule, r) && sameApart(c.Op, r, c.Rule, o.Symptom) >= max(rr-MinRateGain, MinCauseRate) {
-					if to == "" || toRate < from || rr > toRate {
-						to, toRate = r, rr
-					}
-					continue
-				}
-				if rr < from+MinRateGain || 1-rr > (1-from)/2 {
-					continue
-				}
-				// A rule whose cases without r fail about as often
-				// as all its cases explains its failures by itself:
-				// r is then a part of it (index arrays that broadcast
-				// are several index arrays), not another cause.
-				if c.Rule != "" && rateApart(c.Op, c.Rule, r, o.Symptom) >= from-MinRateGain {
-					continue
-				}
-				if to == "" || cmp.Or(cmp.Compare(rr, toRate), cmp.Compare(size[opRule{c.Op, to}], size[opRule{c.Op, r}]),
-					cmp.Compare(rates[opRule{c.Op, r}].fail, rates[opRule{c.Op, to}].fail), cmp.Compare(to, r)) > 0 {
-					to, toRate = r, rr
-				}
-			}
-			if to != "" {
-				to = whole(c.Op, to, o)
-			}
-			if to == "" || to == c.Rule {
-				keep = append(keep, id)
-				continue
-			}
-			k := opRule{c.Op, to}
-			if moved[k] == nil {
-				moved[k] = &Cause{Rule: to, Op: c.Op, Symptom: o.Symptom, Symptoms: []string{o.Symptom}}
-				order = append(order, k)
-			}
-			moved[k].Cases = append(moved[k].Cases, id)
-		}
-		c.Cases = keep
-	}
+	m := newMover(obs, candidates, size)
 	for i := range explained {
-		move(&explained[i])
+		m.move(&explained[i])
 	}
 	for i := range unexplained {
-		move(&unexplained[i])
+		m.move(&unexplained[i])
 	}
-	var out []Cause
+	var out, left []Cause
 	for _, c := range explained {
 		if len(c.Cases) > 0 {
 			out = append(out, c)
 		}
 	}
-	for _, k := range order {
-		c := moved[k]
+	out = append(out, m.movedCauses()...)
+	for _, c := range unexplained {
+		if len(c.Cases) > 0 {
+			left = append(left, c)
+		}
+	}
+	return out, left
+}
+
+// tally counts the cases of an op that exercise a rule: all, failing,
+// and passing by the error kind they expect ("" an output).
+type tally struct {
+	fail, all int
+	passing   map[engine.ErrorKind]int
+}
+
+// apartKey names the failure rate of the cases of op that exercise rule
+// and not other, for a failure with symptom; same counts only the
+// failures with symptom.
+type apartKey struct {
+	op          string
+	rule, other engine.RuleID
+	symptom     string
+	same        bool
+}
+
+// mover moves failures between causes for reassign.
+type mover struct {
+	obs        []Observation
+	candidates map[string][]engine.RuleID
+	size       map[opRule]int
+	rates      map[opRule]*tally
+	apart      map[apartKey]float64
+	parts      map[apartKey]bool
+	index      map[string]int    // observation by ID
+	moved      map[opRule]*Cause // the causes failures moved to
+	order      []opRule          // in the order first moved to
+}
+
+func newMover(obs []Observation, candidates map[string][]engine.RuleID, size map[opRule]int) *mover {
+	m := &mover{obs: obs, candidates: candidates, size: size, rates: map[opRule]*tally{},
+		apart: map[apartKey]float64{}, parts: map[apartKey]bool{}, index: map[string]int{}, moved: map[opRule]*Cause{}}
+	for i, o := range obs {
+		m.index[o.ID] = i
+		for _, r := range o.Rules {
+			k := opRule{o.Op, r}
+			if m.rates[k] == nil {
+				m.rates[k] = &tally{passing: map[engine.ErrorKind]int{}}
+			}
+			m.rates[k].all++
+			if o.Failed {
+				m.rates[k].fail++
+			} else {
+				m.rates[k].passing[o.Expected]++
+			}
+		}
+	}
+	return m
+}
+
+// rate returns the failure rate of the cases of op exercising rule, for
+// a failure with symptom: the passing cases that could not show the
+// symptom left out (see coincides).
+func (m *mover) rate(op string, rule engine.RuleID, symptom string) float64 {
+	t := m.rates[opRule{op, rule}]
+	if rule == "" || t == nil {
+		return 0
+	}
+	all := t.all
+	for kind, n := range t.passing {
+		if hides(kind, symptom) {
+			all -= n
+		}
+	}
+	if all <= 0 {
+		return 0
+	}
+	return float64(t.fail) / float64(all)
+}
+
+// rateApart returns the failure rate of the cases k names (see
+// apartKey), the passing cases that could not show the symptom left out.
+func (m *mover) rateApart(k apartKey) float64 {
+	if v, ok := m.apart[k]; ok {
+		return v
+	}
+	fail, all := 0, 0
+	for _, o := range m.obs {
+		if o.Op != k.op || !slices.Contains(o.Rules, k.rule) || slices.Contains(o.Rules, k.other) || coincides(o, k.symptom) {
+			continue
+		}
+		all++
+		if o.Failed && (!k.same || o.Symptom == k.symptom) {
+			fail++
+		}
+	}
+	v := 0.0
+	if all > 0 {
+		v = float64(fail) / float64(all)
+	}
+	m.apart[k] = v
+	return v
+}
+
+// partOf reports whether every case of op exercising rule exercises
+// whole too.
+func (m *mover) partOf(op string, rule, whole engine.RuleID) bool {
+	k := apartKey{op: op, rule: rule, other: whole}
+	if v, ok := m.parts[k]; ok {
+		return v
+	}
+	v := true
+	for _, o := range m.obs {
+		if o.Op == op && slices.Contains(o.Rules, rule) && !slices.Contains(o.Rules, whole) {
+			v = false
+			break
+		}
+	}
+	m.parts[k] = v
+	return v
+}
+
+// isWholeOf reports whether candidate r, with failure rate rr for
+// failure o, is the cause of which rule is a part: every case of rule
+// exercises r, and r's other cases fail with o's symptom about as
+// often, and at least MinCauseRate of them.
+func (m *mover) isWholeOf(op string, rule, r engine.RuleID, rr float64, o Observation) bool {
+	return rule != "" && m.partOf(op, rule, r) &&
+		m.rateApart(apartKey{op, r, rule, o.Symptom, true}) >= max(rr-MinRateGain, MinCauseRate)
+}
+
+// whole returns the candidate rule of op that rule, which failure o
+// moves to, is a part of (see isWholeOf), the one failing most often;
+// rule itself if there is none.
+func (m *mover) whole(op string, rule engine.RuleID, o Observation) engine.RuleID {
+	best, bestRate := rule, 0.0
+	for _, r := range m.candidates[op] {
+		if r == rule || !slices.Contains(o.Rules, r) {
+			continue
+		}
+		if rr := m.rate(op, r, o.Symptom); rr > bestRate && m.isWholeOf(op, rule, r, rr, o) {
+			best, bestRate = r, rr
+		}
+	}
+	return best
+}
+
+// target returns the rule failure o of cause c moves to, "" if it stays
+// (see reassign).
+func (m *mover) target(c *Cause, o Observation) engine.RuleID {
+	from := m.rate(c.Op, c.Rule, o.Symptom)
+	var to engine.RuleID
+	toRate := from
+	for _, r := range m.candidates[c.Op] {
+		if r == c.Rule || !slices.Contains(o.Rules, r) {
+			continue
+		}
+		rr := m.rate(c.Op, r, o.Symptom)
+		// The cause's rule is a part of r: r is the cause, its part
+		// only the place the search first found it.
+		if m.isWholeOf(c.Op, c.Rule, r, rr, o) {
+			if to == "" || toRate < from || rr > toRate {
+				to, toRate = r, rr
+			}
+			continue
+		}
+		if rr < from+MinRateGain || 1-rr > (1-from)/2 {
+			continue
+		}
+		// A rule whose cases without r fail about as often as all its
+		// cases explains its failures by itself: r is then a part of
+		// it (index arrays that broadcast are several index arrays),
+		// not another cause.
+		if c.Rule != "" && m.rateApart(apartKey{c.Op, c.Rule, r, o.Symptom, false}) >= from-MinRateGain {
+			continue
+		}
+		if to == "" || cmp.Or(cmp.Compare(rr, toRate), cmp.Compare(m.size[opRule{c.Op, to}], m.size[opRule{c.Op, r}]),
+			cmp.Compare(m.rates[opRule{c.Op, r}].fail, m.rates[opRule{c.Op, to}].fail), cmp.Compare(to, r)) > 0 {
+			to, toRate = r, rr
+		}
+	}
+	if to != "" {
+		to = m.whole(c.Op, to, o)
+	}
+	if to == c.Rule {
+		return ""
+	}
+	return to
+}
+
+// move moves the failures of c that have a target to the cause of their
+// target, keeping the others in c.
+func (m *mover) move(c *Cause) {
+	var keep []string
+	for _, id := range c.Cases {
+		o := m.obs[m.index[id]]
+		to := m.target(c, o)
+		if to == "" {
+			keep = append(keep, id)
+			continue
+		}
+		k := opRule{c.Op, to}
+		if m.moved[k] == nil {
+			m.moved[k] = &Cause{Rule: to, Op: c.Op}
+			m.order = append(m.order, k)
+		}
+		m.moved[k].Cases = append(m.moved[k].Cases, id)
+	}
+	c.Cases = keep
+}
+
+// movedCauses returns the causes failures moved to, one per rule and
+// symptom as the greedy search makes them (mergeSymptoms joins them with
+// the causes of the same rule), in the order first moved to, their
+// cases in the order of the observations.
+func (m *mover) movedCauses() []Cause {
+	var out []Cause
+	for _, k := range m.order {
+		c := m.moved[k]
 		byID := map[string]bool{}
 		for _, id := range c.Cases {
 			byID[id] = true
 		}
-		// One Cause per symptom, as the greedy search makes them;
-		// mergeSymptoms joins them with the causes of the same rule.
 		bySymptom := map[string]*Cause{}
 		var symptoms []string
-		for _, o := range obs {
+		for _, o := range m.obs {
 			if !byID[o.ID] {
 				continue
 			}
@@ -696,13 +740,7 @@ func reassign(obs []Observation, explained, unexplained []Cause, candidates map[
 			out = append(out, *bySymptom[sym])
 		}
 	}
-	var left []Cause
-	for _, c := range unexplained {
-		if len(c.Cases) > 0 {
-			left = append(left, c)
-		}
-	}
-	return out, left
+	return out
 }
 
 // best returns the most suspicious rule over the failing observations
