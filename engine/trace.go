@@ -231,11 +231,12 @@ func (t *Trace) traceGetItemCount(items []IndexItem, rank int) {
 
 // traceStridedSpec records the rules of a strided_slice spec's entries
 // over an input of the given rank before anything is checked, so that a
-// spec refused for another fault first (lengths that differ, a zero
-// stride) still shows them: more entries that consume a dimension
+// spec refused for another fault first (lengths that differ, a shrink
+// index out of range on an earlier dimension) still shows them: more entries that consume a dimension
 // (neither an ellipsis nor a new axis, by the masks' priority) than the
-// input has (RuleStridedExtraIndices), and a shrink entry with its
-// begin_mask bit (RuleStridedShrinkBeginMask).
+// input has (RuleStridedExtraIndices; not with several ellipses, where
+// TF expands nothing), and a shrink entry with its begin_mask bit
+// (RuleStridedShrinkBeginMask).
 func (t *Trace) traceStridedSpec(spec StridedSliceSpec, rank int) {
 	if t == nil {
 		return
@@ -248,7 +249,7 @@ func (t *Trace) traceStridedSpec(spec StridedSliceSpec, rank int) {
 		consuming++
 		t.addIf(spec.ShrinkAxisMask.Has(i) && spec.BeginMask.Has(i), RuleStridedShrinkBeginMask)
 	}
-	t.addIf(consuming > rank, RuleStridedExtraIndices)
+	t.addIf(consuming > rank && spec.EllipsisMask.count() <= 1, RuleStridedExtraIndices)
 }
 
 // traceSliceBegin records RuleSliceNegativeBegin if a begin value of a

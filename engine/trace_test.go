@@ -237,6 +237,8 @@ func TestTraceBeforeChecks(t *testing.T) {
 			engine.RuleStridedExtraIndices, true},
 		{"strided_slice: a new axis consumes no dimension", strided([]int{3}, engine.StridedSliceSpec{Begin: []int64{0, 0}, End: []int64{1, 1}, NewAxisMask: m(1)}),
 			engine.RuleStridedExtraIndices, false},
+		{"strided_slice: with two ellipses TF expands nothing", strided([]int{3}, engine.StridedSliceSpec{Begin: []int64{0, 0, 0, 0}, End: []int64{1, 1, 1, 1}, EllipsisMask: m(9)}),
+			engine.RuleStridedExtraIndices, false},
 		{"strided_slice: an ellipsis consumes none of its own", strided([]int{3}, engine.StridedSliceSpec{Begin: []int64{0, 0}, End: []int64{1, 1}, EllipsisMask: m(2)}),
 			engine.RuleStridedExtraIndices, false},
 		{"strided_slice: begin_mask on a shrink axis", strided([]int{3}, engine.StridedSliceSpec{Begin: []int64{1}, End: []int64{2}, BeginMask: m(1), ShrinkAxisMask: m(1)}),
