@@ -220,6 +220,7 @@ func GetItem(x *Tensor, items []IndexItem) (*Tensor, error) {
 
 // GetItemUnder is GetItem under the variants r (see Variant).
 func GetItemUnder(x *Tensor, items []IndexItem, r Rules) (*Tensor, error) {
+	r.Trace.traceGetItemCount(items, x.Rank())
 	if hasArrays(items) {
 		return advancedGetItem(x, items, r)
 	}

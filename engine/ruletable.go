@@ -130,6 +130,7 @@ const (
 	RuleGetItemNDIndexArray        RuleID = "getitem/nd-index-array"
 	RuleGetItemSeveralArrays       RuleID = "getitem/several-index-arrays"
 	RuleGetItemNDMask              RuleID = "getitem/nd-mask"
+	RuleGetItemExtraIndices        RuleID = "getitem/more-indices-than-dims"
 )
 
 // The rules of take (np.take).
@@ -198,16 +199,19 @@ const (
 	RuleStridedShrinkStrideOver RuleID = "strided_slice/shrink-stride-over-1"
 	RuleStridedMaskPriority     RuleID = "strided_slice/mask-priority"
 	RuleStridedMaskPastSpec     RuleID = "strided_slice/mask-bits-past-spec-ignored"
+	RuleStridedExtraIndices     RuleID = "strided_slice/more-indices-than-dims"
+	RuleStridedShrinkBeginMask  RuleID = "strided_slice/shrink-ignores-begin-mask"
 )
 
 // The rules of slice (tf.slice).
 const (
-	RuleSliceLengths     RuleID = "slice/length-mismatch"
-	RuleSliceEmptyDim    RuleID = "slice/empty-dimension"
-	RuleSliceBegin       RuleID = "slice/begin-out-of-range"
-	RuleSliceSize        RuleID = "slice/size-out-of-range"
-	RuleSliceSizeToEnd   RuleID = "slice/size-minus-one"
-	RuleSliceEmptyResult RuleID = "slice/empty-range"
+	RuleSliceLengths       RuleID = "slice/length-mismatch"
+	RuleSliceEmptyDim      RuleID = "slice/empty-dimension"
+	RuleSliceBegin         RuleID = "slice/begin-out-of-range"
+	RuleSliceSize          RuleID = "slice/size-out-of-range"
+	RuleSliceSizeToEnd     RuleID = "slice/size-minus-one"
+	RuleSliceEmptyResult   RuleID = "slice/empty-range"
+	RuleSliceNegativeBegin RuleID = "slice/negative-begin"
 )
 
 // The rules of gather (tf.gather).
@@ -444,6 +448,8 @@ var RuleTable = []Rule{
 		"an integer index array of two or more dimensions puts all its dimensions in the result", numpyIndexing+", Integer array indexing"),
 	getitem(RuleGetItemNDMask, "", "",
 		"a boolean array of two or more dimensions covers as many dimensions of the array, from where it stands", numpyIndexing+", Boolean array indexing"),
+	getitem(RuleGetItemExtraIndices, "", "",
+		"integers, slices and array dimensions outnumber the array's dimensions: the index is refused (getitem/too-many-indices), not cut to the array's dimensions", numpyMapping+", prepare_index"),
 	getitem(RuleGetItemSeveralArrays, "", "",
 		"several index arrays (integer arrays or masks) in one subscript index together, position by position", numpyIndexing+", Integer array indexing"),
 	getitem(RuleGetItemBoolArray, "", "",
@@ -546,6 +552,8 @@ var RuleTable = []Rule{
 	opRule(RuleStridedShrinkStrideOver, opStridedSlice, "", "", "a shrink axis with a stride of 2 or more is accepted", tfStridedSlice),
 	opRule(RuleStridedMaskPriority, opStridedSlice, "", "", "several mask bits on one entry: ellipsis wins over new axis, new axis over shrink", tfStridedSlice),
 	opRule(RuleStridedMaskPastSpec, opStridedSlice, "", "", "mask bits at positions beyond the spec's entries are ignored", tfStridedSlice),
+	opRule(RuleStridedExtraIndices, opStridedSlice, "", "", "more entries consume a dimension (ranges and shrinks) than the input has: the spec is refused (strided_slice/too-many-dims), not cut to the input's dimensions", tfStridedSlice),
+	opRule(RuleStridedShrinkBeginMask, opStridedSlice, "", "", "begin_mask is ignored on a shrink axis: the axis takes (or refuses) its index, not its first element", tfStridedSlice),
 
 	// slice.
 	opRule(RuleSliceLengths, opSlice, InvalidSpec, tfInvalidArgument,
@@ -558,6 +566,7 @@ var RuleTable = []Rule{
 		"size[i] is -1 or in [0, d - begin[i]]", tfSlice),
 	opRule(RuleSliceSizeToEnd, opSlice, "", "", "a size of -1 takes the rest of the dimension", tfSlice),
 	opRule(RuleSliceEmptyResult, opSlice, "", "", "a size of 0 gives a dimension of size 0", tfSlice),
+	opRule(RuleSliceNegativeBegin, opSlice, "", "", "a negative begin is refused (slice/begin-out-of-range), not counted from the end", tfSlice),
 
 	// gather.
 	opRule(RuleGatherPolicy, opGather, InvalidSpec, "",

@@ -9,6 +9,7 @@ package engine
 // is shorter with begin 0 and size -1; the checks then run on the result.
 func slicePlan(shape []int, begin, size []int64, rules Rules) (*Plan, error) {
 	rank := len(shape)
+	rules.Trace.traceSliceBegin(begin)
 	if rules.Has(Int32Arithmetic) {
 		begin, size = truncateInt32(begin), truncateInt32(size)
 	}

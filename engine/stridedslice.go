@@ -429,6 +429,7 @@ func StridedSlice(x *Tensor, spec StridedSliceSpec) (*Tensor, error) {
 
 // StridedSliceUnder is StridedSlice under the variants r (see Variant).
 func StridedSliceUnder(x *Tensor, spec StridedSliceSpec, r Rules) (*Tensor, error) {
+	r.Trace.traceStridedSpec(spec, x.Rank())
 	p, err := stridedSlicePlan(x.Shape, spec, r)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,9 @@
 package engine
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Trace records the rules of RuleTable that an evaluation exercised: a
 // negative step, an ellipsis covering no dimension, a 0-d index array,
@@ -197,6 +200,69 @@ func (t *Trace) traceIndexItems(items []IndexItem) {
 	t.addIf(arrays >= 2, RuleGetItemSeveralArrays)
 }
 
+// traceGetItemCount records RuleGetItemExtraIndices if the items of a
+// subscript over an array of the given rank address more dimensions than
+// it has (integers and slices one each, an integer array one, a boolean
+// array its dimensions), before anything is checked: so that a subscript
+// the evaluation refuses for another fault first (two ellipses) still
+// shows it. A subscript holding an item NumPy refuses (IndexInvalid)
+// addresses nothing and records nothing.
+func (t *Trace) traceGetItemCount(items []IndexItem, rank int) {
+	if t == nil {
+		return
+	}
+	used := 0
+	for _, it := range items {
+		switch it.Kind {
+		case IndexInt, IndexSlice:
+			used++
+		case IndexArray:
+			if it.Array != nil && it.Array.DType.Kind == Bool {
+				used += it.Array.Rank()
+			} else {
+				used++
+			}
+		case IndexInvalid:
+			return
+		}
+	}
+	t.addIf(used > rank, RuleGetItemExtraIndices)
+}
+
+// traceStridedSpec records the rules of a strided_slice spec's entries
+// over an input of the given rank before anything is checked, so that a
+// spec refused for another fault first (lengths that differ, a shrink
+// index out of range on an earlier dimension) still shows them: more entries that consume a dimension
+// (neither an ellipsis nor a new axis, by the masks' priority) than the
+// input has (RuleStridedExtraIndices; not with several ellipses, where
+// TF expands nothing), and a shrink entry with its begin_mask bit
+// (RuleStridedShrinkBeginMask).
+func (t *Trace) traceStridedSpec(spec StridedSliceSpec, rank int) {
+	if t == nil {
+		return
+	}
+	consuming := 0
+	for i := range spec.Begin {
+		if spec.EllipsisMask.Has(i) || spec.NewAxisMask.Has(i) {
+			continue
+		}
+		consuming++
+		t.addIf(spec.ShrinkAxisMask.Has(i) && spec.BeginMask.Has(i), RuleStridedShrinkBeginMask)
+	}
+	t.addIf(consuming > rank && spec.EllipsisMask.count() <= 1, RuleStridedExtraIndices)
+}
+
+// traceSliceBegin records RuleSliceNegativeBegin if a begin value of a
+// slice spec is negative, before anything is checked: so that a spec
+// refused for another fault first (begin and size of other lengths than
+// the rank) still shows it.
+func (t *Trace) traceSliceBegin(begin []int64) {
+	if t == nil {
+		return
+	}
+	t.addIf(slices.ContainsFunc(begin, func(b int64) bool { return b < 0 }), RuleSliceNegativeBegin)
+}
+
 // TracedRules lists the rules the engine records into a Trace: the rules
 // that decide an output whose use an evaluation reports. The other rules
 // that are not errors are not traced yet.
@@ -234,7 +300,8 @@ func init() {
 		RuleTakeAlongUint64, RuleTakeAlongEmptyResult,
 		RuleStridedEllipsis, RuleStridedEllipsisNoDims, RuleStridedImplicitEllipsis, RuleStridedNewAxis,
 		RuleStridedShrink, RuleStridedShrinkNegative, RuleStridedShrinkStrideOver, RuleStridedMaskPriority, RuleStridedMaskPastSpec,
-		RuleSliceSizeToEnd, RuleSliceEmptyResult,
+		RuleStridedExtraIndices, RuleStridedShrinkBeginMask, RuleGetItemExtraIndices,
+		RuleSliceSizeToEnd, RuleSliceEmptyResult, RuleSliceNegativeBegin,
 		RuleGatherAxisNonZero, RuleGatherBatched, RuleGatherZeroMode, RuleGatherEmptyResult, RuleGatherNegativeIndex,
 		RuleGatherNDDepth0, RuleGatherNDFullDepth, RuleGatherNDBatched, RuleGatherNDZeroMode, RuleGatherNDEmptyRows, RuleGatherNDNegative,
 		RuleONNXSliceAxes, RuleONNXSliceNegativeAxis, RuleONNXSliceAxisNotSliced, RuleONNXSliceNegativeStep, RuleONNXSliceReverseStart,

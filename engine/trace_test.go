@@ -79,6 +79,10 @@ func TestTraceGetItem(t *testing.T) {
 			[]engine.RuleID{engine.RuleGetItemBoolArray, engine.RuleGetItemSingleBool}, nil},
 		{"no index array value is checked in an empty result", "x[[5], 0:0]", []int{3, 2}, nil,
 			[]engine.RuleID{engine.RuleGetItemEmptyUnchecked}, nil},
+		{"more integers and slices than dimensions", "x[0, 1:]", []int{3}, nil, []engine.RuleID{engine.RuleGetItemExtraIndices}, nil},
+		{"an index array and an integer on one dimension", "x[[0], 0]", []int{3}, nil, []engine.RuleID{engine.RuleGetItemExtraIndices}, nil},
+		{"a 2-d mask addresses two dimensions", "x[[[True]], 0]", []int{1, 1}, nil, []engine.RuleID{engine.RuleGetItemExtraIndices}, nil},
+		{"new axes and a Python bool address none", "x[None, True, 0, ...]", []int{3}, nil, nil, []engine.RuleID{engine.RuleGetItemExtraIndices}},
 	} {
 		tr := traceOf(t, tc.src, arange(tc.shape...), tc.inputs)
 		for _, id := range tc.want {
@@ -200,6 +204,61 @@ func TestTraceOps(t *testing.T) {
 		}
 		if err := tc.run(engine.Rules{}); err != nil {
 			t.Errorf("%s without a trace: %v", tc.why, err)
+		}
+	}
+}
+
+// TestTraceBeforeChecks checks the rules an evaluation records before
+// any check, so that a spec refused for another fault first still shows
+// them, one row per rule (and rows where the rule must not be recorded).
+func TestTraceBeforeChecks(t *testing.T) {
+	strided := func(shape []int, spec engine.StridedSliceSpec) func(engine.Rules) error {
+		return func(r engine.Rules) error {
+			_, err := engine.StridedSliceUnder(arange(shape...), spec, r)
+			return err
+		}
+	}
+	slice := func(begin, size []int64) func(engine.Rules) error {
+		return func(r engine.Rules) error {
+			_, err := engine.SliceUnder(arange(3), begin, size, r)
+			return err
+		}
+	}
+	m := engine.MaskFromInt
+	for _, tc := range []struct {
+		why  string
+		run  func(r engine.Rules) error
+		rule engine.RuleID
+		has  bool
+	}{
+		{"strided_slice: more entries consume a dimension than the input has", strided([]int{3}, engine.StridedSliceSpec{Begin: []int64{0, 0}, End: []int64{1, 1}}),
+			engine.RuleStridedExtraIndices, true},
+		{"strided_slice: extra entries in a spec refused for its lengths first", strided([]int{3}, engine.StridedSliceSpec{Begin: []int64{0, 0}, End: []int64{1}}),
+			engine.RuleStridedExtraIndices, true},
+		{"strided_slice: a new axis consumes no dimension", strided([]int{3}, engine.StridedSliceSpec{Begin: []int64{0, 0}, End: []int64{1, 1}, NewAxisMask: m(1)}),
+			engine.RuleStridedExtraIndices, false},
+		{"strided_slice: with two ellipses TF expands nothing", strided([]int{3}, engine.StridedSliceSpec{Begin: []int64{0, 0, 0, 0}, End: []int64{1, 1, 1, 1}, EllipsisMask: m(9)}),
+			engine.RuleStridedExtraIndices, false},
+		{"strided_slice: an ellipsis consumes none of its own", strided([]int{3}, engine.StridedSliceSpec{Begin: []int64{0, 0}, End: []int64{1, 1}, EllipsisMask: m(2)}),
+			engine.RuleStridedExtraIndices, false},
+		{"strided_slice: begin_mask on a shrink axis", strided([]int{3}, engine.StridedSliceSpec{Begin: []int64{1}, End: []int64{2}, BeginMask: m(1), ShrinkAxisMask: m(1)}),
+			engine.RuleStridedShrinkBeginMask, true},
+		{"strided_slice: begin_mask on a shrink axis after an out-of-range shrink index", strided([]int{3, 2}, engine.StridedSliceSpec{Begin: []int64{5, 0}, End: []int64{6, 1}, BeginMask: m(2), ShrinkAxisMask: m(3)}),
+			engine.RuleStridedShrinkBeginMask, true},
+		{"strided_slice: begin_mask on a range", strided([]int{3}, engine.StridedSliceSpec{Begin: []int64{1}, End: []int64{2}, BeginMask: m(1)}),
+			engine.RuleStridedShrinkBeginMask, false},
+		{"strided_slice: an ellipsis bit wins over the shrink bit", strided([]int{3}, engine.StridedSliceSpec{Begin: []int64{1}, End: []int64{2}, BeginMask: m(1), EllipsisMask: m(1), ShrinkAxisMask: m(1)}),
+			engine.RuleStridedShrinkBeginMask, false},
+		{"slice: a negative begin", slice([]int64{-1}, []int64{1}), engine.RuleSliceNegativeBegin, true},
+		{"slice: a negative begin in a spec refused for its length first", slice([]int64{-1, 0}, []int64{1, 1}), engine.RuleSliceNegativeBegin, true},
+		{"slice: a begin past the dimension is not negative", slice([]int64{4}, []int64{0}), engine.RuleSliceNegativeBegin, false},
+	} {
+		tr := &engine.Trace{}
+		if err := tc.run(engine.Rules{Trace: tr}); err != nil && engine.RuleOf(err) == "" {
+			t.Fatalf("%s: %v", tc.why, err)
+		}
+		if tr.Has(tc.rule) != tc.has {
+			t.Errorf("%s: traces %v; holds %s: %v, want %v", tc.why, tr.Rules(), tc.rule, !tc.has, tc.has)
 		}
 	}
 }

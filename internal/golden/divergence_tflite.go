@@ -21,13 +21,6 @@ const (
 	tfliteSliceShortSpec = "not-run-short-spec"      // SLICE would read past a short begin/size
 )
 
-// strided reports whether m is a strided_slice or getitem case (read in
-// TF's encoding, as the oracle runs it) whose spec has feature f.
-func strided(m *casefile.Case, f func(tfspec.Strided) bool) bool {
-	s, ok := tfspec.ReadStrided(m)
-	return ok && f(s)
-}
-
 // slice reports whether m is a slice case whose begin/size have feature f.
 func slice(m *casefile.Case, f func(tfspec.Slice) bool) bool {
 	s, ok := tfspec.ReadSlice(m)
@@ -91,11 +84,11 @@ var tfliteStridedSlice = []Divergence{
 		ID: "tflite-extra-indices-ignored", Oracle: "tflite",
 		Explanation: "TFLite's STRIDED_SLICE ignores the entries that index past the input's last dimension where TF refuses more indices than dimensions.",
 		Match: func(d *Disagreement) bool {
-			// The engine cannot ignore the extra entries of a spec it
-			// refuses for another fault too (a zero stride): the spec
-			// feature decides then.
+			// The engine records extra entries before any check, so a
+			// spec it refuses for another fault too (a zero stride)
+			// still shows them.
 			return isStridedSlice(d.Case) && d.Ref.Kind() == engine.InvalidSpec && noError(d.Got) &&
-				(d.Applies(engine.ExtraEntriesIgnored) || strided(d.Case, tfspec.Strided.ExtraIndices))
+				(d.Exercises(engine.RuleStridedExtraIndices) || d.Exercises(engine.RuleGetItemExtraIndices))
 		},
 	},
 	{
@@ -122,7 +115,7 @@ var tfliteStridedSlice = []Divergence{
 		ID: "tflite-begin-mask-on-shrink-axis", Oracle: "tflite",
 		Explanation: "TFLite's STRIDED_SLICE applies begin_mask to a shrink axis, taking its first element, where TF ignores begin_mask there and takes (or refuses) the index.",
 		Match: func(d *Disagreement) bool {
-			return d.Ref.Kind() != engine.InvalidSpec && d.Got.IsOutput() && strided(d.Case, tfspec.Strided.ShrinkBeginMasked)
+			return d.Ref.Kind() != engine.InvalidSpec && d.Got.IsOutput() && d.Exercises(engine.RuleStridedShrinkBeginMask)
 		},
 	},
 	{
@@ -181,7 +174,7 @@ var tfliteSlice = []Divergence{
 		Explanation: "TFLite's SLICE does not check for a negative begin (TF: out of range) and reads before its input: elements from outside it, a trap far below it, or an empty result.",
 		Match: func(d *Disagreement) bool {
 			return d.Ref.Kind() == engine.OutOfRange && (d.Got.IsOutput() || crashed(d.Got, tfliteReadOutside) || crashed(d.Got, tfliteTrapped)) &&
-				slice(d.Case, tfspec.Slice.NegativeBegin)
+				d.Exercises(engine.RuleSliceNegativeBegin)
 		},
 	},
 	{

@@ -215,7 +215,7 @@ func tfliteDivergence(r tfliteResult) string {
 		case !ok:
 		case variantChanges(r.m, engine.Int32Arithmetic):
 			return op + ": int64 begin/size truncated to 32 bits, not checked (" + pair + ")"
-		case s.NegativeBegin():
+		case exercises(r.m, engine.RuleSliceNegativeBegin):
 			return op + ": negative begin not checked (" + pair + ")"
 		case variantChanges(r.m, engine.ExtraEntriesIgnored):
 			return op + ": begin/size longer than the rank: the extra entries are ignored (" + pair + ")"
@@ -470,9 +470,10 @@ func stridedMaskBeyond31(m *casefile.Case) bool {
 
 // stridedDivergence classifies a strided_slice or getitem disagreement
 // by the first feature of the spec that TFLite's STRIDED_SLICE treats
-// differently from TF (the rule whose error the engine raises, and the
-// predicates of internal/tfspec for what no rule decides, as the golden
-// corpus's divergence classes ask them).
+// differently from TF (the rule whose error the engine raises or whose
+// feature its trace records, and the predicates of internal/tfspec for
+// what no rule decides, as the golden corpus's divergence classes ask
+// them).
 func stridedDivergence(r tfliteResult, pair string) string {
 	invalid := r.want.kind == engine.InvalidSpec
 	s, ok := tfspec.ReadStrided(r.m)
@@ -487,9 +488,9 @@ func stridedDivergence(r tfliteResult, pair string) string {
 		return ""
 	case variantChanges(r.m, engine.EllipsisCoversOneDim):
 		return "an ellipsis that covers no dimension: TFLite expands it over one, and the last entry falls off (" + pair + ")"
-	case invalid && s.ExtraIndices():
+	case invalid && (exercises(r.m, engine.RuleStridedExtraIndices) || exercises(r.m, engine.RuleGetItemExtraIndices)):
 		return "more indices than dimensions: the extra entries are ignored (" + pair + ")"
-	case !invalid && s.ShrinkBeginMasked():
+	case !invalid && exercises(r.m, engine.RuleStridedShrinkBeginMask):
 		return "begin_mask applies to a shrink axis (TF ignores it there): the index becomes the first element (" + pair + ")"
 	case raised(r.m) == engine.RuleStridedShrinkStride:
 		return "shrink with a negative stride not checked (" + pair + ")"

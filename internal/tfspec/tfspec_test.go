@@ -7,52 +7,62 @@ import (
 	"github.com/conformsuite/conform/internal/casefile"
 )
 
-func input(t *testing.T, dt engine.DType, shape []int, data []byte) *engine.Tensor {
+func input(t *testing.T, dt engine.DType, shape []int) *engine.Tensor {
 	t.Helper()
-	if data == nil {
-		data = make([]byte, engine.NumElements(shape)*dt.Size)
-	}
-	x, err := engine.FromBytes(dt, shape, data)
+	x, err := engine.FromBytes(dt, shape, make([]byte, engine.NumElements(shape)*dt.Size))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return x
 }
 
-// TestShrinks checks which dimension each shrink entry indexes in TF's
-// expansion: entries before the ellipsis from the first dimension on,
-// entries after it the last ones.
-func TestShrinks(t *testing.T) {
+// TestStrided checks the strided_slice and getitem features TFLite's
+// STRIDED_SLICE reads otherwise than TF, one row per feature.
+func TestStrided(t *testing.T) {
+	long := make([]int64, engine.MaxSpecLength+1)
 	for _, tt := range []struct {
-		index string
-		shape []int
-		dims  []int64 // the sizes of the dimensions the shrinks index
-		ok    bool
+		why                                string
+		fields                             map[string]any
+		zeroStride, stridesLonger, tooLong bool
 	}{
-		{"x[1]", []int{2, 3}, []int64{2}, true},
-		{"x[..., 1]", []int{2, 3}, []int64{3}, true},
-		{"x[1, ..., None, 0]", []int{2, 3, 4}, []int64{2, 4}, true},
-		{"x[None, :, 0]", []int{2, 3}, []int64{3}, true},
-		{"x[0, 0, 0]", []int{2, 3}, nil, false}, // more indices than dimensions
+		{"a zero step of a getitem slice is a zero stride", map[string]any{"op": "getitem", "index": "x[::0]"}, true, false, false},
+		{"a zero stride on a new axis is none", map[string]any{"op": "strided_slice", "begin": []int64{0}, "end": []int64{1}, "strides": []int64{0}, "new_axis_mask": 1}, false, false, false},
+		{"more strides than begin entries", map[string]any{"op": "strided_slice", "begin": []int64{0}, "end": []int64{1}, "strides": []int64{1, 1}}, false, true, false},
+		{"a getitem spec has as many strides as entries", map[string]any{"op": "getitem", "index": "x[0, 1:]"}, false, false, false},
+		{"32 entries are too many", map[string]any{"op": "strided_slice", "begin": long, "end": long}, false, false, true},
 	} {
-		m := casefile.New(map[string]any{"op": "getitem", "index": tt.index}, map[string]*engine.Tensor{"x": input(t, engine.Int32Type, tt.shape, nil)})
+		m := casefile.New(tt.fields, map[string]*engine.Tensor{"x": input(t, engine.Int32Type, []int{2, 3})})
 		s, ok := ReadStrided(m)
 		if !ok {
-			t.Fatalf("%s: not read", tt.index)
+			t.Fatalf("%s: not read", tt.why)
 		}
-		shrinks, ok := s.Shrinks()
-		var dims []int64
-		for _, d := range shrinks {
-			dims = append(dims, d.Dim)
+		if s.ZeroStride() != tt.zeroStride || s.StridesLonger() != tt.stridesLonger || s.TooLong() != tt.tooLong {
+			t.Errorf("%s: zero stride %v, strides longer %v, too long %v; want %v, %v, %v", tt.why,
+				s.ZeroStride(), s.StridesLonger(), s.TooLong(), tt.zeroStride, tt.stridesLonger, tt.tooLong)
 		}
-		if ok != tt.ok || len(dims) != len(tt.dims) {
-			t.Errorf("%s on %v: dims %v, %v; want %v, %v", tt.index, tt.shape, dims, ok, tt.dims, tt.ok)
-			continue
+	}
+}
+
+// TestSlice checks the slice features of TFLite's SLICE arithmetic, one
+// row per feature.
+func TestSlice(t *testing.T) {
+	for _, tt := range []struct {
+		why                   string
+		begin, size           []int64
+		overflow, negativeDim bool
+	}{
+		{"begin + size past int32 overflows", []int64{1 << 30, 0}, []int64{1 << 30, 1}, true, false},
+		{"begin + size within int32 does not", []int64{1, 0}, []int64{1, 1}, false, false},
+		{"size -1 with begin past the dimension gives a negative dimension", []int64{3, 0}, []int64{-1, 1}, false, true},
+		{"size -1 with begin at the dimension's end gives 0", []int64{2, 0}, []int64{-1, 1}, false, false},
+	} {
+		m := casefile.New(map[string]any{"op": "slice", "begin": tt.begin, "size": tt.size}, map[string]*engine.Tensor{"x": input(t, engine.Int32Type, []int{2, 3})})
+		s, ok := ReadSlice(m)
+		if !ok {
+			t.Fatalf("%s: not read", tt.why)
 		}
-		for i := range dims {
-			if dims[i] != tt.dims[i] {
-				t.Errorf("%s on %v: dims %v, want %v", tt.index, tt.shape, dims, tt.dims)
-			}
+		if s.BeginSizeOverflow() != tt.overflow || s.NegativeDim() != tt.negativeDim {
+			t.Errorf("%s: overflow %v, negative dim %v; want %v, %v", tt.why, s.BeginSizeOverflow(), s.NegativeDim(), tt.overflow, tt.negativeDim)
 		}
 	}
 }
