@@ -116,6 +116,7 @@ func TestOfEdits(t *testing.T) {
 		{"a zero stride becomes 1", stridedSlice([]int64{0}, []int64{2}, []int64{0}), "strided_slice begin=[0] end=[2] strides=[1]; x: <i4 (4,)"},
 		{"a stride's sign is flipped", stridedSlice([]int64{0}, []int64{2}, []int64{1}), "strided_slice begin=[0] end=[2] strides=[-1]; x: <i4 (4,)"},
 		{"a negative bound is made non-negative", stridedSlice([]int64{-3}, []int64{4}, []int64{1}), "strided_slice begin=[1] end=[4] strides=[1]; x: <i4 (4,)"},
+		{"a negative bound past the start becomes 0", stridedSlice([]int64{-7}, []int64{4}, []int64{1}), "strided_slice begin=[0] end=[4] strides=[1]; x: <i4 (4,)"},
 		{"an empty dimension of the data input grows to 1", getItem("x[:]", 0, nil), "getitem x[:]; x: <i8 (1,)"},
 		{"the data input shrinks", getItem("x[:]", 3, nil), "getitem x[:]; x: <i8 (2,)"},
 		{"the data input is cast to float64", getItem("x[:]", 3, nil), "getitem x[:]; x: <f8 (3,)"},

@@ -45,7 +45,8 @@ func (e *editor) specEdits() {
 // (strided_slice's begin, end, strides and masks; slice's begin and size;
 // onnx_slice's starts, ends, axes and steps): each nonzero stride's sign
 // flipped, a zero stride made 1, each set mask bit cleared, a negative
-// bound made non-negative over the dimension it addresses, a size -1
+// bound made non-negative over the dimension it addresses (0 if it
+// reaches past its start), a size -1
 // made the explicit size, a negative axis non-negative.
 func (e *editor) rangeEdits() {
 	x := e.c.Inputs[e.data()]
@@ -142,11 +143,17 @@ func (e *editor) rangeEdits() {
 			continue
 		}
 		v, ok := e.intList(name)
+		// A negative bound counts from the end where it wraps into the
+		// dimension, and is 0 where it does not (tf.slice refuses any).
 		nonNegative := func(i int, b int64) (int64, bool) {
-			if d := int64(dimOf(i)); b < 0 && d >= 0 && b+d >= 0 {
+			d := int64(dimOf(i))
+			switch {
+			case b >= 0 || d < 0:
+				return b, false
+			case b+d >= 0:
 				return b + d, true
 			}
-			return b, false
+			return 0, true
 		}
 		for i := 0; ok && i < len(v); i++ {
 			if b, ok := nonNegative(i, v[i]); ok {
