@@ -184,3 +184,34 @@ func specOf[T any](c *Case) T {
 	}
 	return s
 }
+
+// Reference names the operation of the library whose semantics the op
+// follows, as its Summary begins: "tf.gather", "ONNX Gather-13",
+// "np.take".
+func (d *OpDef) Reference() string {
+	name, _, _ := strings.Cut(d.Summary, "(")
+	return strings.TrimSpace(name)
+}
+
+// familySemantics names the semantics of the op families that are not
+// NumPy's.
+var familySemantics = map[string]string{"tf": "TF semantics", "onnx": "ONNX semantics"}
+
+// ExpectedFrom says what an expected answer of a case of op stands for,
+// given its source as a case records it. A source that names an oracle
+// and its version ("numpy 1.24.2": two words, the second a version) of
+// an op whose semantics are not NumPy's is said as the reference the
+// answer stands for and the oracle that computed it: "tf.gather (TF
+// semantics), computed with numpy 1.24.2". Any other source (a document,
+// an op of NumPy's, an unknown op) is returned as it is.
+func ExpectedFrom(op, source string) string {
+	d, ok := registry[op]
+	if !ok || familySemantics[d.Family] == "" {
+		return source
+	}
+	name, version, two := strings.Cut(source, " ")
+	if !two || name == "" || strings.Contains(version, " ") || version == "" || version[0] < '0' || version[0] > '9' {
+		return source
+	}
+	return fmt.Sprintf("%s (%s), computed with %s", d.Reference(), familySemantics[d.Family], source)
+}
