@@ -145,6 +145,7 @@ func runCheck(o checkOptions, std stdio) int {
 			printable.Fprintf(std.errout, "conform check: warning: the causes cannot be confirmed by neighbours: %v\n", err)
 		}
 	}
+	summary.CasesDir = o.dir
 	// Closing the implementation reports the protocol errors it made
 	// after their case's answer had been returned (a second answer).
 	if err := im.Close(); err != nil {

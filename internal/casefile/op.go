@@ -199,19 +199,27 @@ var familySemantics = map[string]string{"tf": "TF semantics", "onnx": "ONNX sema
 
 // ExpectedFrom says what an expected answer of a case of op stands for,
 // given its source as a case records it. A source that names an oracle
-// and its version ("numpy 1.24.2": two words, the second a version) of
-// an op whose semantics are not NumPy's is said as the reference the
-// answer stands for and the oracle that computed it: "tf.gather (TF
-// semantics), computed with numpy 1.24.2". Any other source (a document,
-// an op of NumPy's, an unknown op) is returned as it is.
+// and its version ("numpy 1.24.2": two words, the second a version) is
+// said as ComputedBy says it: "tf.gather (TF semantics), computed with
+// numpy 1.24.2". Any other source (a document, an unknown op) is returned
+// as it is.
 func ExpectedFrom(op, source string) string {
-	d, ok := registry[op]
-	if !ok || familySemantics[d.Family] == "" {
-		return source
-	}
 	name, version, two := strings.Cut(source, " ")
 	if !two || name == "" || strings.Contains(version, " ") || version == "" || version[0] < '0' || version[0] > '9' {
 		return source
 	}
-	return fmt.Sprintf("%s (%s), computed with %s", d.Reference(), familySemantics[d.Family], source)
+	return ComputedBy(op, source)
+}
+
+// ComputedBy names the reference answer of a case of op that the oracle
+// (its name, or name and version) computed: for an op whose semantics
+// are not NumPy's, the reference it stands for and the oracle, "tf.gather
+// (TF semantics), computed with numpy"; for an op of NumPy's (or an
+// unknown op), the oracle alone.
+func ComputedBy(op, oracle string) string {
+	d, ok := registry[op]
+	if !ok || familySemantics[d.Family] == "" {
+		return oracle
+	}
+	return fmt.Sprintf("%s (%s), computed with %s", d.Reference(), familySemantics[d.Family], oracle)
 }

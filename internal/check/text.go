@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/cause"
 	"github.com/conformsuite/conform/internal/printable"
 )
@@ -83,7 +84,7 @@ func (s *Summary) WriteText(w io.Writer, o TextOptions) error {
 func writeResult(w io.Writer, r Result) {
 	printable.Fprintf(w, "%s %s", r.Status, r.ID)
 	if r.Source != "" {
-		printable.Fprintf(w, " (expected: %s)", r.Source)
+		printable.Fprintf(w, " (expected: %s)", casefile.ExpectedFrom(r.Op, r.Source))
 	}
 	if r.Detail != "" {
 		printable.Fprintf(w, ": %s", r.Detail)
