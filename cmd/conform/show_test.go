@@ -222,3 +222,26 @@ func TestShowReference(t *testing.T) {
 		}
 	}
 }
+
+// TestFindingNamesReference checks that fuzz names the reference answer
+// of a TF op as TF's, computed by the oracle, and of a NumPy op as the
+// oracle's.
+func TestFindingNamesReference(t *testing.T) {
+	tests := []struct {
+		op, want string
+	}{
+		// tf.gather's answer computed by NumPy is TF's answer.
+		{"gather", "; tf.gather (TF semantics), computed with numpy, gives "},
+		// np.take's answer is NumPy's.
+		{"take", "; numpy gives "},
+	}
+	for _, tt := range tests {
+		c := casefile.New(map[string]any{"op": tt.op, "axis": 0},
+			map[string]*engine.Tensor{"a": int32s(t, 1), "params": int32s(t, 1), "indices": int64s(t, 0)})
+		var b strings.Builder
+		writeFinding(&b, fuzz.Finding{ID: "f", Case: c, Oracle: "numpy", Want: protocol.Output(int32s(t, 1)), Got: protocol.Error(engine.OutOfRange, "")}, "impl")
+		if !strings.Contains(b.String(), tt.want) {
+			t.Errorf("%s: %q does not say %q", tt.op, b.String(), tt.want)
+		}
+	}
+}
