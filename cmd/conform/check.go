@@ -69,7 +69,7 @@ each cause is then confirmed by neighbours, a line under it saying so
 case fails again and a case one edit away that leaves the rule out passes,
 or "not confirmed by neighbours (K tried)". Each failure is then listed only with -v
 (the failures that are not an answer of the implementation, such as an
-unreadable case, always are): it names the case, the source of the expected
+unreadable case, always are), one line each: it names the case, the source of the expected
 value, the first differing element, its signature and its cause; the last
 line is "N passed, N failed, N skipped". Exit
 status 1 if any case failed, the manifest does not match (a directory with a
@@ -145,6 +145,7 @@ func runCheck(o checkOptions, std stdio) int {
 			printable.Fprintf(std.errout, "conform check: warning: the causes cannot be confirmed by neighbours: %v\n", err)
 		}
 	}
+	summary.CasesDir = o.dir
 	// Closing the implementation reports the protocol errors it made
 	// after their case's answer had been returned (a second answer).
 	if err := im.Close(); err != nil {

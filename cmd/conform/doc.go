@@ -13,6 +13,9 @@
 //	    evaluate one case on the reference engine
 //	conform check [--cases DIR] [--impl IMPL] [--known-failures FILE] [--junit FILE] [--json FILE] [flags]
 //	    run a case corpus against the engine or another implementation (the CI gate)
+//	conform show CASE-ID [--cases DIR] [--out DIR]
+//	conform show FINDING.json [--out DIR]
+//	    write a case's inputs and expected result as .npy files and print Python that reproduces it
 //	conform golden [--out DIR] [--seed S] [--per-op N] [--oracles numpy,tfjs,ort,tflite]
 //	conform golden --verify [--cases DIR] [--sample N] [--oracles numpy,tfjs,ort,tflite]
 //	    build the golden corpus through the oracles, or verify it against fresh oracle runs

@@ -27,12 +27,9 @@ func TestFailureLines(t *testing.T) {
 	}
 	code, stdout, _ = runCLI("check", "--cases", dir, "-v")
 	for _, want := range []string{
-		"fail wrong-shape (expected: test): ",
-		"    case: slice begin=[0,0] size=[-1,-1]; x: <i4 (2, 3)\n",
-		"    signature: slice/shape/dims\n",
-		"    case: getitem x[1]; x: <i4 (2, 3)\n",
-		"    signature: getitem/output-for-error/out_of_range\n",
-		"    cause: none: no rule explains slice/shape/dims here\n",
+		// One line per failure: what differs, the case, its signature and cause.
+		"fail wrong-shape (expected: test): shape [2 3], want [3 2] — case slice begin=[0,0] size=[-1,-1]; x: <i4 (2, 3) — signature slice/shape/dims — cause none: no rule explains slice/shape/dims here\n",
+		" — case getitem x[1]; x: <i4 (2, 3) — signature getitem/output-for-error/out_of_range — cause none: no rule explains getitem/output-for-error/out_of_range here\n",
 		"failures by signature (2):\n",
 	} {
 		if !strings.Contains(stdout, want) {
@@ -41,6 +38,21 @@ func TestFailureLines(t *testing.T) {
 	}
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
+	}
+
+	// A subscript of several lines, with a control character, is escaped onto the failure's line.
+	multi := t.TempDir()
+	writeInput(t, multi, "x.npy", 2, 3)
+	writeFile(t, filepath.Join(multi, "list.jsonl"),
+		`{"id":"multi","op":"getitem","inputs":{"x":"x.npy"},"index":"x[1,\n\u001b0]","expect":{"error":"out_of_range","source":"test"}}`+"\n")
+	_, stdout, _ = runCLI("check", "--cases", multi, "-v")
+	for _, line := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(line, "fail multi") && !strings.Contains(line, " — case getitem x[1,") {
+			t.Errorf("the failure's line does not hold its case:\n%s", stdout)
+		}
+		if strings.ContainsAny(line, "\x1b\r") || strings.HasPrefix(line, "0]") {
+			t.Errorf("a control character or the subscript's second line is printed raw:\n%q", stdout)
+		}
 	}
 
 	known := filepath.Join(t.TempDir(), "known.txt")

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/fuzz"
 	"github.com/conformsuite/conform/internal/impl"
@@ -317,8 +318,12 @@ func writeFindings(w io.Writer, s *fuzz.Summary, implName string, allowCrashes b
 // writeFinding writes a minimal case, indented under its cause or
 // signature, and where it was saved; it returns 1 if it was saved.
 func writeFinding(w io.Writer, f fuzz.Finding, implName string) (saved int) {
+	reference := casefile.ComputedBy(f.Case.Op, f.Oracle)
+	if reference != f.Oracle {
+		reference += "," // "tf.gather (TF semantics), computed with numpy, gives"
+	}
 	printable.Fprintf(w, "    minimal case %s: %s: %s gives %v; %s gives %v (%d input elements, shrunk from %d)\n",
-		f.ID, neighbour.Describe(f.Case), implName, f.Got, f.Oracle, f.Want, elementsOf(f), f.Original)
+		f.ID, neighbour.Describe(f.Case), implName, f.Got, reference, f.Want, elementsOf(f), f.Original)
 	if f.Partial {
 		fmt.Fprintf(w, "    shrinking stopped at the --duration deadline: not necessarily minimal\n")
 	}

@@ -49,6 +49,7 @@ type stdio struct {
 var commands = []*command{
 	evalCommand,
 	checkCommand,
+	showCommand,
 	goldenCommand,
 	fuzzCommand,
 	reportCommand,

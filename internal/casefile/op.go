@@ -184,3 +184,42 @@ func specOf[T any](c *Case) T {
 	}
 	return s
 }
+
+// Reference names the operation of the library whose semantics the op
+// follows, as its Summary begins: "tf.gather", "ONNX Gather-13",
+// "np.take".
+func (d *OpDef) Reference() string {
+	name, _, _ := strings.Cut(d.Summary, "(")
+	return strings.TrimSpace(name)
+}
+
+// familySemantics names the semantics of the op families that are not
+// NumPy's.
+var familySemantics = map[string]string{"tf": "TF semantics", "onnx": "ONNX semantics"}
+
+// ExpectedFrom says what an expected answer of a case of op stands for,
+// given its source as a case records it. A source that names an oracle
+// and its version ("numpy 1.24.2": two words, the second a version) is
+// said as ComputedBy says it: "tf.gather (TF semantics), computed with
+// numpy 1.24.2". Any other source (a document, an unknown op) is returned
+// as it is.
+func ExpectedFrom(op, source string) string {
+	name, version, two := strings.Cut(source, " ")
+	if !two || name == "" || strings.Contains(version, " ") || version == "" || version[0] < '0' || version[0] > '9' {
+		return source
+	}
+	return ComputedBy(op, source)
+}
+
+// ComputedBy names the reference answer of a case of op that the oracle
+// (its name, or name and version) computed: for an op whose semantics
+// are not NumPy's, the reference it stands for and the oracle, "tf.gather
+// (TF semantics), computed with numpy"; for an op of NumPy's (or an
+// unknown op), the oracle alone.
+func ComputedBy(op, oracle string) string {
+	d, ok := registry[op]
+	if !ok || familySemantics[d.Family] == "" {
+		return oracle
+	}
+	return fmt.Sprintf("%s (%s), computed with %s", d.Reference(), familySemantics[d.Family], oracle)
+}

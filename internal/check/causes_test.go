@@ -108,7 +108,7 @@ func TestFindCauses(t *testing.T) {
 	}
 	text.Reset()
 	s.WriteText(&text, TextOptions{Verbose: true})
-	if !strings.Contains(text.String(), "fail c/00") || !strings.Contains(text.String(), "    cause: getitem/negative-step\n") {
+	if !strings.Contains(text.String(), "fail c/00") || !strings.Contains(text.String(), " — cause getitem/negative-step\n") {
 		t.Errorf("with -v every failing case is listed with its cause:\n%s", text.String())
 	}
 

@@ -49,6 +49,12 @@ type Result struct {
 	// and shapes (see *casefile.Case.Describe); empty if its inputs
 	// could not be read.
 	Case string
+	// Op is the case's op ("" for a case that could not be read at
+	// all); Spec (its spec fields as written, by name) and Inputs (its
+	// inputs' dtypes and shapes) are set with Case.
+	Op     string
+	Spec   map[string]json.RawMessage
+	Inputs []Input
 	// Signature names the kind of failure (see package signature); zero
 	// unless the case failed on the implementation's answer.
 	Signature signature.Signature
@@ -60,6 +66,13 @@ type Result struct {
 	// or nil: a case that did not fail on the implementation's answer, or
 	// a run whose causes were not found (see Summary.FindCauses).
 	Cause *cause.Cause
+}
+
+// Input is the name, dtype and shape of an input of a case.
+type Input struct {
+	Name  string `json:"name"`
+	DType string `json:"dtype"`
+	Shape []int  `json:"shape"`
 }
 
 // Summary collects the results of a run.
@@ -89,6 +102,10 @@ type Summary struct {
 	// Causes are the causes of the failures (see FindCauses), nil until
 	// they are found or if no case failed on the implementation's answer.
 	Causes []cause.Cause
+	// CasesDir is the directory of the corpus the run read, "" for the
+	// embedded corpus: the `conform show` command of a failure in the
+	// JSON report names it.
+	CasesDir string
 	// Confirmations are the confirmations of the causes by neighbours,
 	// Confirmations[i] that of Causes[i] (nil for a cause no rule
 	// explains); nil until ConfirmCauses runs.
@@ -410,6 +427,7 @@ func one(ctx context.Context, fsys fs.FS, e corpus.Entry, fields map[string]json
 	if op == "" {
 		op = e.Op() // a case that could not be read: its line's op
 	}
+	r.Op = op
 	agreement := protocol.Compare(expected, got)
 	r.Signature = signature.FromAgreement(op, agreement)
 	if c != nil {
@@ -421,6 +439,7 @@ func one(ctx context.Context, fsys fs.FS, e corpus.Entry, fields map[string]json
 	}
 	if c != nil {
 		r.Case = c.Describe()
+		r.Spec, r.Inputs = specOf(c), inputsOf(c)
 	}
 	switch {
 	case got.IsCrash():
@@ -433,6 +452,31 @@ func one(ctx context.Context, fsys fs.FS, e corpus.Entry, fields map[string]json
 		return fail("got error %s (%s), want an output of shape %v", got.Kind(), got.Message(), t.Shape)
 	}
 	return fail("%s", agreement.Text)
+}
+
+// specOf returns the spec fields of c as written, by name; nil for an
+// unknown op.
+func specOf(c *casefile.Case) map[string]json.RawMessage {
+	if c.Def == nil {
+		return nil
+	}
+	spec := map[string]json.RawMessage{}
+	for _, f := range c.Def.Fields {
+		if raw, ok := c.Fields[f]; ok {
+			spec[f] = raw
+		}
+	}
+	return spec
+}
+
+// inputsOf returns the name, dtype and shape of each input of c, by name.
+func inputsOf(c *casefile.Case) []Input {
+	inputs := make([]Input, 0, len(c.Inputs))
+	for name, t := range c.Inputs {
+		inputs = append(inputs, Input{Name: name, DType: t.DType.String(), Shape: append([]int{}, t.Shape...)})
+	}
+	sort.Slice(inputs, func(i, j int) bool { return inputs[i].Name < inputs[j].Name })
+	return inputs
 }
 
 // metadataFields are the fields of a stored case that are not part of

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 )
 
 // WriteJSON writes the summary as JSON: the counts, the integrity
@@ -30,6 +32,15 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 		Cause     *string `json:"cause,omitempty"`
 		Group     string  `json:"group,omitempty"`
 		Symptom   string  `json:"symptom,omitempty"`
+		// Expected says what the expected answer stands for (see
+		// casefile.ExpectedFrom), beside its Source as recorded.
+		Expected string `json:"expected,omitempty"`
+		// Op, Spec and Inputs describe a failed case; Show is the
+		// conform show command that reproduces it.
+		Op     string                     `json:"op,omitempty"`
+		Spec   map[string]json.RawMessage `json:"spec,omitempty"`
+		Inputs []Input                    `json:"inputs,omitempty"`
+		Show   string                     `json:"show,omitempty"`
 	}
 	type causeDoc struct {
 		Rule string `json:"rule"`
@@ -88,6 +99,12 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 	}
 	for _, r := range s.Results {
 		res := result{ID: r.ID, Status: r.Status, Source: r.Source, Detail: r.Detail, Case: r.Case}
+		if r.Source != "" {
+			res.Expected = casefile.ExpectedFrom(r.Op, r.Source)
+		}
+		if r.Case != "" {
+			res.Op, res.Spec, res.Inputs, res.Show = r.Op, r.Spec, r.Inputs, ShowCommand(r.ID, s.CasesDir)
+		}
 		if !r.Signature.IsZero() {
 			res.Signature = r.Signature.String()
 		}
@@ -101,6 +118,33 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", " ")
 	return enc.Encode(doc)
+}
+
+// ShowCommand returns the conform show command line that reproduces the
+// case id of the corpus under dir ("" for the embedded corpus), each
+// argument quoted for a POSIX shell where it needs to be.
+func ShowCommand(id, dir string) string {
+	cmd := "conform show " + shellQuote(id)
+	if dir != "" {
+		cmd += " --cases " + shellQuote(dir)
+	}
+	return cmd
+}
+
+// shellQuote returns s as one word of a POSIX shell: as it is if it holds
+// only letters, digits and "_-./:=@,+", else in single quotes.
+func shellQuote(s string) string {
+	plain := s != ""
+	for _, r := range s {
+		if !(r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./:=@,+", r))) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // WriteJUnit writes the summary as a JUnit XML report, the format CI

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/cause"
 	"github.com/conformsuite/conform/internal/printable"
 )
@@ -78,29 +79,30 @@ func (s *Summary) WriteText(w io.Writer, o TextOptions) error {
 	return b.Flush()
 }
 
-// writeResult writes one case's result: a line with its status, ID,
-// source and detail, and for a failure its case and signature.
+// writeResult writes one case's result on one line: its status, ID,
+// source and detail, and for a failure its case, signature and cause,
+// each after " — ". Text from the corpus or the implementation (a
+// subscript of several lines among it) is escaped onto that line.
 func writeResult(w io.Writer, r Result) {
 	printable.Fprintf(w, "%s %s", r.Status, r.ID)
 	if r.Source != "" {
-		printable.Fprintf(w, " (expected: %s)", r.Source)
+		printable.Fprintf(w, " (expected: %s)", casefile.ExpectedFrom(r.Op, r.Source))
 	}
 	if r.Detail != "" {
 		printable.Fprintf(w, ": %s", r.Detail)
 	}
+	if r.Status == Fail || r.Status == XFail {
+		if r.Case != "" {
+			printable.Fprintf(w, " — case %s", r.Case)
+		}
+		if !r.Signature.IsZero() {
+			printable.Fprintf(w, " — signature %s", r.Signature)
+		}
+		if r.Cause != nil {
+			printable.Fprintf(w, " — cause %s", causeName(r.Cause))
+		}
+	}
 	fmt.Fprintln(w)
-	if r.Status != Fail && r.Status != XFail {
-		return
-	}
-	if r.Case != "" {
-		printable.Fprintf(w, "    case: %s\n", r.Case)
-	}
-	if !r.Signature.IsZero() {
-		printable.Fprintf(w, "    signature: %s\n", r.Signature)
-	}
-	if r.Cause != nil {
-		printable.Fprintf(w, "    cause: %s\n", causeName(r.Cause))
-	}
 }
 
 // causeName names the cause of a failure: its rule, or that no rule
