@@ -54,6 +54,7 @@ var commands = []*command{
 	reportCommand,
 	rulesCommand,
 	serveCommand,
+	adapterCommand,
 	setupCommand,
 	helpCommand,
 }
