@@ -1,0 +1,80 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/conformsuite/conform/internal/pyadapter"
+)
+
+// docAdapter returns the Python adapter docs/protocol.md shows for the
+// helper: the first python block after its marker.
+func docAdapter(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("../../docs/protocol.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "<!-- the adapter helper example")
+	if !ok {
+		t.Fatal("docs/protocol.md has no adapter helper example")
+	}
+	_, rest, ok = strings.Cut(rest, "```python\n")
+	code, _, ok2 := strings.Cut(rest, "```\n")
+	if !ok || !ok2 {
+		t.Fatal("docs/protocol.md: the adapter helper example has no python block")
+	}
+	return code
+}
+
+// TestAdapterPython runs the adapter docs/protocol.md shows, NumPy itself
+// on the helper `conform adapter python -o` writes, on the whole embedded
+// corpus: every case of its ops passes (the keys made from the structured
+// key, the exceptions mapped to kinds), and only the other ops are skipped.
+func TestAdapterPython(t *testing.T) {
+	requireNumPy(t)
+	dir := t.TempDir()
+	helper := filepath.Join(dir, pyadapter.FileName)
+	if code, stdout, stderr := runCLI("adapter", "python", "-o", helper); code != 0 || stdout != "" || stderr != "" {
+		t.Fatalf("conform adapter python -o: exit %d\n%s%s", code, stdout, stderr)
+	}
+	adapter := filepath.Join(dir, "my_adapter.py")
+	writeFile(t, adapter, docAdapter(t))
+	command := "/usr/bin/python3 " + adapter
+	listed := adapterHelloOps(t, command)
+	code, stdout, stderr := runCLI("check", "--impl", command)
+	m := checkSummary.FindStringSubmatch(stdout)
+	if code != 0 || m == nil || m[2] != "0" {
+		t.Fatalf("exit %d\n%s\n%s", code, tail(stdout, 40), stderr)
+	}
+	if passed, _ := strconv.Atoi(m[1]); passed < 1500*len(listed) {
+		t.Errorf("only %d cases passed; the corpus has 1,600 and more of each of %v\n%s", passed, listed, tail(stdout, 10))
+	}
+	for _, line := range strings.Split(stdout, "\n") {
+		if s := unlistedSkip.FindStringSubmatch(line); strings.HasPrefix(line, "skipped ") && (s == nil || slices.Contains(listed, s[2])) {
+			t.Errorf("a skip other than of an op the adapter does not list: %s", line)
+		}
+	}
+}
+
+// TestAdapterPythonOutput checks that `conform adapter python` writes the
+// helper to stdout, with conform's op table, and refuses another language.
+func TestAdapterPythonOutput(t *testing.T) {
+	code, stdout, stderr := runCLI("adapter", "python")
+	if code != 0 || stderr != "" || stdout != string(pyadapter.Source()) {
+		t.Fatalf("exit %d, stderr %q, stdout the helper: %v", code, stderr, stdout == string(pyadapter.Source()))
+	}
+	if strings.Contains(stdout, "__CONFORM_OPS__") || !strings.Contains(stdout, `"take_along_axis":{"inputs":["arr","indices"]`) {
+		t.Errorf("the helper has no op table:\n%s", tail(stdout, 5))
+	}
+	if code, _, stderr := runCLI("adapter", "rust"); code != exitUsage || !strings.HasPrefix(stderr, "conform adapter: ") {
+		t.Errorf("adapter rust: exit %d, stderr %q, want a usage error", code, stderr)
+	}
+	if code, _, _ := runCLI("adapter", "python", "-o", filepath.Join(t.TempDir(), "no", "such", "dir.py")); code != exitRejected {
+		t.Errorf("adapter python -o into a missing directory: exit %d, want %d", code, exitRejected)
+	}
+}
