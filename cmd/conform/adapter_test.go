@@ -42,14 +42,25 @@ func TestAdapterPython(t *testing.T) {
 	if code, stdout, stderr := runCLI("adapter", "python", "-o", helper); code != 0 || stdout != "" || stderr != "" {
 		t.Fatalf("conform adapter python -o: exit %d\n%s%s", code, stdout, stderr)
 	}
+	code := docAdapter(t)
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "```python\n"+code+"```\n") {
+		t.Error("the adapter in README differs from the one of docs/protocol.md")
+	}
+	if n := strings.Count(code, "\n"); n > 20 {
+		t.Errorf("the adapter has %d lines; the docs promise twenty", n)
+	}
 	adapter := filepath.Join(dir, "my_adapter.py")
-	writeFile(t, adapter, docAdapter(t))
+	writeFile(t, adapter, code)
 	command := "/usr/bin/python3 " + adapter
 	listed := adapterHelloOps(t, command)
-	code, stdout, stderr := runCLI("check", "--impl", command)
+	exit, stdout, stderr := runCLI("check", "--impl", command)
 	m := checkSummary.FindStringSubmatch(stdout)
-	if code != 0 || m == nil || m[2] != "0" {
-		t.Fatalf("exit %d\n%s\n%s", code, tail(stdout, 40), stderr)
+	if exit != 0 || m == nil || m[2] != "0" {
+		t.Fatalf("exit %d\n%s\n%s", exit, tail(stdout, 40), stderr)
 	}
 	if passed, _ := strconv.Atoi(m[1]); passed < 1500*len(listed) {
 		t.Errorf("only %d cases passed; the corpus has 1,600 and more of each of %v\n%s", passed, listed, tail(stdout, 10))
