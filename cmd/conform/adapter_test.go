@@ -1,13 +1,18 @@
 package main
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/npy"
 	"github.com/conformsuite/conform/internal/pyadapter"
 )
 
@@ -88,4 +93,55 @@ func TestAdapterPythonOutput(t *testing.T) {
 	if code, _, _ := runCLI("adapter", "python", "-o", filepath.Join(t.TempDir(), "no", "such", "dir.py")); code != exitRejected {
 		t.Errorf("adapter python -o into a missing directory: exit %d, want %d", code, exitRejected)
 	}
+}
+
+// TestAdapterPythonChecks checks what the helper answers itself, before a
+// function runs, for requests the corpus holds none of.
+func TestAdapterPythonChecks(t *testing.T) {
+	requireNumPy(t)
+	dir := t.TempDir()
+	if code, _, stderr := runCLI("adapter", "python", "-o", filepath.Join(dir, pyadapter.FileName)); code != 0 {
+		t.Fatalf("conform adapter python -o: exit %d: %s", code, stderr)
+	}
+	adapter := filepath.Join(dir, "my_adapter.py")
+	writeFile(t, adapter, docAdapter(t))
+	tests := []struct {
+		rule, request, kind string
+	}{
+		{"an index that is not a string is bad_input", `{"id":1,"op":"getitem","index":3,"inputs":{}}`, "bad_input"},
+		{"a field of another op is bad_input", `{"id":1,"op":"take","index":"x","inputs":{}}`, "bad_input"},
+		{"a required field missing is bad_input", `{"id":1,"op":"take_along_axis","inputs":{}}`, "bad_input"},
+		{"an input the op does not take is bad_input", `{"id":1,"op":"take","inputs":{"b":"` + npyOf(t) + `"}}`, "bad_input"},
+		{"an input the structured key does not name is bad_input", `{"id":1,"op":"getitem","index":"x[0]","key":[0],"inputs":{"x":"` + npyOf(t) + `","i":"` + npyOf(t) + `"}}`, "bad_input"},
+		{"a name of the structured key without input is bad_input", `{"id":1,"op":"getitem","index":"x[i]","key":[{"name":"i"}],"inputs":{"x":"` + npyOf(t) + `"}}`, "bad_input"},
+		{"a subscript without structured key is the library's to refuse: NumPy's IndexError for a float, a fault of the spec", `{"id":1,"op":"getitem","index":"x[1.5]","inputs":{"x":"` + npyOf(t) + `"}}`, "invalid_spec"},
+		{"a subscript that does not parse is invalid_spec", `{"id":1,"op":"getitem","index":"x[1 +]","inputs":{"x":"` + npyOf(t) + `"}}`, "invalid_spec"},
+		{"too many indices is a fault of the spec, not out of range", `{"id":1,"op":"getitem","index":"x[0, 0]","key":[0,0],"inputs":{"x":"` + npyOf(t) + `"}}`, "invalid_spec"},
+		{"an index out of bounds is out_of_range", `{"id":1,"op":"getitem","index":"x[5]","key":[5],"inputs":{"x":"` + npyOf(t) + `"}}`, "out_of_range"},
+	}
+	for _, tt := range tests {
+		cmd := exec.Command("/usr/bin/python3", adapter)
+		cmd.Stdin = strings.NewReader(tt.request + "\n")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v", tt.rule, err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		var answer struct {
+			Error struct{ Kind string }
+		}
+		if len(lines) != 2 || json.Unmarshal([]byte(lines[1]), &answer) != nil || answer.Error.Kind != tt.kind {
+			t.Errorf("%s: answered %s, want an error of kind %s", tt.rule, out, tt.kind)
+		}
+	}
+}
+
+// npyOf returns the base64 .npy of a 1-d int64 array of three elements.
+func npyOf(t *testing.T) string {
+	t.Helper()
+	x, err := engine.FromBytes(engine.Int64Type, []int{3}, make([]byte, 24))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(npy.Encode(x))
 }

@@ -138,9 +138,11 @@ def getitem_key(inputs, request):
     if isinstance(request.get("key"), list):
         items = request["key"]
         names = {k["name"] for k in items if isinstance(k, dict) and "name" in k}
+    elif not isinstance(request.get("index"), str):
+        raise Rejected("bad_input", '"index" must be a string such as "x[1:3, ...]"')
     else:
         try:
-            items = parse_subscript(request.get("index", ""))
+            items = parse_subscript(request["index"])
         except (Rejected, RecursionError) as e:
             items, error = [], e
         names = {k for k in items if isinstance(k, Name)}
@@ -302,7 +304,8 @@ def answer(request, ops, kinds):
         kind = kinds(e, op, inputs, fields, key) if kinds else None
         if kind is None:
             kind = kind_of(e, op, inputs, fields, key)
-        return {"error": {"kind": kind, "message": ("%s: %s" % (type(e).__name__, e))[:2000]}}
+        message = str(e) if isinstance(e, Rejected) else "%s: %s" % (type(e).__name__, e)
+        return {"error": {"kind": kind, "message": message[:2000]}}
     buf = io.BytesIO()
     np.save(buf, np.array(out, order="C"), allow_pickle=False)  # C order, dtype and rank kept
     return {"output": base64.b64encode(buf.getvalue()).decode()}
