@@ -117,6 +117,8 @@ func TestAdapterPythonChecks(t *testing.T) {
 		{"a subscript without structured key is the library's to refuse: NumPy's IndexError for a float, a fault of the spec", `{"id":1,"op":"getitem","index":"x[1.5]","inputs":{"x":"` + npyOf(t) + `"}}`, "invalid_spec"},
 		{"a subscript that does not parse is invalid_spec", `{"id":1,"op":"getitem","index":"x[1 +]","inputs":{"x":"` + npyOf(t) + `"}}`, "invalid_spec"},
 		{"too many indices is a fault of the spec, not out of range", `{"id":1,"op":"getitem","index":"x[0, 0]","key":[0,0],"inputs":{"x":"` + npyOf(t) + `"}}`, "invalid_spec"},
+		{"a mask of another shape than x's is a fault of the spec, also on an empty axis", `{"id":1,"op":"getitem","index":"x[i]","key":[{"name":"i"}],"inputs":{"x":"` + npyEmpty(t) + `","i":"` + npyTrue(t) + `"}}`, "invalid_spec"},
+		{"an integer beyond int64 among other items is out_of_range (NumPy raises OverflowError)", `{"id":1,"op":"getitem","index":"x[0, 9223372036854775808]","inputs":{"x":"` + npyOf(t) + `"}}`, "out_of_range"},
 		{"an index out of bounds is out_of_range", `{"id":1,"op":"getitem","index":"x[5]","key":[5],"inputs":{"x":"` + npyOf(t) + `"}}`, "out_of_range"},
 	}
 	for _, tt := range tests {
@@ -140,6 +142,26 @@ func TestAdapterPythonChecks(t *testing.T) {
 func npyOf(t *testing.T) string {
 	t.Helper()
 	x, err := engine.FromBytes(engine.Int64Type, []int{3}, make([]byte, 24))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(npy.Encode(x))
+}
+
+// npyEmpty returns the base64 .npy of an empty 1-d int64 array.
+func npyEmpty(t *testing.T) string {
+	t.Helper()
+	x, err := engine.FromBytes(engine.Int64Type, []int{0}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(npy.Encode(x))
+}
+
+// npyTrue returns the base64 .npy of the boolean array [True].
+func npyTrue(t *testing.T) string {
+	t.Helper()
+	x, err := engine.FromBytes(engine.BoolType, []int{1}, []byte{1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -198,6 +198,9 @@ def spec_fault(op, inputs, fields, key):
                 k, dim = (min(max(k, -n), n - 1) if n else k), dim + 1
             elif isinstance(k, np.ndarray):
                 a = k
+                # NumPy checks a mask's shape against x's, whatever the positions.
+                if a.dtype.kind == "b" and a.ndim and tuple(a.shape) != tuple(x.shape[dim:dim + a.ndim]):
+                    return True
                 if a.dtype.kind in "iu" and n and a.size:
                     k = np.asarray(np.clip(a.astype(object), -n, n - 1)).astype(np.int64).reshape(a.shape)
                 dim += a.ndim if a.dtype.kind == "b" and a.ndim else 1
@@ -255,6 +258,10 @@ def kind_of(exc, op, inputs, fields, key):
         return exc.kind
     if isinstance(exc, KeyError):
         return "bad_input"
+    # getitem: an integer beyond int64 is out of range for any axis, whichever class the
+    # library raises for it (NumPy: IndexError alone, OverflowError among other items).
+    if op == "getitem" and isinstance(exc, OverflowError):
+        return "invalid_spec" if spec_fault(op, inputs, fields, key) else "out_of_range"
     if isinstance(exc, (ValueError, TypeError, OverflowError)) and not isinstance(exc, IndexError):
         return "invalid_spec"
     return "invalid_spec" if spec_fault(op, inputs, fields, key) else "out_of_range"
