@@ -27,6 +27,8 @@
 //	    list the rules of the reference semantics, with the corpus cases that exercise each
 //	conform serve
 //	    run the engine as a conform/1 protocol child
+//	conform adapter python [-o FILE]
+//	    write the Python adapter helper (conform_adapter.py)
 //	conform setup [--oracles numpy,tfjs,ort,tflite]
 //	    install what the oracles need (NumPy, npm packages)
 //	conform help [COMMAND]

@@ -55,6 +55,7 @@ var commands = []*command{
 	reportCommand,
 	rulesCommand,
 	serveCommand,
+	adapterCommand,
 	setupCommand,
 	helpCommand,
 }

@@ -17,13 +17,15 @@ import (
 // one line for messages, from its fields as written.
 
 // Request returns the case as a conform/1 protocol request: its fields
-// (raw JSON values) plus "id", with each input as base64 .npy bytes.
-// encoding/json writes it as AppendRequest does, with the id among the
-// sorted keys.
+// (raw JSON values) plus "id", with each input as base64 .npy bytes, and
+// for a getitem case whose subscript parses, its structured key (KeyField,
+// see StructuredKey). encoding/json writes it as AppendRequest does, with
+// the id among the sorted keys.
 func (c *Case) Request(id int64) map[string]any {
-	req := make(map[string]any, len(c.Fields)+2)
-	for _, k := range c.specKeys() {
-		req[k] = c.Fields[k]
+	req := make(map[string]any, len(c.Fields)+3)
+	key := c.wireKey()
+	for _, k := range c.requestKeys(key != nil) {
+		req[k] = c.requestField(k, key)
 	}
 	inputs := make(map[string]string, len(c.Inputs))
 	for name, t := range c.Inputs {
@@ -36,23 +38,26 @@ func (c *Case) Request(id int64) map[string]any {
 
 // AppendRequest appends the case as a conform/1 request object without
 // an "id" (the client adds it): its fields as written, in sorted order
-// (not "id" or "inputs"), and "inputs" with each input as base64 .npy
+// (not "id" or "inputs"; for getitem not a written KeyField either), for
+// a getitem case whose subscript parses its structured key (KeyField, see
+// StructuredKey) among them, and "inputs" with each input as base64 .npy
 // bytes. A case that is not valid (Err) is sent as written too; only a
 // case New could not encode is an error.
 func (c *Case) AppendRequest(dst []byte) ([]byte, error) {
 	if c.wireErr != nil {
 		return nil, c.wireErr
 	}
-	dst = slices.Grow(dst, c.RequestSize())
+	key := c.wireKey()
+	dst = slices.Grow(dst, c.requestSize(key))
 	dst = append(dst, '{')
-	keys := c.specKeys()
+	keys := c.requestKeys(key != nil)
 	for i, k := range keys {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		dst, _ = appendJSON(dst, k)
 		dst = append(dst, ':')
-		dst = append(dst, c.Fields[k]...)
+		dst = append(dst, c.requestField(k, key)...)
 	}
 	if len(keys) > 0 {
 		dst = append(dst, ',')
@@ -78,7 +83,12 @@ func (c *Case) AppendRequest(dst []byte) ([]byte, error) {
 // an estimate to reserve memory by, a little above the real length for
 // ordinary cases.
 func (c *Case) RequestSize() int {
-	n := 64 + 8*len(c.Fields)
+	return c.requestSize(c.wireKey())
+}
+
+// requestSize is RequestSize for a case whose structured key is key.
+func (c *Case) requestSize(key []byte) int {
+	n := 64 + 8*len(c.Fields) + len(KeyField) + len(key)
 	for k, raw := range c.Fields {
 		n += len(k) + len(raw)
 	}
@@ -131,6 +141,31 @@ func (c *Case) specKeys() []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// requestKeys lists the fields of the case's request, sorted: specKeys,
+// and for getitem KeyField only if withKey (the structured key replaces a
+// field of that name written in the case).
+func (c *Case) requestKeys(withKey bool) []string {
+	keys := c.specKeys()
+	if c.Def != getItemOp {
+		return keys
+	}
+	keys = slices.DeleteFunc(keys, func(k string) bool { return k == KeyField })
+	if withKey {
+		i, _ := slices.BinarySearch(keys, KeyField)
+		keys = slices.Insert(keys, i, KeyField)
+	}
+	return keys
+}
+
+// requestField returns the value of the request field k: key for
+// KeyField of a getitem case, the field as written otherwise.
+func (c *Case) requestField(k string, key []byte) json.RawMessage {
+	if k == KeyField && c.Def == getItemOp {
+		return key
+	}
+	return c.Fields[k]
 }
 
 func (c *Case) inputNames() []string {

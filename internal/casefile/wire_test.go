@@ -203,6 +203,36 @@ func TestRequestBytes(t *testing.T) {
 			"getitem x[<1>]; x: <i4 (2,)",
 		},
 		{
+			"a getitem subscript that parses is sent with its structured key, among the sorted fields",
+			map[string]any{"op": "getitem", "index": "x[i, ::-1]", "comment": "c"}, map[string]*engine.Tensor{"x": x, "i": i},
+			`{"comment":"c","index":"x[i, ::-1]","key":[{"name":"i"},{"start":null,"stop":null,"step":-1}],"op":"getitem","inputs":{"i":"` + npyI + `","x":"` + npyX + `"}}`,
+			`getitem comment="c" x[i, ::-1]; i: <i8 (1,), x: <i4 (2,)`,
+		},
+		{
+			"a field called key written in a getitem case is replaced by the structured key",
+			map[string]any{"op": "getitem", "index": "x[0]", "key": "mine"}, map[string]*engine.Tensor{"x": x},
+			`{"index":"x[0]","key":[0],"op":"getitem","inputs":{"x":"` + npyX + `"}}`,
+			`getitem x[0] key="mine"; x: <i4 (2,)`,
+		},
+		{
+			"a subscript holding an item NumPy refuses has no structured key, nor a written one",
+			map[string]any{"op": "getitem", "index": "x[1.5]", "key": "mine"}, map[string]*engine.Tensor{"x": x},
+			`{"index":"x[1.5]","op":"getitem","inputs":{"x":"` + npyX + `"}}`,
+			`getitem x[1.5] key="mine"; x: <i4 (2,)`,
+		},
+		{
+			"a getitem case that is not valid (an input its subscript does not name) still has its key",
+			map[string]any{"op": "getitem", "index": "x[:]"}, map[string]*engine.Tensor{"x": x, "i": i},
+			`{"index":"x[:]","key":[{"start":null,"stop":null,"step":null}],"op":"getitem","inputs":{"i":"` + npyI + `","x":"` + npyX + `"}}`,
+			`getitem x[:]; i: <i8 (1,), x: <i4 (2,)`,
+		},
+		{
+			"a field called key of another op is sent as written",
+			map[string]any{"op": "take", "axis": nil, "key": int64(3)}, map[string]*engine.Tensor{"a": x, "indices": i},
+			`{"axis":null,"key":3,"op":"take","inputs":{"a":"` + npyX + `","indices":"` + npyI + `"}}`,
+			`take axis=null key=3; a: <i4 (2,), indices: <i8 (1,)`,
+		},
+		{
 			"a mask keeps the wire form it was written in: a 0/1 list or an integer",
 			map[string]any{"op": "strided_slice", "begin": []int64{0}, "end": []int64{-1}, "begin_mask": []int64{1}, "shrink_axis_mask": int64(0)}, map[string]*engine.Tensor{"x": x},
 			`{"begin":[0],"begin_mask":[1],"end":[-1],"op":"strided_slice","shrink_axis_mask":0,"inputs":{"x":"` + npyX + `"}}`,
@@ -257,9 +287,9 @@ func TestFromFields(t *testing.T) {
 		{"compact values stay byte for byte", map[string]json.RawMessage{"op": []byte(`"slice"`), "begin": []byte(`[1]`), "size": []byte(`[2]`)},
 			`{"begin":[1],"op":"slice","size":[2],`},
 		{"white space between values goes, that inside a string stays", map[string]json.RawMessage{"op": []byte(`"getitem"`), "index": []byte(`"x[1, ::2]"`), "note": []byte("[ 1,\n 2 ]")},
-			`{"index":"x[1, ::2]","note":[1,2],"op":"getitem",`},
+			`{"index":"x[1, ::2]","key":[1,{"start":null,"stop":null,"step":2}],"note":[1,2],"op":"getitem",`},
 		{"a string is kept as written, escapes and all", map[string]json.RawMessage{"op": []byte(`"getitem"`), "index": []byte(`"x[\u0031]"`)},
-			`{"index":"x[\u0031]","op":"getitem",`},
+			`{"index":"x[\u0031]","key":[1],"op":"getitem",`},
 	}
 	for _, tt := range tests {
 		c := casefile.FromFields(tt.fields, map[string]*engine.Tensor{"x": x})
