@@ -886,6 +886,7 @@ func parseResponse(fields map[string]json.RawMessage) (r Answer, bad string) {
 	var e struct {
 		Kind    *string `json:"kind"`
 		Message *string `json:"message"`
+		Type    *string `json:"type"`
 	}
 	if json.Unmarshal(errRaw, &e) != nil || e.Kind == nil {
 		return r, "error is not an object with a kind"
@@ -894,11 +895,17 @@ func parseResponse(fields map[string]json.RawMessage) (r Answer, bad string) {
 	if !kind.Valid() {
 		return r, fmt.Sprintf("unknown error kind %q", *e.Kind)
 	}
-	var msg string
+	var msg, typ string
 	if e.Message != nil {
 		msg = Truncate(*e.Message, MaxMessageBytes)
 	}
-	return Error(kind, msg), ""
+	if e.Type != nil {
+		if !ValidType(*e.Type) {
+			return r, fmt.Sprintf("error type %q is not a class name", Truncate(*e.Type, 80))
+		}
+		typ = *e.Type
+	}
+	return TypedError(kind, msg, typ), ""
 }
 
 // afterAnswerLocked moves on after cl got its answer: the next suspect
