@@ -151,6 +151,10 @@ func (s *Summary) Add(r Result) {
 type Expectation struct {
 	Output string `json:"output,omitempty"`
 	Error  string `json:"error,omitempty"`
+	// Type is the class of the exception the reference raised for an
+	// expected error ("IndexError", "numpy.AxisError"), where the
+	// reference is Python's NumPy; empty otherwise.
+	Type   string `json:"type,omitempty"`
 	Source string `json:"source"`
 }
 

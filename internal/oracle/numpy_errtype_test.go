@@ -31,6 +31,8 @@ func TestNumPyOracleErrorType(t *testing.T) {
 		{"x[0, 0, 0]: too many indices is an IndexError", "getitem", map[string]any{"index": "x[0, 0, 0]"}, map[string]*engine.Tensor{"x": a23}, engine.InvalidSpec, "IndexError"},
 		{"x[::0]: a zero step is a ValueError", "getitem", map[string]any{"index": "x[::0]"}, map[string]*engine.Tensor{"x": a23}, engine.InvalidSpec, "ValueError"},
 		{"x[1.5:]: a float slice bound is a TypeError", "getitem", map[string]any{"index": "x[1.5:]"}, map[string]*engine.Tensor{"x": a23}, engine.InvalidSpec, "TypeError"},
+		{"x[]: a subscript Python cannot parse is its SyntaxError", "getitem", map[string]any{"index": "x[]"}, map[string]*engine.Tensor{"x": a23}, engine.InvalidSpec, "SyntaxError"},
+		{"x[[1.5]]: a float in a list is an IndexError", "getitem", map[string]any{"index": "x[[1.5]]"}, map[string]*engine.Tensor{"x": a23}, engine.InvalidSpec, "IndexError"},
 		{"x[..., ...]: two ellipses are an IndexError", "getitem", map[string]any{"index": "x[..., ...]"}, map[string]*engine.Tensor{"x": a23}, engine.InvalidSpec, "IndexError"},
 		{"x[[[0], []]]: a ragged list is a ValueError", "getitem", map[string]any{"index": "x[[[0], []]]"}, map[string]*engine.Tensor{"x": a23}, engine.InvalidSpec, "ValueError"},
 		{"x[i, j] not broadcasting: IndexError", "getitem", map[string]any{"index": "x[i, j]"}, map[string]*engine.Tensor{"x": a23, "i": I([]int{2}, 0, 1), "j": I([]int{3}, 0, 1, 2)}, engine.InvalidSpec, "IndexError"},

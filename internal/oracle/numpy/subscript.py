@@ -367,7 +367,7 @@ def parse_index_ast(src):
     except SyntaxError as e:
         if "too many nested" in str(e) or "too complex" in str(e):
             raise TooDeep("Python's parser cannot parse index %r: %s" % (src[:60], one_line(e)))
-        raise invalid("cannot parse index %r: %s" % (src[:120], one_line(e)))
+        raise invalid("cannot parse index %r: %s" % (src[:120], one_line(e)), exception_class(e))
     except Exception as e:  # ValueError (NUL bytes), ...
         raise invalid("cannot parse index %r: %s" % (src[:120], one_line(e)))
     body = tree.body
@@ -471,7 +471,7 @@ def convert_list(i, e):
                               % (i + 1, short(n), MSG_INVALID_INDEX), "IndexError")
         elif kind != K_BOOL:
             raise invalid("item %d: a list index holds %s; only integers and booleans are valid "
-                          "in an index array" % (i + 1, "None" if kind == K_NONE else what))
+                          "in an index array" % (i + 1, "None" if kind == K_NONE else what), "IndexError")
         return n
 
     values = walk(e)
