@@ -43,7 +43,16 @@ type Hello struct {
 	Name    string   `json:"name"`
 	Version string   `json:"version"`
 	Ops     []string `json:"ops"`
+	// Errors says what the child's errors stand for: ErrorsPython if
+	// they are Python exceptions whose class each error answer gives in
+	// its "type" (then errors of NumPy-defined ops are compared by class,
+	// see CompareByClass), "" otherwise.
+	Errors string `json:"errors,omitempty"`
 }
+
+// ErrorsPython is the hello's "errors" of a child whose errors are Python
+// exceptions, each error answer giving its class in "type".
+const ErrorsPython = "python"
 
 // CrashKind is the code of a crash the client detects or is told of: the
 // code of an Answer that is a crash, unless the child gave a code of its
@@ -1213,6 +1222,7 @@ func parseHello(line []byte) (Hello, error) {
 			Name    *string   `json:"name"`
 			Version *string   `json:"version"`
 			Ops     *[]string `json:"ops"`
+			Errors  string    `json:"errors"`
 		} `json:"hello"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
@@ -1227,7 +1237,11 @@ func parseHello(line []byte) (Hello, error) {
 	for i, op := range *h.Ops {
 		ops[i] = Truncate(op, MaxNameBytes)
 	}
-	return Hello{Name: Truncate(*h.Name, MaxNameBytes), Version: Truncate(*h.Version, MaxNameBytes), Ops: ops}, nil
+	hello := Hello{Name: Truncate(*h.Name, MaxNameBytes), Version: Truncate(*h.Version, MaxNameBytes), Ops: ops}
+	if h.Errors == ErrorsPython {
+		hello.Errors = ErrorsPython
+	}
+	return hello, nil
 }
 
 // readLine reads one line without its newline. A line longer than
