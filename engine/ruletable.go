@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // RuleID is the stable identifier of one rule of the reference semantics
 // (see Rule), such as "getitem/negative-step": the op it belongs to
@@ -809,4 +812,19 @@ func (id RuleID) Errorf(format string, args ...any) *Error {
 		panic(fmt.Sprintf("engine: %q is not an error rule of RuleTable", id))
 	}
 	return &Error{Kind: RuleTable[i].Kind, Message: fmt.Sprintf(format, args...), Rule: id}
+}
+
+// RefClass returns the Python exception class the reference raises for
+// an error rule, as RefError names it first ("IndexError",
+// "numpy.AxisError"), or "" if RefError names none (a TF status, an ONNX
+// Runtime message, conform's own rule, an output rule).
+func (r Rule) RefClass() string {
+	name := r.RefError
+	if i := strings.IndexAny(name, ":; ("); i >= 0 {
+		name = name[:i]
+	}
+	if !strings.HasSuffix(name, "Error") {
+		return ""
+	}
+	return name
 }

@@ -58,6 +58,11 @@ type Result struct {
 	// Signature names the kind of failure (see package signature); zero
 	// unless the case failed on the implementation's answer.
 	Signature signature.Signature
+	// Level says how an expected error was compared with the answer's:
+	// "kind" (conform's kinds) or "class" (the exception classes, for an
+	// implementation whose errors are Python exceptions, on NumPy-defined
+	// ops); empty unless both were errors (protocol.Agreement.Level).
+	Level string
 	// KnownCrash is the signature entry of the known-failures list that
 	// matched the case's crash or timeout, or empty (see
 	// ApplyKnownFailures).
@@ -151,6 +156,10 @@ func (s *Summary) Add(r Result) {
 type Expectation struct {
 	Output string `json:"output,omitempty"`
 	Error  string `json:"error,omitempty"`
+	// Type is the class of the exception the reference raised for an
+	// expected error ("IndexError", "numpy.AxisError"), where the
+	// reference is Python's NumPy; empty otherwise.
+	Type   string `json:"type,omitempty"`
 	Source string `json:"source"`
 }
 
@@ -392,7 +401,7 @@ func one(ctx context.Context, fsys fs.FS, e corpus.Entry, fields map[string]json
 	if (want.Output == "") == (want.Error == "") {
 		return fail(`expect must hold exactly one of "output" and "error"`)
 	}
-	expected := protocol.Error(engine.ErrorKind(want.Error), "")
+	expected := protocol.TypedError(engine.ErrorKind(want.Error), "", want.Type)
 	if want.Output != "" {
 		t, err := readNPY(fsys, e.Dir, want.Output)
 		if err != nil {
@@ -428,7 +437,8 @@ func one(ctx context.Context, fsys fs.FS, e corpus.Entry, fields map[string]json
 		op = e.Op() // a case that could not be read: its line's op
 	}
 	r.Op = op
-	agreement := protocol.Compare(expected, got)
+	agreement := impl.CompareFor(im, op, expected, got)
+	r.Level = agreement.Level
 	r.Signature = signature.FromAgreement(op, agreement)
 	if c != nil {
 		r.Signature = signature.Attribute(c, r.Signature, got)

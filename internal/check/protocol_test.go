@@ -44,6 +44,21 @@ func TestMain(m *testing.M) {
 		})
 		os.Exit(0)
 	}
+	if mode := os.Getenv("CONFORM_FAULTY_CHILD"); mode == "axiserror" || mode == "axiserror-python" {
+		// Every answer is an out_of_range error raised as numpy.AxisError.
+		hello := protocol.Hello{Name: mode, Version: "0", Ops: casefile.OpNames()}
+		if mode == "axiserror-python" {
+			hello.Errors = protocol.ErrorsPython
+		}
+		protocol.ServeFunc(os.Stdin, os.Stdout, hello, func(line []byte) map[string]any {
+			var req struct {
+				ID any `json:"id"`
+			}
+			json.Unmarshal(line, &req)
+			return map[string]any{"id": req.ID, "error": map[string]any{"kind": "out_of_range", "message": "m", "type": "numpy.AxisError"}}
+		})
+		os.Exit(0)
+	}
 	if os.Getenv("CONFORM_FAULTY_CHILD") != "" {
 		answer := func(line []byte) map[string]any {
 			var req struct {
@@ -125,5 +140,51 @@ func TestFaultyChildCostsOneCaseEach(t *testing.T) {
 	}
 	if s.Line() != "37 passed, 3 failed, 0 skipped" {
 		t.Errorf("summary %q", s.Line())
+	}
+}
+
+// TestErrorsComparedByClass checks that an implementation whose hello
+// says its errors are Python exceptions is compared by exception class on
+// NumPy-defined ops (a subclass of the expected class agrees, whatever
+// the kind) and by kind elsewhere, and that every other implementation is
+// compared by kind; each result says which level was compared.
+func TestErrorsComparedByClass(t *testing.T) {
+	fsys := fstest.MapFS{"c/a.npy": {Data: npyOf(0, 1, 2, 3)}, "c/i.npy": {Data: npyOf(0)}}
+	take := `"op":"take","axis":0,"inputs":{"a":"a.npy","indices":"i.npy"}`
+	gather := `"op":"gather","axis":0,"inputs":{"params":"a.npy","indices":"i.npy"}`
+	tests := []struct {
+		rule            string
+		fields, expect  string
+		python, byKinds Status
+		level           string // with the python child
+	}{
+		{"the reference's own class agrees though the kinds differ", take, `{"error":"invalid_spec","type":"numpy.AxisError"}`, Pass, Fail, "class"},
+		{"AxisError is a ValueError", take, `{"error":"invalid_spec","type":"ValueError"}`, Pass, Fail, "class"},
+		{"AxisError is an IndexError", take, `{"error":"out_of_range","type":"IndexError"}`, Pass, Pass, "class"},
+		{"another class fails", take, `{"error":"out_of_range","type":"TypeError"}`, Fail, Pass, "class"},
+		{"an expected error without class is compared by kind", take, `{"error":"invalid_spec"}`, Fail, Fail, "kind"},
+		{"a TF op is compared by kind even with a class", gather, `{"error":"invalid_spec","type":"numpy.AxisError"}`, Fail, Fail, "kind"},
+	}
+	var lines []string
+	for i, tc := range tests {
+		lines = append(lines, fmt.Sprintf(`{"id":"c/%02d",%s,"expect":%s}`, i, tc.fields, strings.TrimSuffix(tc.expect, "}")+`,"source":"numpy"}`))
+	}
+	fsys["c/cases.jsonl"] = &fstest.MapFile{Data: []byte(strings.Join(lines, "\n"))}
+	for _, mode := range []string{"axiserror-python", "axiserror"} {
+		im := startProtocolChild(t, mode)
+		s, err := Run(context.Background(), fsys, im, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, tc := range tests {
+			r := s.Results[i]
+			want, level := tc.byKinds, "kind"
+			if mode == "axiserror-python" {
+				want, level = tc.python, tc.level
+			}
+			if r.Status != want || r.Level != level {
+				t.Errorf("%s (%s): got %s compared by %q (%s), want %s by %q", tc.rule, mode, r.Status, r.Level, r.Detail, want, level)
+			}
+		}
 	}
 }

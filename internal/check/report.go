@@ -32,6 +32,9 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 		Cause     *string `json:"cause,omitempty"`
 		Group     string  `json:"group,omitempty"`
 		Symptom   string  `json:"symptom,omitempty"`
+		// Compared says how an expected error was compared: "kind" or
+		// "class" (see Result.Level).
+		Compared string `json:"compared,omitempty"`
 		// Expected says what the expected answer stands for (see
 		// casefile.ExpectedFrom), beside its Source as recorded.
 		Expected string `json:"expected,omitempty"`
@@ -98,7 +101,7 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 		doc.Causes = append(doc.Causes, cd)
 	}
 	for _, r := range s.Results {
-		res := result{ID: r.ID, Status: r.Status, Source: r.Source, Detail: r.Detail, Case: r.Case}
+		res := result{ID: r.ID, Status: r.Status, Source: r.Source, Detail: r.Detail, Case: r.Case, Compared: r.Level}
 		if r.Source != "" {
 			res.Expected = casefile.ExpectedFrom(r.Op, r.Source)
 		}

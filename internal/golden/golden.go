@@ -279,6 +279,9 @@ func record(w *corpus.Writer, id string, m *casefile.Case, res map[string]protoc
 			entry["skip"] = out.Reason()
 		case out.IsError():
 			entry["error"], entry["message"] = string(out.Kind()), out.Message()
+			if out.Type() != "" {
+				entry["type"] = out.Type()
+			}
 		default:
 			blob, err := w.Blob(out.NPY())
 			if err != nil {
@@ -300,7 +303,12 @@ func record(w *corpus.Writer, id string, m *casefile.Case, res map[string]protoc
 	case !ref.Ran():
 		s.NoReference++
 	case ref.IsError():
-		rec["expect"] = map[string]any{"error": string(ref.Kind()), "source": Reference + " " + versions[Reference]}
+		expect := map[string]any{"error": string(ref.Kind()), "source": Reference + " " + versions[Reference]}
+		if ref.Type() != "" {
+			// The exception class the reference raised, beside the kind.
+			expect["type"] = ref.Type()
+		}
+		rec["expect"] = expect
 		s.Errors++
 	default:
 		rec["expect"] = map[string]any{"output": stored[Reference].(map[string]any)["output"], "source": Reference + " " + versions[Reference]}

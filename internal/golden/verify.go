@@ -63,6 +63,7 @@ func stored(fsys fs.FS, e corpus.Entry, raw json.RawMessage) (protocol.Answer, e
 		Output  string `json:"output"`
 		Error   string `json:"error"`
 		Message string `json:"message"`
+		Type    string `json:"type"`
 		Skip    string `json:"skip"`
 		Crash   string `json:"crash"`
 		Code    string `json:"code"`
@@ -76,7 +77,7 @@ func stored(fsys fs.FS, e corpus.Entry, raw json.RawMessage) (protocol.Answer, e
 	case r.Skip != "":
 		return protocol.Skip(r.Skip, r.Code), nil
 	case r.Error != "":
-		return protocol.Error(engine.ErrorKind(r.Error), r.Message), nil
+		return protocol.TypedError(engine.ErrorKind(r.Error), r.Message, r.Type), nil
 	case r.Output == "":
 		return protocol.EncodedOutput(nil), nil
 	}

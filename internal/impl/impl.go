@@ -6,6 +6,7 @@ package impl
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -114,6 +115,27 @@ func (p *Protocol) Name() string { return p.hello.Name }
 
 // Version implements Impl.
 func (p *Protocol) Version() string { return p.hello.Version }
+
+// ErrorClasses implements ClassErrors: whether the child's hello says its
+// errors are Python exceptions (protocol.ErrorsPython).
+func (p *Protocol) ErrorClasses() bool { return p.hello.Errors == protocol.ErrorsPython }
+
+// ClassErrors is implemented by an implementation that can say whether
+// its errors are Python exceptions, each giving its class: such errors
+// are compared by class on NumPy-defined ops (see CompareFor).
+type ClassErrors interface {
+	ErrorClasses() bool
+}
+
+// CompareFor compares im's answer got with want on a case of op: by
+// exception class (protocol.CompareByClass) if op is NumPy-defined and
+// im's errors are Python exceptions, otherwise by kind (protocol.Compare).
+func CompareFor(im Impl, op string, want, got protocol.Answer) protocol.Agreement {
+	if ce, ok := im.(ClassErrors); ok && ce.ErrorClasses() && slices.Contains(casefile.FamilyOps("numpy"), op) {
+		return protocol.CompareByClass(want, got)
+	}
+	return protocol.Compare(want, got)
+}
 
 // Supports implements Impl: the ops listed in the child's hello.
 func (p *Protocol) Supports(op string) bool { return p.ops[op] }

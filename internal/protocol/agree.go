@@ -22,6 +22,10 @@ const (
 	SymptomOutputForError Symptom = "output-for-error"
 	// SymptomErrorKind: another error kind. Detail: "<got>-for-<want>".
 	SymptomErrorKind Symptom = "error-kind"
+	// SymptomErrorClass: an exception of another class than the
+	// reference's, or of none of its subclasses (CompareByClass).
+	// Detail: "<got>-for-<want>".
+	SymptomErrorClass Symptom = "error-class"
 	// SymptomShape: a different shape. Detail: "rank" if the number of
 	// dimensions differs, "dims" if only their sizes do.
 	SymptomShape Symptom = "shape"
@@ -44,7 +48,17 @@ type Agreement struct {
 	Detail  string
 	// Text describes the first difference for people, or is empty.
 	Text string
+	// Level says how two errors were compared: LevelKind (by conform's
+	// kind) or LevelClass (by exception class, CompareByClass); empty
+	// unless both answers are errors.
+	Level string
 }
+
+// The levels at which two errors are compared (Agreement.Level).
+const (
+	LevelKind  = "kind"
+	LevelClass = "class"
+)
 
 // Agree reports whether the answers were compared and agree.
 func (a Agreement) Agree() bool { return a.Compared && a.Symptom == "" }
@@ -68,9 +82,11 @@ func Compare(want, got Answer) Agreement {
 		return Agreement{}
 	case want.IsError() && got.IsError():
 		if want.kind == got.kind {
-			return Agreement{Compared: true}
+			return Agreement{Compared: true, Level: LevelKind}
 		}
-		return differ(want, got, SymptomErrorKind, string(got.kind)+"-for-"+string(want.kind))
+		a := differ(want, got, SymptomErrorKind, string(got.kind)+"-for-"+string(want.kind))
+		a.Level = LevelKind
+		return a
 	case got.IsError():
 		return differ(want, got, SymptomErrorForOutput, string(got.kind))
 	case want.IsError():
@@ -102,4 +118,22 @@ func Compare(want, got Answer) Agreement {
 // or in being an error at all.
 func differ(want, got Answer, s Symptom, detail string) Agreement {
 	return Agreement{Compared: true, Symptom: s, Detail: detail, Text: fmt.Sprintf("got %v, want %v", got, want)}
+}
+
+// CompareByClass compares got with want as Compare does, except two
+// errors that both give their exception class (Answer.Type): those agree
+// if got's class is want's or one of its subclasses (SubclassOf), whatever
+// their kinds, and Level is LevelClass. It is how errors of an
+// implementation whose errors are Python exceptions (Hello.Errors) are
+// compared on NumPy-defined ops, whose expected errors record the class
+// NumPy raised.
+func CompareByClass(want, got Answer) Agreement {
+	if !want.IsError() || !got.IsError() || want.typ == "" || got.typ == "" {
+		return Compare(want, got)
+	}
+	if SubclassOf(got.typ, want.typ) {
+		return Agreement{Compared: true, Level: LevelClass}
+	}
+	return Agreement{Compared: true, Symptom: SymptomErrorClass, Detail: got.typ + "-for-" + want.typ, Level: LevelClass,
+		Text: fmt.Sprintf("got %s, want %s (compared by class)", got.typ, want.typ)}
 }

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/npy"
@@ -20,6 +21,7 @@ type Answer struct {
 	kind   engine.ErrorKind
 	text   string // an error's message, a skip's or a crash's reason
 	code   string // a skip's or a crash's code
+	typ    string // an error's exception class, if given (see Type)
 }
 
 // form says which of the four an Answer is.
@@ -43,6 +45,14 @@ func EncodedOutput(data []byte) Answer { return Answer{form: outputForm, npy: da
 // Error returns the answer "the case is rejected with this kind of error".
 func Error(kind engine.ErrorKind, message string) Answer {
 	return Answer{form: errorForm, kind: kind, text: message}
+}
+
+// TypedError returns the answer "the case is rejected with this kind of
+// error", with the class of the exception the implementation raised
+// ("IndexError", "numpy.AxisError"; see Type). An empty typ is Error's
+// answer.
+func TypedError(kind engine.ErrorKind, message, typ string) Answer {
+	return Answer{form: errorForm, kind: kind, text: message, typ: typ}
 }
 
 // Skip returns the answer "the case is not run", with the reason for
@@ -113,6 +123,11 @@ func (a Answer) Decoded() Answer {
 // Kind returns the kind of an error, or "" if a is not an error.
 func (a Answer) Kind() engine.ErrorKind { return a.kind }
 
+// Type returns the class of the exception an error stands for, as the
+// implementation gave it in its answer's "type" ("IndexError",
+// "numpy.AxisError"), or "" if none was given or a is not an error.
+func (a Answer) Type() string { return a.typ }
+
 // Message returns the message of an error, or "".
 func (a Answer) Message() string {
 	if a.form != errorForm {
@@ -168,4 +183,28 @@ func (a Answer) String() string {
 		return "unreadable output: " + err.Error()
 	}
 	return fmt.Sprintf("output %v %v", t.DType, t.Shape)
+}
+
+// MaxTypeBytes is the longest exception class an error answer may give.
+const MaxTypeBytes = 200
+
+// ValidType reports whether t may be an error answer's "type": a dotted
+// name of ASCII letters, digits and underscores ("IndexError",
+// "numpy.AxisError"), at most MaxTypeBytes long.
+func ValidType(t string) bool {
+	if t == "" || len(t) > MaxTypeBytes {
+		return false
+	}
+	for _, part := range strings.Split(t, ".") {
+		if part == "" || (part[0] >= '0' && part[0] <= '9') {
+			return false
+		}
+		for i := 0; i < len(part); i++ {
+			c := part[i]
+			if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -43,7 +43,16 @@ type Hello struct {
 	Name    string   `json:"name"`
 	Version string   `json:"version"`
 	Ops     []string `json:"ops"`
+	// Errors says what the child's errors stand for: ErrorsPython if
+	// they are Python exceptions whose class each error answer gives in
+	// its "type" (then errors of NumPy-defined ops are compared by class,
+	// see CompareByClass), "" otherwise.
+	Errors string `json:"errors,omitempty"`
 }
+
+// ErrorsPython is the hello's "errors" of a child whose errors are Python
+// exceptions, each error answer giving its class in "type".
+const ErrorsPython = "python"
 
 // CrashKind is the code of a crash the client detects or is told of: the
 // code of an Answer that is a crash, unless the child gave a code of its
@@ -886,6 +895,7 @@ func parseResponse(fields map[string]json.RawMessage) (r Answer, bad string) {
 	var e struct {
 		Kind    *string `json:"kind"`
 		Message *string `json:"message"`
+		Type    *string `json:"type"`
 	}
 	if json.Unmarshal(errRaw, &e) != nil || e.Kind == nil {
 		return r, "error is not an object with a kind"
@@ -894,11 +904,17 @@ func parseResponse(fields map[string]json.RawMessage) (r Answer, bad string) {
 	if !kind.Valid() {
 		return r, fmt.Sprintf("unknown error kind %q", *e.Kind)
 	}
-	var msg string
+	var msg, typ string
 	if e.Message != nil {
 		msg = Truncate(*e.Message, MaxMessageBytes)
 	}
-	return Error(kind, msg), ""
+	if e.Type != nil {
+		if !ValidType(*e.Type) {
+			return r, fmt.Sprintf("error type %q is not a class name", Truncate(*e.Type, 80))
+		}
+		typ = *e.Type
+	}
+	return TypedError(kind, msg, typ), ""
 }
 
 // afterAnswerLocked moves on after cl got its answer: the next suspect
@@ -1206,6 +1222,7 @@ func parseHello(line []byte) (Hello, error) {
 			Name    *string   `json:"name"`
 			Version *string   `json:"version"`
 			Ops     *[]string `json:"ops"`
+			Errors  string    `json:"errors"`
 		} `json:"hello"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
@@ -1220,7 +1237,11 @@ func parseHello(line []byte) (Hello, error) {
 	for i, op := range *h.Ops {
 		ops[i] = Truncate(op, MaxNameBytes)
 	}
-	return Hello{Name: Truncate(*h.Name, MaxNameBytes), Version: Truncate(*h.Version, MaxNameBytes), Ops: ops}, nil
+	hello := Hello{Name: Truncate(*h.Name, MaxNameBytes), Version: Truncate(*h.Version, MaxNameBytes), Ops: ops}
+	if h.Errors == ErrorsPython {
+		hello.Errors = ErrorsPython
+	}
+	return hello, nil
 }
 
 // readLine reads one line without its newline. A line longer than

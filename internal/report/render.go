@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/conformsuite/conform/internal/printable"
+
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // WriteJSON writes the report as indented JSON.
@@ -32,7 +34,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	b.WriteString("✅ all passed, ❌ some failed, ⚠️ none failed but most were skipped (not a pass), ➖ not run.\n\n")
 	b.WriteString("| rule | group | cases |")
 	for _, im := range r.Impls {
-		fmt.Fprintf(&b, " %s %s |", mdText(im.Name), mdText(im.Version))
+		fmt.Fprintf(&b, " %s %s", mdText(im.Name), mdText(im.Version))
+		if im.Errors == protocol.LevelClass {
+			b.WriteString(" (errors by exception class)")
+		}
+		b.WriteString(" |")
 	}
 	b.WriteString("\n|---|---|---:|")
 	for range r.Impls {

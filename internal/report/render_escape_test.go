@@ -28,7 +28,7 @@ func hostile(o outside) *Report {
 	f := &Failure{ID: o.caseID, Detail: o.detail, Elements: 3, Snippet: o.snippet}
 	return &Report{
 		Corpus: o.corpus, Cases: 2,
-		Impls: []Impl{{o.name, o.version}, {"engine", o.version}},
+		Impls: []Impl{{Name: o.name, Version: o.version}, {Name: "engine", Version: o.version}},
 		Rows: []Row{
 			{Feature: Feature{ID: o.rule, Group: o.group, Description: o.detail}, Cases: 2,
 				Cells: []*Cell{{Passed: 1, Total: 2, Smallest: f}, {Passed: 2, Total: 2}}},

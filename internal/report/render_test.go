@@ -15,7 +15,7 @@ import (
 func sample() *Report {
 	return &Report{
 		Corpus: "test corpus", Cases: 3,
-		Impls: []Impl{{"engine", "1"}, {"broken", "2"}},
+		Impls: []Impl{{Name: "engine", Version: "1"}, {Name: "broken", Version: "2"}},
 		Rows: []Row{
 			{Feature: Feature{ID: "negative-stride", Group: "ranges", Description: "a range with a negative stride"}, Cases: 2,
 				Cells: []*Cell{{Passed: 2, Total: 2}, {Passed: 1, Total: 2, Smallest: &Failure{ID: "c/1", Detail: "element [0] is 1, want 2", Elements: 3, Snippet: "x[::-1]"}}}},

@@ -14,12 +14,18 @@ import (
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/golden"
 	"github.com/conformsuite/conform/internal/impl"
+
+	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // Impl names one column of the report.
 type Impl struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
+	// Errors is "class" for an implementation whose errors are Python
+	// exceptions, compared by class on NumPy-defined ops (see
+	// impl.CompareFor); empty for one compared by kind.
+	Errors string `json:"errors,omitempty"`
 }
 
 // Failure is one failing case of a cell.
@@ -139,7 +145,11 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 	cases := corpus.Open(fsys)
 	r := &Report{Corpus: corpusName}
 	for _, im := range impls {
-		r.Impls = append(r.Impls, Impl{im.Name(), im.Version()})
+		column := Impl{Name: im.Name(), Version: im.Version()}
+		if ce, ok := im.(impl.ClassErrors); ok && ce.ErrorClasses() {
+			column.Errors = protocol.LevelClass
+		}
+		r.Impls = append(r.Impls, column)
 	}
 	t := newTally(impls, runs)
 	for n, e := range entries {

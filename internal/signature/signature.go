@@ -51,6 +51,10 @@ const (
 	OutputForError = protocol.SymptomOutputForError
 	// ErrorKind: another error kind. Detail: "<got>-for-<want>".
 	ErrorKind = protocol.SymptomErrorKind
+	// ErrorClass: an exception of another class than the reference's,
+	// nor of a subclass of it (protocol.CompareByClass). Detail:
+	// "<got>-for-<want>".
+	ErrorClass = protocol.SymptomErrorClass
 	// Shape: a different shape. Detail: "rank" if the number of
 	// dimensions differs, "dims" if only their sizes do.
 	Shape = protocol.SymptomShape
@@ -96,6 +100,7 @@ var symptoms = map[Symptom]string{
 	ErrorForOutput: "an error where an output was expected",
 	OutputForError: "an output where an error was expected",
 	ErrorKind:      "another error kind",
+	ErrorClass:     "an exception of another class",
 	Shape:          "an output of another shape",
 	DType:          "an output of another dtype",
 	Values:         "an output of the same dtype and shape with other element bytes",
@@ -159,7 +164,7 @@ func Parse(text string) (Signature, error) {
 		s.Detail = parts[2]
 	}
 	switch s.Symptom {
-	case Crash, ErrorForOutput, OutputForError, ErrorKind, Shape, DType, Values:
+	case Crash, ErrorForOutput, OutputForError, ErrorKind, ErrorClass, Shape, DType, Values:
 	default:
 		return Signature{}, fmt.Errorf("%q: unknown symptom %q", text, s.Symptom)
 	}

@@ -151,3 +151,34 @@ func output(a protocol.Answer) *engine.Tensor {
 	t, _ := a.Tensor()
 	return t
 }
+
+// TestErrorClassSignature checks that a failure by exception class is
+// named by both classes and that its signature parses back (a
+// known-failures file may list it).
+func TestErrorClassSignature(t *testing.T) {
+	tests := []struct {
+		rule      string
+		want, got protocol.Answer
+		sig       string
+	}{
+		{"a base class where NumPy raised AxisError names both", protocol.TypedError(engine.InvalidSpec, "", "numpy.AxisError"), protocol.TypedError(engine.InvalidSpec, "", "IndexError"), "take/error-class/IndexError-for-numpy.AxisError"},
+		{"a subclass agrees", protocol.TypedError(engine.InvalidSpec, "", "ValueError"), protocol.TypedError(engine.OutOfRange, "", "numpy.AxisError"), ""},
+	}
+	for _, tc := range tests {
+		s := FromAgreement("take", protocol.CompareByClass(tc.want, tc.got))
+		got := ""
+		if !s.IsZero() {
+			got = s.String()
+		}
+		if got != tc.sig {
+			t.Errorf("%s: %q, want %q", tc.rule, got, tc.sig)
+			continue
+		}
+		if got == "" {
+			continue
+		}
+		if back, err := Parse(got); err != nil || back != s {
+			t.Errorf("%s: Parse(%q) = %v, %v", tc.rule, got, back, err)
+		}
+	}
+}

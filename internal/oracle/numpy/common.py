@@ -31,12 +31,16 @@ def short(v):
 
 
 class CaseError(Exception):
-    """A rejected case: kind is invalid_spec, out_of_range or bad_input."""
+    """A rejected case: kind is invalid_spec, out_of_range or bad_input;
+    type is the Python exception class NumPy raises for it ("IndexError",
+    "numpy.AxisError", see exception_class), or None where the error is
+    conform's own decision rather than NumPy's."""
 
-    def __init__(self, kind, message):
+    def __init__(self, kind, message, type=None):
         super().__init__(message)
         self.kind = kind
         self.message = message
+        self.type = type
 
 
 class Skip(Exception):
@@ -49,16 +53,26 @@ class TooDeep(Skip):
     (internal/expr's LALR parser has no such limit): the case is skipped."""
 
 
-def invalid(msg):
-    return CaseError("invalid_spec", msg)
+def invalid(msg, type=None):
+    return CaseError("invalid_spec", msg, type)
 
 
-def out_of_range(msg):
-    return CaseError("out_of_range", msg)
+def out_of_range(msg, type=None):
+    return CaseError("out_of_range", msg, type)
 
 
 def bad(msg):
     return CaseError("bad_input", msg)
+
+
+def exception_class(e):
+    """The name of e's class as the error answer's "type" gives it: a
+    builtin by its name ("IndexError"), any other with its module
+    ("numpy.AxisError")."""
+    t = type(e)
+    if t.__module__ == "builtins":
+        return t.__qualname__
+    return t.__module__ + "." + t.__qualname__
 
 
 def one_line(e):

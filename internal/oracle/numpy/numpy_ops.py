@@ -3,7 +3,8 @@ indexing), take and take_along_axis."""
 
 import numpy as np
 
-from common import (CaseError, INT64, INT64_MAX, MAX_RANK, Skip, TooDeep, count_of, invalid, ndarray, one_line, out_of_range)
+from common import (CaseError, INT64, INT64_MAX, MAX_RANK, Skip, TooDeep, count_of, exception_class, invalid, ndarray,
+                    one_line, out_of_range)
 from casefields import load_inputs
 from subscript import AdvKey, BadSlice, Named, Refused, parse_index
 
@@ -22,10 +23,10 @@ def numpy_index(x, key, scalars=False):
     except IndexError as e:
         msg = one_line(e)
         if "out of bounds" in msg:
-            raise out_of_range(msg)
-        raise invalid(msg)
+            raise out_of_range(msg, exception_class(e))
+        raise invalid(msg, exception_class(e))
     except (ValueError, TypeError) as e:
-        raise invalid(one_line(e))
+        raise invalid(one_line(e), exception_class(e))
     except SystemError as e:
         # A U element holding a code point beyond U+10FFFF has no str
         # scalar (PyUnicode_New refuses it): NumPy itself has no answer.
@@ -94,10 +95,10 @@ def advanced_index(x, items, inputs):
             if k == "u" and a.dtype.itemsize == 8:
                 if a.ndim == 0 and int(a) > INT64_MAX:  # int: NumPy compares uint64 with int64 as float64
                     raise out_of_range("item %d: index %d does not fit in int64 and is out of bounds "
-                                       "for any axis" % (i + 1, int(a)))
+                                       "for any axis" % (i + 1, int(a)), "OverflowError")
             elif k != "i" and k != "u" and k != "b":
                 raise invalid("item %d: arrays used as indices must be of integer (or boolean) type, "
-                              "input %r has dtype %s" % (i + 1, it.name, a.dtype.str))
+                              "input %r has dtype %s" % (i + 1, it.name, a.dtype.str), "IndexError")
             it = a
         key.append(it)
     # 2. The dims the items index: too many is invalid_spec.
@@ -133,13 +134,13 @@ def advanced_index(x, items, inputs):
             fancy_ndim = max(fancy_ndim, it.ndim)
             used += 1
     if used > ndim:
-        raise invalid("too many indices for array: array is %d-dimensional, but %d were indexed" % (ndim, used))
+        raise invalid("too many indices for array: array is %d-dimensional, but %d were indexed" % (ndim, used), "IndexError")
     rest = ndim - used  # the dims of the ellipsis, or the implied trailing ones
     new_ndim += rest
     # 3. The result rank.
     if (fancy or newaxis) and new_ndim + fancy_ndim > MAX_RANK:
         raise invalid("number of dimensions must be within [0, %d], indexing result would have %d"
-                      % (MAX_RANK, new_ndim + fancy_ndim))
+                      % (MAX_RANK, new_ndim + fancy_ndim), "IndexError")
     # 4. Each boolean array must have the shape of the dims it covers; a
     # boolean dim of size 0 is not compared (NumPy skips it: x[np.ones(0,
     # bool)] selects nothing from a first dim of any size).
@@ -154,7 +155,8 @@ def advanced_index(x, items, inputs):
             for j in range(it.ndim):
                 if it.shape[j] != x.shape[pos + j] and it.shape[j] != 0:
                     raise invalid("boolean index did not match indexed array along dimension %d; dimension is %d "
-                                  "but corresponding boolean dimension is %d" % (pos + j, x.shape[pos + j], it.shape[j]))
+                                  "but corresponding boolean dimension is %d" % (pos + j, x.shape[pos + j], it.shape[j]),
+                                  "IndexError")
             pos += it.ndim
         else:
             pos += 1
@@ -168,13 +170,13 @@ def advanced_index(x, items, inputs):
         elif t is BadSlice:
             raise it.error()
         elif t is slice and it.step == 0:
-            raise invalid("slice step cannot be zero")
+            raise invalid("slice step cannot be zero", "ValueError")
         elif it is None or t is bool:
             pass
         elif t is int or (t is ndarray and it.ndim == 0 and it.dtype.kind != "b"):
             v, d = int(it), x.shape[pos]
             if v < -d or v >= d:
-                raise out_of_range("index %d is out of bounds for axis %d with size %d" % (v, pos, d))
+                raise out_of_range("index %d is out of bounds for axis %d with size %d" % (v, pos, d), "IndexError")
             pos += 1
         elif t is ndarray and it.dtype.kind == "b":
             pos += it.ndim
@@ -200,9 +202,9 @@ def advanced_index(x, items, inputs):
         if not isinstance(r, ndarray):
             r = np.asarray(r)  # a full integer index of 0-d integer arrays
     except IndexError as e:
-        raise out_of_range(one_line(e))
+        raise out_of_range(one_line(e), exception_class(e))
     except (ValueError, TypeError) as e:
-        raise invalid(one_line(e))
+        raise invalid(one_line(e), exception_class(e))
     except SystemError as e:
         raise Skip("NumPy cannot make a scalar of this element: %s" % one_line(e))
     return r
@@ -220,7 +222,7 @@ def broadcast_or_fail(shapes):
                 out[off + j] = d
             elif d != 1 and d != o:
                 raise invalid("shape mismatch: indexing arrays could not be broadcast together with shapes %s"
-                              % " ".join(str(tuple(s)) for s in shapes))
+                              % " ".join(str(tuple(s)) for s in shapes), "IndexError")
     return tuple(out)
 
 
@@ -245,17 +247,17 @@ def op_take(spec, inputs):
         shape = a.shape if a.ndim else (1,)
         nd = len(shape)
         if not -nd <= axis < nd:
-            raise invalid("axis %d is out of bounds for array of dimension %d" % (axis, nd))
+            raise invalid("axis %d is out of bounds for array of dimension %d" % (axis, nd), "numpy.AxisError")
         ax = axis + nd if axis < 0 else axis
     dt = indices.dtype
     # A 0-d index is cast by its value: a uint64 within int64 passes.
     if not (dt.kind == "b" or dt.kind == "i" or (dt.kind == "u" and dt.itemsize < 8)
             or (dt.kind == "u" and indices.ndim == 0 and int(indices) <= INT64_MAX)):
-        raise invalid("cannot cast indices of dtype %s to int64 according to the rule 'safe'" % dt.str)
+        raise invalid("cannot cast indices of dtype %s to int64 according to the rule 'safe'" % dt.str, "TypeError")
     out_shape = shape[:ax] + indices.shape + shape[ax + 1:]
     if len(out_shape) > MAX_RANK:
         raise invalid("number of dimensions must be within [0, %d], take result would have %d"
-                      % (MAX_RANK, len(out_shape)))
+                      % (MAX_RANK, len(out_shape)), "ValueError")
     if mode == "wrap":
         # NumPy's wrap mode steps an index into range one axis length at a
         # time: an index near INT64_MIN takes ages, and into an axis of
@@ -264,15 +266,15 @@ def op_take(spec, inputs):
         n = shape[ax]
         if n == 0:
             if count_of(out_shape):
-                raise out_of_range("cannot do a non-empty take from an empty axes.")
+                raise out_of_range("cannot do a non-empty take from an empty axes.", "IndexError")
             return np.empty(out_shape, a.dtype), a.dtype
         indices = np.mod(indices.astype(INT64), n)
     try:
         r = np.asarray(np.take(a, indices, axis=axis, mode=mode))
     except IndexError as e:
-        raise out_of_range(one_line(e))
+        raise out_of_range(one_line(e), exception_class(e))
     except (ValueError, TypeError) as e:
-        raise invalid(one_line(e))
+        raise invalid(one_line(e), exception_class(e))
     return r, r.dtype
 
 
@@ -292,28 +294,28 @@ def op_take_along_axis(spec, inputs):
     else:
         nd = arr.ndim
         if not -nd <= axis < nd:
-            raise invalid("axis %d is out of bounds for array of dimension %d" % (axis, nd))
+            raise invalid("axis %d is out of bounds for array of dimension %d" % (axis, nd), "numpy.AxisError")
         src, ax = arr, axis + nd if axis < 0 else axis
     if indices.dtype.kind not in "iu":
-        raise invalid("`indices` must be an integer array, got dtype %s" % indices.dtype.str)
+        raise invalid("`indices` must be an integer array, got dtype %s" % indices.dtype.str, "IndexError")
     if indices.ndim != src.ndim:
         raise invalid("`indices` and `arr` must have the same number of dimensions, got %d and %d"
-                      % (indices.ndim, src.ndim))
+                      % (indices.ndim, src.ndim), "ValueError")
     for d in range(src.ndim):
         n, m = src.shape[d], indices.shape[d]
         if d != ax and n != m and n != 1 and m != 1:
             raise invalid("shape mismatch: indices of shape %s do not broadcast against arr of shape %s "
-                          "outside axis %d" % (indices.shape, src.shape, ax))
+                          "outside axis %d" % (indices.shape, src.shape, ax), "IndexError")
     if src.ndim > MAX_RANK - 1:
         # NumPy indexes arr with one index array per dimension and no
         # subspace: IndexError "the number of index arrays cannot be above
         # 31", a fault of the spec, also for an empty result.
         raise invalid("when no subspace is given, the number of index arrays cannot be above %d, "
-                      "but %d index arrays found" % (MAX_RANK - 1, src.ndim))
+                      "but %d index arrays found" % (MAX_RANK - 1, src.ndim), "IndexError")
     try:
         r = np.take_along_axis(src, indices, ax)
     except IndexError as e:
-        raise out_of_range(one_line(e))
+        raise out_of_range(one_line(e), exception_class(e))
     except (ValueError, TypeError) as e:
-        raise invalid(one_line(e))
+        raise invalid(one_line(e), exception_class(e))
     return r, arr.dtype

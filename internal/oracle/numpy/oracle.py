@@ -143,7 +143,10 @@ def respond(line):
     try:
         data = evaluate_case(case)
     except CaseError as e:
-        return ('{"id":%s,"error":{"kind":"%s","message":%s}}\n' % (rid, e.kind, json.dumps(e.message))).encode("ascii")
+        if e.type is None:
+            return ('{"id":%s,"error":{"kind":"%s","message":%s}}\n' % (rid, e.kind, json.dumps(e.message))).encode("ascii")
+        return ('{"id":%s,"error":{"kind":"%s","message":%s,"type":"%s"}}\n'
+                % (rid, e.kind, json.dumps(e.message), e.type)).encode("ascii")
     except Skip as e:
         return ('{"id":%s,"skip":%s}\n' % (rid, json.dumps(str(e)))).encode("ascii")
     except MemoryError:

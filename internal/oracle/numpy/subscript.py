@@ -10,7 +10,7 @@ import re
 
 import numpy as np
 
-from common import (CaseError, INT64_MAX, INT64_MIN, MASK64, MAX_ITEMS, MAX_SOURCE, TooDeep, bad, invalid, ndarray, one_line, out_of_range, short)
+from common import (CaseError, INT64_MAX, INT64_MIN, MASK64, MAX_ITEMS, MAX_SOURCE, TooDeep, bad, exception_class, invalid, ndarray, one_line, out_of_range, short)
 
 
 NEWAXIS_BASES = ("np", "numpy", "tf")
@@ -138,7 +138,7 @@ def parse_index(src):
             key = parse_index_ast(src)
         hit = (None, key)
     except CaseError as e:
-        hit = (CaseError, (e.kind, e.message))
+        hit = (CaseError, (e.kind, e.message, e.type))
         raise
     except TooDeep as e:
         hit = (TooDeep, e.args)
@@ -183,14 +183,14 @@ class Refused:
     conform's decision): the CaseError it raises there. The parse keeps it
     as an item so that the names of the subscript are still known."""
 
-    __slots__ = ("kind", "message")
+    __slots__ = ("kind", "message", "type")
 
     def __init__(self, error):
-        self.kind, self.message = error.kind, error.message
+        self.kind, self.message, self.type = error.kind, error.message, error.type
 
     def error(self):
         """A fresh CaseError (the parsed key is cached and reused)."""
-        return CaseError(self.kind, self.message)
+        return CaseError(self.kind, self.message, self.type)
 
 
 class BadSlice:
@@ -198,14 +198,14 @@ class BadSlice:
     (x[1.5:], x[:'a']): NumPy's TypeError, raised where NumPy reads the
     slice (with the bounds of the integer items, in item order)."""
 
-    __slots__ = ("kind", "message")
+    __slots__ = ("kind", "message", "type")
 
     def __init__(self, error):
-        self.kind, self.message = error.kind, error.message
+        self.kind, self.message, self.type = error.kind, error.message, error.type
 
     def error(self):
         """A fresh CaseError (the parsed key is cached and reused)."""
-        return CaseError(self.kind, self.message)
+        return CaseError(self.kind, self.message, self.type)
 
 
 class AdvKey:
@@ -340,11 +340,12 @@ def fast_index(src):
 
 
 def second_ellipsis(i):
-    return Refused(invalid("item %d: an index can only have a single ellipsis ('...')" % (i + 1)))
+    return Refused(invalid("item %d: an index can only have a single ellipsis ('...')" % (i + 1), "IndexError"))
 
 
 def huge_index(i):
-    return Refused(out_of_range("item %d: index does not fit in int64 and is out of bounds for any axis" % (i + 1)))
+    return Refused(out_of_range("item %d: index does not fit in int64 and is out of bounds for any axis" % (i + 1),
+                                "IndexError"))
 
 
 def parse_index_ast(src):
@@ -366,7 +367,7 @@ def parse_index_ast(src):
     except SyntaxError as e:
         if "too many nested" in str(e) or "too complex" in str(e):
             raise TooDeep("Python's parser cannot parse index %r: %s" % (src[:60], one_line(e)))
-        raise invalid("cannot parse index %r: %s" % (src[:120], one_line(e)))
+        raise invalid("cannot parse index %r: %s" % (src[:120], one_line(e)), exception_class(e))
     except Exception as e:  # ValueError (NUL bytes), ...
         raise invalid("cannot parse index %r: %s" % (src[:120], one_line(e)))
     body = tree.body
@@ -380,7 +381,8 @@ def parse_index_ast(src):
     else:
         dims = [s]
     if len(dims) > MAX_ITEMS:
-        raise invalid("too many indices for array: %d items, at most %d are allowed" % (len(dims), MAX_ITEMS))
+        raise invalid("too many indices for array: %d items, at most %d are allowed" % (len(dims), MAX_ITEMS),
+                      "IndexError")
     key = []
     ellipsis = False
     for i, d in enumerate(dims):
@@ -435,7 +437,7 @@ def convert_item(i, e):
         if n < INT64_MIN or n > INT64_MAX:
             return huge_index(i)
         return n
-    err = invalid("item %d is %s: %s" % (i + 1, what, MSG_INVALID_INDEX))
+    err = invalid("item %d is %s: %s" % (i + 1, what, MSG_INVALID_INDEX), "IndexError")
     if literal:
         return Refused(err)
     raise err
@@ -466,20 +468,20 @@ def convert_list(i, e):
                 n -= 1 << 64  # the int64 of the same bits
             else:
                 raise invalid("item %d: list element %s fits neither int64 nor uint64 (an object array): %s"
-                              % (i + 1, short(n), MSG_INVALID_INDEX))
+                              % (i + 1, short(n), MSG_INVALID_INDEX), "IndexError")
         elif kind != K_BOOL:
             raise invalid("item %d: a list index holds %s; only integers and booleans are valid "
-                          "in an index array" % (i + 1, "None" if kind == K_NONE else what))
+                          "in an index array" % (i + 1, "None" if kind == K_NONE else what), "IndexError")
         return n
 
     values = walk(e)
     if small and large:
         raise invalid("item %d: the list mixes integers of int64 and of uint64 beyond int64 (a float64 "
-                      "array): %s" % (i + 1, MSG_INVALID_INDEX))
+                      "array): %s" % (i + 1, MSG_INVALID_INDEX), "IndexError")
     try:
         arr = np.array(values, dtype=np.int64)
     except ValueError as err:  # ragged, or more than 32 dimensions
-        raise invalid("item %d: the list is not an array: %s" % (i + 1, one_line(err)))
+        raise invalid("item %d: the list is not an array: %s" % (i + 1, one_line(err)), exception_class(err))
     if small == 0 and large == 0 and arr.size:
         arr = arr.astype(np.bool_)  # booleans only
     arr.flags.writeable = False  # cached with the parsed index
@@ -502,7 +504,8 @@ def convert_slice(i, s):
             # A literal that is not an integer: NumPy's TypeError when it
             # reads the slice.
             if bad is None:
-                bad = BadSlice(invalid("item %d: slice %s is %s: %s" % (i + 1, name, what, MSG_SLICE_INDEX)))
+                bad = BadSlice(invalid("item %d: slice %s is %s: %s" % (i + 1, name, what, MSG_SLICE_INDEX),
+                                       "TypeError"))
             parts.append(None)
         else:
             raise invalid("item %d: slice %s is %s: conform evaluates no expressions" % (i + 1, name, what))
