@@ -62,10 +62,34 @@ func TestAdapterPython(t *testing.T) {
 	writeFile(t, adapter, code)
 	command := "/usr/bin/python3 " + adapter
 	listed := adapterHelloOps(t, command)
-	exit, stdout, stderr := runCLI("check", "--impl", command)
+	report := filepath.Join(dir, "report.json")
+	exit, stdout, stderr := runCLI("check", "--impl", command, "--json", report)
 	m := checkSummary.FindStringSubmatch(stdout)
 	if exit != 0 || m == nil || m[2] != "0" {
 		t.Fatalf("exit %d\n%s\n%s", exit, tail(stdout, 40), stderr)
+	}
+	// The helper says its errors are Python exceptions: NumPy's errors
+	// through it are compared by class, and agree.
+	var doc struct {
+		Results []struct {
+			Compared string `json:"compared"`
+		} `json:"results"`
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	byClass := 0
+	for _, r := range doc.Results {
+		if r.Compared == "class" {
+			byClass++
+		}
+	}
+	if byClass < 500 {
+		t.Errorf("%d errors compared by exception class; the helper's errors are Python exceptions, and the corpus has more than 500 NumPy errors", byClass)
 	}
 	if passed, _ := strconv.Atoi(m[1]); passed < 1500*len(listed) {
 		t.Errorf("only %d cases passed; the corpus has 1,600 and more of each of %v\n%s", passed, listed, tail(stdout, 10))

@@ -24,8 +24,11 @@ order, then:
     arguments (e.g. take(a, indices, axis=..., mode=...)): give the optional ones defaults.
 It returns anything np.asarray takes; the result is sent as .npy, dtype and shape kept.
 
-Errors. conform compares errors by kind (invalid_spec, out_of_range, bad_input); libraries
-raise Python exceptions. kind_of maps them:
+Errors. The hello says the adapter's errors are Python exceptions ("errors": "python"), and
+each error answer carries its exception's class ("type": IndexError, numpy.AxisError): conform
+compares them by class on the ops NumPy defines (getitem, take, take_along_axis; a subclass of
+the class NumPy raises agrees), by kind elsewhere. The kind is sent too; kind_of maps exceptions
+to kinds (invalid_spec, out_of_range, bad_input):
     Rejected(kind, message), raised by your function   -> kind
     KeyError (a field the op needs is missing)          -> bad_input
     ValueError, TypeError, OverflowError               -> invalid_spec
@@ -311,11 +314,21 @@ def answer(request, ops, kinds):
         kind = kinds(e, op, inputs, fields, key) if kinds else None
         if kind is None:
             kind = kind_of(e, op, inputs, fields, key)
-        message = str(e) if isinstance(e, Rejected) else "%s: %s" % (type(e).__name__, e)
-        return {"error": {"kind": kind, "message": message[:2000]}}
+        if isinstance(e, Rejected):
+            return {"error": {"kind": kind, "message": str(e)[:2000]}}
+        message = "%s: %s" % (type(e).__name__, e)
+        return {"error": {"kind": kind, "message": message[:2000], "type": class_name(e)}}
     buf = io.BytesIO()
     np.save(buf, np.array(out, order="C"), allow_pickle=False)  # C order, dtype and rank kept
     return {"output": base64.b64encode(buf.getvalue()).decode()}
+
+
+def class_name(exc):
+    """The exception's class as conform names it: IndexError for a builtin, numpy.AxisError for
+    another module's (the top package's name and the class)."""
+    cls = type(exc)
+    module = cls.__module__.split(".")[0]
+    return cls.__qualname__ if module == "builtins" else "%s.%s" % (module, cls.__qualname__)
 
 
 def serve(ops, name="python", version="", kind_of=None):
@@ -325,7 +338,8 @@ def serve(ops, name="python", version="", kind_of=None):
     unknown = sorted(set(ops) - set(OPS))
     if unknown:
         raise ValueError("conform has no op %s (its ops: %s)" % (", ".join(unknown), ", ".join(OPS)))
-    print(json.dumps({"hello": {"name": name, "version": str(version), "ops": list(ops)}}), flush=True)
+    print(json.dumps({"hello": {"name": name, "version": str(version), "ops": list(ops), "errors": "python"}}),
+          flush=True)
     for line in sys.stdin:
         request = json.loads(line)
         try:
