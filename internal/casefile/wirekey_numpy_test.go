@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,28 +16,19 @@ import (
 	"github.com/conformsuite/conform/internal/compare"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/npy"
+	"github.com/conformsuite/conform/internal/pyadapter"
 )
 
 // keyRoundTrip reads getitem requests, one per line, and answers each with
 // the .npy of np.asarray(x[key]), key made from the request's structured
-// key by to_key (the function docs/protocol.md shows), or with the name
-// of the exception NumPy raised.
+// key by to_key (the function of the Python helper conform ships, which
+// docs/protocol.md shows), or with the name of the exception NumPy
+// raised. The helper is imported from the directory in argv[1].
 const keyRoundTrip = `
 import base64, io, json, sys
 import numpy as np
-
-def to_key(items, inputs):
-    def item(k):
-        if k is None or isinstance(k, (bool, int)):
-            return k
-        if k == "...":
-            return Ellipsis
-        if "name" in k:
-            return inputs[k["name"]]
-        if "array" in k:
-            return np.array(k["array"], dtype=k["dtype"])
-        return slice(k["start"], k["stop"], k["step"])
-    return tuple(item(k) for k in items)
+sys.path.insert(0, sys.argv[1])
+from conform_adapter import to_key
 
 for line in sys.stdin:
     req = json.loads(line)
@@ -91,7 +83,11 @@ func TestStructuredKeyNumPy(t *testing.T) {
 	if len(sent) < 1000 {
 		t.Fatalf("only %d getitem cases with a structured key; the corpus has more", len(sent))
 	}
-	cmd := exec.Command("/usr/bin/python3", "-I", "-c", keyRoundTrip)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, pyadapter.FileName), pyadapter.Source(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("/usr/bin/python3", "-I", "-c", keyRoundTrip, dir)
 	cmd.Stdin = &in
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
