@@ -14,6 +14,7 @@ import (
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/casefile/casefiletest"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/internal/signature"
@@ -35,7 +36,7 @@ func (e refusesNegativeSteps) Run(ctx context.Context, c *casefile.Case) protoco
 // causesCorpus has cases of getitem on x = [0 1 2 3]: four with a
 // negative step, six without, and one whose expected output is wrong.
 func causesCorpus() fstest.MapFS {
-	fsys := fstest.MapFS{"c/x.npy": {Data: npyOf(0, 1, 2, 3)}}
+	fsys := fstest.MapFS{"c/x.npy": {Data: casefiletest.Int32NPY(0, 1, 2, 3)}}
 	var lines []string
 	for i, tc := range []struct {
 		index string
@@ -54,7 +55,7 @@ func causesCorpus() fstest.MapFS {
 		{"x[:3]", []int32{0, 1, 9}}, // a wrong expectation: a failure no rule explains
 	} {
 		out := fmt.Sprintf("out%d.npy", i)
-		fsys["c/"+out] = &fstest.MapFile{Data: npyOf(tc.want...)}
+		fsys["c/"+out] = &fstest.MapFile{Data: casefiletest.Int32NPY(tc.want...)}
 		lines = append(lines, fmt.Sprintf(`{"id":"c/%02d","op":"getitem","inputs":{"x":"x.npy"},"index":%q,"expect":{"output":%q,"source":"test"}}`, i, tc.index, out))
 	}
 	fsys["c/cases.jsonl"] = &fstest.MapFile{Data: []byte(strings.Join(lines, "\n") + "\n")}
@@ -205,8 +206,8 @@ func TestFindCausesNothingFailed(t *testing.T) {
 // it failed and the symptom causes group by.
 func TestObserve(t *testing.T) {
 	fsys := fstest.MapFS{
-		"c/x.npy":   {Data: npyOf(0, 1, 2, 3)},
-		"c/rev.npy": {Data: npyOf(3, 2, 1, 0)},
+		"c/x.npy":   {Data: casefiletest.Int32NPY(0, 1, 2, 3)},
+		"c/rev.npy": {Data: casefiletest.Int32NPY(3, 2, 1, 0)},
 		"c/cases.jsonl": {Data: []byte(`{"id":"c/rev","op":"getitem","inputs":{"x":"x.npy"},"index":"x[::-1]","expect":{"output":"rev.npy","source":"test"}}
 {"id":"c/oob","op":"getitem","inputs":{"x":"x.npy"},"index":"x[9]","expect":{"error":"out_of_range","source":"test"}}
 {"id":"c/take","op":"take","inputs":{"x":"x.npy","indices":"x.npy"},"expect":{"output":"x.npy","source":"test"}}
@@ -283,7 +284,7 @@ func TestCauseSymptom(t *testing.T) {
 // empty-range-refused would, but passes the other empty results, which
 // that variant would refuse; the variant of its own rule stays.
 func TestContradictedVariantTakenBack(t *testing.T) {
-	fsys := fstest.MapFS{"c/x.npy": {Data: npyOf(0, 1, 2, 3)}, "c/empty.npy": {Data: npyOf()}}
+	fsys := fstest.MapFS{"c/x.npy": {Data: casefiletest.Int32NPY(0, 1, 2, 3)}, "c/empty.npy": {Data: casefiletest.Int32NPY()}}
 	var lines []string
 	for i, tc := range []struct {
 		index string
@@ -301,7 +302,7 @@ func TestContradictedVariantTakenBack(t *testing.T) {
 		out := "empty.npy"
 		if tc.want != nil {
 			out = fmt.Sprintf("out%d.npy", i)
-			fsys["c/"+out] = &fstest.MapFile{Data: npyOf(tc.want...)}
+			fsys["c/"+out] = &fstest.MapFile{Data: casefiletest.Int32NPY(tc.want...)}
 		}
 		lines = append(lines, fmt.Sprintf(`{"id":"c/%02d","op":"getitem","inputs":{"x":"x.npy"},"index":%q,"expect":{"output":%q,"source":"test"}}`, i, tc.index, out))
 	}

@@ -3,7 +3,6 @@ package check
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"encoding/xml"
 	"strings"
@@ -13,30 +12,19 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile/casefiletest"
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/npy"
 )
 
-func npyOf(values ...int32) []byte {
-	data := make([]byte, 4*len(values))
-	for i, v := range values {
-		binary.LittleEndian.PutUint32(data[4*i:], uint32(v))
-	}
-	t, err := engine.FromBytes(engine.Int32Type, []int{len(values)}, data)
-	if err != nil {
-		panic(err)
-	}
-	return npy.Encode(t)
-}
-
 // testCorpus has one passing, one failing, one skipped and one
 // error-expecting case.
 func testCorpus() fstest.MapFS {
 	return fstest.MapFS{
-		"c/x.npy":        {Data: npyOf(0, 1, 2, 3)},
-		"c/rev.npy":      {Data: npyOf(3, 2, 1, 0)},
-		"c/wrong.npy":    {Data: npyOf(3, 2, 9, 0)},
+		"c/x.npy":        {Data: casefiletest.Int32NPY(0, 1, 2, 3)},
+		"c/rev.npy":      {Data: casefiletest.Int32NPY(3, 2, 1, 0)},
+		"c/wrong.npy":    {Data: casefiletest.Int32NPY(3, 2, 9, 0)},
 		"c/pass.json":    {Data: []byte(`{"op":"getitem","inputs":{"x":"x.npy"},"index":"x[::-1]","expect":{"output":"rev.npy","source":"test"}}`)},
 		"c/fail.json":    {Data: []byte(`{"op":"getitem","inputs":{"x":"x.npy"},"index":"x[::-1]","expect":{"output":"wrong.npy","source":"test"}}`)},
 		"c/skip.json":    {Data: []byte(`{"op":"getitem","inputs":{"x":"x.npy"},"index":"x[::-1]"}`)},
@@ -78,7 +66,7 @@ func TestRunVerifiesManifest(t *testing.T) {
 		sums[strings.TrimPrefix(name, "c/")] = corpus.Sum(f.Data)
 	}
 	fsys["c/MANIFEST"] = &fstest.MapFile{Data: corpus.FormatManifest(sums)}
-	fsys["c/rev.npy"] = &fstest.MapFile{Data: npyOf(3, 2, 1, 1)}
+	fsys["c/rev.npy"] = &fstest.MapFile{Data: casefiletest.Int32NPY(3, 2, 1, 1)}
 	s, err := run(fsys)
 	if err != nil {
 		t.Fatal(err)

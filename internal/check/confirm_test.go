@@ -12,6 +12,7 @@ import (
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/casefile/casefiletest"
 	"github.com/conformsuite/conform/internal/cause"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/protocol"
@@ -135,7 +136,7 @@ func (e refusesSizeMinusOne) Run(ctx context.Context, c *casefile.Case) protocol
 // size 0, which that variant refuses too. No case of the corpus passes
 // with an empty result, so only the neighbours can tell.
 func TestNeighbourTakesBackVariant(t *testing.T) {
-	fsys := fstest.MapFS{"c/x.npy": {Data: npyOf(0, 1, 2, 3)}, "c/empty.npy": {Data: npyOf()}}
+	fsys := fstest.MapFS{"c/x.npy": {Data: casefiletest.Int32NPY(0, 1, 2, 3)}, "c/empty.npy": {Data: casefiletest.Int32NPY()}}
 	var lines []string
 	for i, tc := range []struct {
 		begin, size int
@@ -159,7 +160,7 @@ func TestNeighbourTakesBackVariant(t *testing.T) {
 		out := "empty.npy"
 		if tc.want != nil {
 			out = fmt.Sprintf("out%d.npy", i)
-			fsys["c/"+out] = &fstest.MapFile{Data: npyOf(tc.want...)}
+			fsys["c/"+out] = &fstest.MapFile{Data: casefiletest.Int32NPY(tc.want...)}
 		}
 		lines = append(lines, fmt.Sprintf(`{"id":"c/%02d","op":"slice","inputs":{"x":"x.npy"},"begin":[%d],"size":[%d],"expect":{"output":%q,"source":"test"}}`, i, tc.begin, tc.size, out))
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile/casefiletest"
 	"github.com/conformsuite/conform/internal/heaptest"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/oracle"
@@ -89,7 +90,7 @@ func TestBigNameIsBoundedAndShared(t *testing.T) {
 		lines = append(lines, fmt.Sprintf(`{"id":"c/%04d","op":"getitem","inputs":{"x":"x.npy"},"index":"x[%d]","expect":{"error":"out_of_range","source":"engine"}}`, i, i))
 	}
 	fsys := fstest.MapFS{
-		"c/x.npy":       {Data: npyOf(1, 2, 3)},
+		"c/x.npy":       {Data: casefiletest.Int32NPY(1, 2, 3)},
 		"c/cases.jsonl": {Data: []byte(strings.Join(lines, "\n"))},
 	}
 	im := startProtocolChild(t, "bigname")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/casefile/casefiletest"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/npy"
 	"github.com/conformsuite/conform/internal/oracle"
@@ -86,7 +87,7 @@ func TestMain(m *testing.M) {
 // answers garbage on a case fails that case only, with the reason, while
 // every other case gets its real result.
 func TestFaultyChildCostsOneCaseEach(t *testing.T) {
-	fsys := fstest.MapFS{"c/x.npy": {Data: npyOf(0, 1, 2, 3)}}
+	fsys := fstest.MapFS{"c/x.npy": {Data: casefiletest.Int32NPY(0, 1, 2, 3)}}
 	var lines []string
 	for i := 0; i < 40; i++ {
 		index := fmt.Sprintf("x[%d]", i%4)
@@ -149,7 +150,7 @@ func TestFaultyChildCostsOneCaseEach(t *testing.T) {
 // the kind) and by kind elsewhere, and that every other implementation is
 // compared by kind; each result says which level was compared.
 func TestErrorsComparedByClass(t *testing.T) {
-	fsys := fstest.MapFS{"c/a.npy": {Data: npyOf(0, 1, 2, 3)}, "c/i.npy": {Data: npyOf(0)}}
+	fsys := fstest.MapFS{"c/a.npy": {Data: casefiletest.Int32NPY(0, 1, 2, 3)}, "c/i.npy": {Data: casefiletest.Int32NPY(0)}}
 	take := `"op":"take","axis":0,"inputs":{"a":"a.npy","indices":"i.npy"}`
 	gather := `"op":"gather","axis":0,"inputs":{"params":"a.npy","indices":"i.npy"}`
 	tests := []struct {

@@ -7,6 +7,8 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/conformsuite/conform/internal/casefile/casefiletest"
 )
 
 // TestJSONDescribesFailures checks that the JSON report gives a failed
@@ -83,8 +85,8 @@ func TestShowCommand(t *testing.T) {
 // expected answer stands for and which oracle computed it.
 func TestTextNamesReference(t *testing.T) {
 	fsys := fstest.MapFS{
-		"c/x.npy":     {Data: npyOf(0, 1, 2, 3)},
-		"c/wrong.npy": {Data: npyOf(3, 2, 9, 0)},
+		"c/x.npy":     {Data: casefiletest.Int32NPY(0, 1, 2, 3)},
+		"c/wrong.npy": {Data: casefiletest.Int32NPY(3, 2, 9, 0)},
 		"c/tf.json":   {Data: []byte(`{"op":"gather","inputs":{"params":"x.npy","indices":"x.npy"},"axis":0,"expect":{"output":"wrong.npy","source":"numpy 1.24.2"}}`)},
 	}
 	s, err := run(fsys)

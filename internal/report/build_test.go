@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"fmt"
 	"strings"
 	"testing"
@@ -13,8 +12,8 @@ import (
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/casefile/casefiletest"
 	"github.com/conformsuite/conform/internal/impl"
-	"github.com/conformsuite/conform/internal/npy"
 	"github.com/conformsuite/conform/internal/protocol"
 )
 
@@ -33,24 +32,11 @@ func (e refusesNegativeSteps) Run(ctx context.Context, c *casefile.Case) protoco
 	return e.Engine.Run(ctx, c)
 }
 
-// npyOf encodes an int32 vector as a .npy file.
-func npyOf(values ...int32) []byte {
-	data := make([]byte, 4*len(values))
-	for i, v := range values {
-		binary.LittleEndian.PutUint32(data[4*i:], uint32(v))
-	}
-	t, err := engine.FromBytes(engine.Int32Type, []int{len(values)}, data)
-	if err != nil {
-		panic(err)
-	}
-	return npy.Encode(t)
-}
-
 // negativeStepCorpus has getitem cases on x = [0 1 2 3]: four with a
 // negative step (two of them empty), seven without (three empty), and
 // one whose expected output is wrong, which no rule explains.
 func negativeStepCorpus() fstest.MapFS {
-	fsys := fstest.MapFS{"c/x.npy": {Data: npyOf(0, 1, 2, 3)}, "c/empty.npy": {Data: npyOf()}}
+	fsys := fstest.MapFS{"c/x.npy": {Data: casefiletest.Int32NPY(0, 1, 2, 3)}, "c/empty.npy": {Data: casefiletest.Int32NPY()}}
 	var lines []string
 	for i, tc := range []struct {
 		index string
@@ -72,7 +58,7 @@ func negativeStepCorpus() fstest.MapFS {
 		out := "empty.npy"
 		if tc.want != nil {
 			out = fmt.Sprintf("out%d.npy", i)
-			fsys["c/"+out] = &fstest.MapFile{Data: npyOf(tc.want...)}
+			fsys["c/"+out] = &fstest.MapFile{Data: casefiletest.Int32NPY(tc.want...)}
 		}
 		lines = append(lines, fmt.Sprintf(`{"id":"c/%02d","op":"getitem","inputs":{"x":"x.npy"},"index":%q,"expect":{"output":%q,"source":"test"}}`, i, tc.index, out))
 	}

@@ -1,9 +1,13 @@
 // Package casefiletest holds helpers for tests that look at the wire form
-// of cases (casefile.Case.Fields).
+// of cases (casefile.Case.Fields) or build small corpora.
 package casefiletest
 
 import (
+	"encoding/binary"
 	"encoding/json"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/npy"
 
 	"github.com/conformsuite/conform/internal/casefile"
 )
@@ -30,4 +34,18 @@ func Wire(c *casefile.Case) map[string]any {
 		}
 	}
 	return out
+}
+
+// Int32NPY returns the .npy file of the 1-d int32 array of values, an
+// input or expected output for a test's corpus.
+func Int32NPY(values ...int32) []byte {
+	data := make([]byte, 4*len(values))
+	for i, v := range values {
+		binary.LittleEndian.PutUint32(data[4*i:], uint32(v))
+	}
+	t, err := engine.FromBytes(engine.Int32Type, []int{len(values)}, data)
+	if err != nil {
+		panic(err)
+	}
+	return npy.Encode(t)
 }
