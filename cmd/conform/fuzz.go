@@ -31,7 +31,8 @@ var fuzzCommand = &command{
 	long: `Generates cases for every op the implementation lists, runs each on the
 implementation and on the oracles (pipelined), and compares the
 implementation exactly with the first oracle that runs the case (errors by
-kind). Every disagreement has a signature (op/symptom/detail, as check
+kind; by exception class on NumPy-defined ops for an implementation whose
+hello says its errors are Python exceptions, as check compares them). Every disagreement has a signature (op/symptom/detail, as check
 reports failures) and the rules of the reference its case exercises (read
 from the engine). One that a cause already found explains (its case
 exercises the cause's rule, with the cause's symptom) is counted under it;

@@ -219,7 +219,10 @@ type outcome struct {
 }
 
 // compareCase runs m on the implementation and the oracles and compares
-// the implementation with the first oracle that ran the case.
+// the implementation with the first oracle that ran the case, as check
+// compares it with an expected answer (impl.CompareFor: errors by
+// exception class on NumPy-defined ops when the implementation's errors
+// are Python exceptions, by kind otherwise).
 func compareCase(ctx context.Context, im impl.Impl, oracles []impl.Impl, m *casefile.Case) outcome {
 	got := im.Run(ctx, m)
 	if got.IsSkip() {
@@ -230,7 +233,7 @@ func compareCase(ctx context.Context, im impl.Impl, oracles []impl.Impl, m *case
 		if !want.Ran() {
 			continue
 		}
-		agree := protocol.Compare(want, got)
+		agree := impl.CompareFor(im, m.Op, want, got) // errors by class or by kind, as check compares them
 		return outcome{oracle: o.Name(), want: want, got: got, agree: agree, diff: agree.Text}
 	}
 	return outcome{skipped: true, got: got}
