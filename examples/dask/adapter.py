@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """conform/1 adapter for Dask arrays (Debian python3-dask), on the helper `conform adapter python` writes.
 Every dimension is cut into chunks of 2, so that Dask's chunk logic is exercised.
-Run: conform check --impl '/usr/bin/python3 examples/dask/adapter.py' --known-failures examples/dask/known-failures.txt"""
+Run: conform check --impl '/usr/bin/python3 examples/dask/adapter.py' \
+         --known-failures examples/dask/known-failures.txt"""
 import os, sys
 import dask, dask.array as da, numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))

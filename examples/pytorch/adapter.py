@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """conform/1 adapter for PyTorch (Debian python3-torch), on the helper `conform adapter python` writes.
-Run: conform check --impl '/usr/bin/python3 examples/pytorch/adapter.py' --known-failures examples/pytorch/known-failures.txt"""
+Run: conform check --impl '/usr/bin/python3 examples/pytorch/adapter.py' \
+         --known-failures examples/pytorch/known-failures.txt"""
 import os, sys
 import numpy as np, torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
@@ -14,9 +15,10 @@ def tensor(a):  # dtypes torch has no tensor for are skipped, not failed
 
 
 def take(a, indices, axis=None, mode="raise"):  # torch.take flattened, index_select along an axis
-    a, i = tensor(a), tensor(indices)  # they have no mode: wrap and clip are done on the indices
-    n = max(a.numel() if axis is None or not a.dim() else a.shape[axis], 1)
-    i = i % n if mode == "wrap" else i.clamp(0, n - 1) if mode == "clip" else i
+    a, i = tensor(a), tensor(indices)
+    if mode != "raise":  # they have no mode: wrap and clip are done on the indices
+        n = max(a.numel() if axis is None or not a.dim() else a.size(axis), 1)
+        i = i % n if mode == "wrap" else i.clamp(0, n - 1)
     if axis is None:
         return torch.take(a, i)
     if a.dim() == 0 and i.numel() > 1:
