@@ -209,3 +209,17 @@ func TestExamplesHelper(t *testing.T) {
 	}
 	t.Errorf("%s is not what `conform adapter python` writes (UPDATE_DOC_TABLES=1 go test ./cmd/conform -run %s rewrites it)", path, t.Name())
 }
+
+// TestExampleAdaptersShort checks that the adapters of real libraries in
+// examples/ stay as short as the helper makes them: at most 40 lines each.
+func TestExampleAdaptersShort(t *testing.T) {
+	for _, lib := range []string{"pytorch", "dask"} {
+		data, err := os.ReadFile("../../examples/" + lib + "/adapter.py")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(data), "\n"); n > 40 {
+			t.Errorf("examples/%s/adapter.py has %d lines, more than 40", lib, n)
+		}
+	}
+}
