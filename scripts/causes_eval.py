@@ -59,6 +59,16 @@ class Case:
         d = self.result.get("detail", "")
         return d.split()[2] if d.startswith("got error ") else None
 
+    @property
+    def class_mismatch(self):
+        """(got, want): the exception classes of a failure compared by class, read from its
+        signature (OP/error-class/GOT-for-WANT), or None."""
+        parts = self.result.get("signature", "").split("/", 2)
+        if len(parts) != 3 or parts[1] != "error-class":
+            return None
+        got, _, want = parts[2].split("@")[0].split("#")[0].partition("-for-")
+        return got, want
+
     def __repr__(self):
         return f"{self.id} {self.op} {self.spec} " + " ".join(
             f"{k}:{v.dtype.str}{v.shape}" for k, v in self.inputs.items())

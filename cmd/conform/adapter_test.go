@@ -191,3 +191,35 @@ func npyTrue(t *testing.T) string {
 	}
 	return base64.StdEncoding.EncodeToString(npy.Encode(x))
 }
+
+// TestExamplesHelper checks that the Python examples import the helper a
+// user gets: examples/python/conform_adapter.py is what `conform adapter
+// python` writes now. UPDATE_DOC_TABLES=1 rewrites it.
+func TestExamplesHelper(t *testing.T) {
+	const path = "../../examples/python/" + pyadapter.FileName
+	data, err := os.ReadFile(path)
+	if err == nil && string(data) == string(pyadapter.Source()) {
+		return
+	}
+	if os.Getenv("UPDATE_DOC_TABLES") == "1" {
+		if err := os.WriteFile(path, pyadapter.Source(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("%s is not what `conform adapter python` writes (UPDATE_DOC_TABLES=1 go test ./cmd/conform -run %s rewrites it)", path, t.Name())
+}
+
+// TestExampleAdaptersShort checks that the adapters of real libraries in
+// examples/ stay as short as the helper makes them: at most 40 lines each.
+func TestExampleAdaptersShort(t *testing.T) {
+	for _, lib := range []string{"pytorch", "dask"} {
+		data, err := os.ReadFile("../../examples/" + lib + "/adapter.py")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(data), "\n"); n > 40 {
+			t.Errorf("examples/%s/adapter.py has %d lines, more than 40", lib, n)
+		}
+	}
+}

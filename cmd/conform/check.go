@@ -45,7 +45,12 @@ fails the run as an unexpected pass. An entry may be a failure signature
 ("take/values"): every failure with it is known. A signature entry does not
 absorb crashes and timeouts ("take/crash/died", "take/crash"): they still
 fail, counted in "N crashes and M timeouts matched known-failure entries",
-unless --allow-known-crashes is given. FILE is read like a corpus file: a
+unless --allow-known-crashes is given. An entry may also name a cause,
+"cause:RULE@SYMPTOM" (e.g. "cause:getitem/negative-step@error/invalid_spec",
+the rule and the symptom as --json gives a failure's cause and symptom):
+every failure whose cause conform found is that rule, with that symptom, is
+known; a listed cause that no failure of the run has is stale and fails the
+run, as an unexpected pass does. FILE is read like a corpus file: a
 regular file (a FIFO or device is refused before it is opened) of at most
 16 MiB.
 
@@ -145,6 +150,7 @@ func runCheck(o checkOptions, std stdio) int {
 			printable.Fprintf(std.errout, "conform check: warning: the causes cannot be confirmed by neighbours: %v\n", err)
 		}
 	}
+	summary.ApplyKnownCauses(opts.KnownFailures, opts.AllowKnownCrashes)
 	summary.CasesDir = o.dir
 	// Closing the implementation reports the protocol errors it made
 	// after their case's answer had been returned (a second answer).

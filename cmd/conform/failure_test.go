@@ -1,10 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/conformsuite/conform/engine"
+	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/npy"
 )
 
 // TestFailureLines checks what a failure line tells (with -v): the
@@ -60,5 +65,53 @@ func TestFailureLines(t *testing.T) {
 	code, stdout, _ = runCLI("check", "--cases", dir, "--known-failures", known)
 	if code != 0 || !strings.Contains(stdout, "2 known failures") {
 		t.Errorf("known failures by signature and by ID: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestKnownCauses checks that check's known-failures list may name a
+// cause (cause:RULE@SYMPTOM): the failures conform finds that cause for
+// are known, and a listed cause that no failure has fails the run.
+func TestKnownCauses(t *testing.T) {
+	requireNumPy(t)
+	t.Setenv("CONFORM_PLANTED_BUGS", "negative-step") // the planted adapter refuses negative steps
+	dir := t.TempDir()
+	writeInput(t, dir, "x.npy", 4)
+	data, err := os.ReadFile(filepath.Join(dir, "x.npy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := npy.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for i, index := range []string{"x[::-1]", "x[::-2]", "x[2::-1]", "x[:0:-1]", "x[::1]", "x[1:3]", "x[::2]", "x[1:]", "x[:2]", "x[-2:]"} {
+		out, err := casefile.New(map[string]any{"op": "getitem", "index": index}, map[string]*engine.Tensor{"x": x}).Eval()
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("out%d.npy", i)
+		writeFile(t, filepath.Join(dir, name), string(npy.Encode(out)))
+		lines = append(lines, fmt.Sprintf(`{"id":"c%d","op":"getitem","inputs":{"x":"x.npy"},"index":%q,"expect":{"output":%q,"source":"test"}}`, i, index, name))
+	}
+	writeFile(t, filepath.Join(dir, "cases.jsonl"), strings.Join(lines, "\n")+"\n")
+	adapter := "/usr/bin/python3 ../../examples/planted/adapter.py"
+	for _, tt := range []struct {
+		rule, list string
+		code       int
+		out        string
+	}{
+		{"the cause's failures are known", "cause:getitem/negative-step@error/invalid_spec # planted\n", 0, "4 known failures"},
+		{"a cause no failure has is stale and fails the run",
+			"cause:getitem/negative-step@error/invalid_spec # planted\ncause:getitem/step-over-1@shape/dims # fixed\n", 1,
+			"stale known failure cause:getitem/step-over-1@shape/dims"},
+		{"without the entry the failures fail", "# nothing\n", 1, "6 passed, 4 failed"},
+	} {
+		known := filepath.Join(t.TempDir(), "known.txt")
+		writeFile(t, known, tt.list)
+		code, stdout, stderr := runCLI("check", "--cases", dir, "--impl", adapter, "--known-failures", known)
+		if code != tt.code || !strings.Contains(stdout, tt.out) {
+			t.Errorf("%s: exit %d, want %d and %q:\n%s%s", tt.rule, code, tt.code, tt.out, stdout, stderr)
+		}
 	}
 }

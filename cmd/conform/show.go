@@ -40,8 +40,10 @@ directory named after the case, e.g. getitem-00018, in the current
 directory), and prints Python that loads those files and runs the case in
 the reference's own terms: NumPy for getitem, take and take_along_axis
 (checking the answer against the expected output or error), tf.strided_slice,
-tf.slice, tf.gather and tf.gather_nd for the TF ops, and the ONNX operator's
-fields with its NumPy equivalent for the ONNX ops.
+tf.slice, tf.gather and tf.gather_nd for the TF ops, and for the ONNX ops
+the operator's node (onnx.helper.make_node) in a one-node model, evaluated
+by onnx.reference or onnxruntime and checked likewise; with neither
+installed, the snippet says so and runs the op's NumPy equivalent.
 
 No file is replaced: if the default directory exists, or a file to write
 already exists in --out, nothing is written (exit status 2). An unknown
@@ -295,6 +297,10 @@ func showSnippet(id string, c *casefile.Case, want check.Expectation, wantOut *e
 	}
 	var code strings.Builder
 	c.WriteSnippet(&code)
+	if family == "onnx" {
+		writeONNX(&b, c, code.String(), want, wantOut)
+		return b.String()
+	}
 	numpyLine := ""
 	if family == "numpy" {
 		for _, line := range strings.Split(code.String(), "\n") {
@@ -308,18 +314,103 @@ func showSnippet(id string, c *casefile.Case, want check.Expectation, wantOut *e
 		b.WriteString(code.String())
 		return b.String()
 	}
+	writeRun(&b, numpyLine, "  # NumPy", func(s string) string { return pysrc.String("NumPy" + s) }, want, wantOut)
+	return b.String()
+}
+
+// writeRun writes the Python that runs expr and checks its answer
+// against the expected output or error; comment ends expr's line, and
+// label(s) is a Python expression of the string naming what ran, followed
+// by s ("NumPy gives").
+func writeRun(b *strings.Builder, expr, comment string, label func(string) string, want check.Expectation, wantOut *engine.Tensor) {
 	switch {
 	case wantOut != nil:
-		fmt.Fprintf(&b, "result = np.asarray(%s)  # NumPy\n", numpyLine)
+		fmt.Fprintf(b, "result = np.asarray(%s)%s\n", expr, comment)
 		b.WriteString("same = result.dtype == expected.dtype and result.shape == expected.shape and result.tobytes() == expected.tobytes()\n")
-		b.WriteString("print(\"NumPy gives\", result.dtype.str, result.shape, \"- the expected output\" if same else \"- NOT the expected output\")\n")
-		b.WriteString("assert same, \"NumPy's answer differs from expected.npy\"\n")
+		fmt.Fprintf(b, "print(%s, result.dtype.str, result.shape, \"- the expected output\" if same else \"- NOT the expected output\")\n", label(" gives"))
+		fmt.Fprintf(b, "assert same, %s\n", label("'s answer differs from expected.npy"))
 	case want.Error != "":
-		fmt.Fprintf(&b, "try:\n    %s  # NumPy\nexcept Exception as e:\n", numpyLine)
-		fmt.Fprintf(&b, "    print(\"NumPy raises\", type(e).__name__ + \":\", e, %s)\n", pysrc.String("(expected: error "+want.Error+")"))
-		fmt.Fprintf(&b, "else:\n    raise SystemExit(%s)\n", pysrc.String("NumPy gives an output; expected: error "+want.Error))
+		fmt.Fprintf(b, "try:\n    %s%s\nexcept Exception as e:\n", expr, comment)
+		fmt.Fprintf(b, "    print(%s, type(e).__name__ + \":\", e, %s)\n", label(" raises"), pysrc.String("(expected: error "+want.Error+")"))
+		fmt.Fprintf(b, "else:\n    raise SystemExit(%s)\n", label(" gives an output; expected: error "+want.Error))
 	default:
-		fmt.Fprintf(&b, "%s  # NumPy\n", numpyLine)
+		fmt.Fprintf(b, "%s%s\n", expr, comment)
 	}
-	return b.String()
+}
+
+// onnxOps are the ONNX operators of conform's ONNX ops, as
+// onnx.helper.make_node names them.
+var onnxOps = map[string]string{
+	casefile.OpONNXGather: "Gather", casefile.OpONNXGatherElements: "GatherElements",
+	casefile.OpONNXGatherND: "GatherND", casefile.OpONNXSlice: "Slice",
+}
+
+// writeONNX writes the snippet of an ONNX op's case in ONNX's own terms:
+// the operator's node (onnx.helper.make_node) in a one-node opset-13
+// model whose initializers are the case's inputs, evaluated by
+// onnx.reference (onnx 1.13 and later) or onnxruntime, whichever is
+// installed; with neither (Debian's python3-onnx is 1.12), or without
+// onnx, it says so and runs the NumPy equivalent code gives, if it has
+// one. code is the case's casefile.Case.WriteSnippet.
+func writeONNX(b *strings.Builder, c *casefile.Case, code string, want check.Expectation, wantOut *engine.Tensor) {
+	equivalent := ""
+	for _, line := range strings.Split(strings.TrimSuffix(code, "\n"), "\n") {
+		if expr, _, ok := strings.Cut(line, "  # NumPy equivalent"); ok && equivalent == "" {
+			equivalent = expr
+			line = "# NumPy equivalent:" + strings.TrimPrefix(line, expr+"  # NumPy equivalent")
+		}
+		b.WriteString(line + "\n")
+	}
+	arrays := []string{}
+	for _, name := range []string{"data", "indices"} {
+		if _, ok := c.Inputs[name]; ok {
+			arrays = append(arrays, fmt.Sprintf("%s: %s", pysrc.String(name), pysrc.Input(name)))
+		}
+	}
+	attrs := ""
+	switch s := c.Spec.(type) {
+	case engine.ONNXGatherSpec:
+		attrs = fmt.Sprintf(", axis=%d", s.Axis)
+	case engine.ONNXGatherNDSpec:
+		attrs = fmt.Sprintf(", batch_dims=%d", s.BatchDims)
+	case engine.ONNXSliceSpec:
+		for _, in := range []struct {
+			name string
+			v    []int64
+		}{{"starts", s.Starts}, {"ends", s.Ends}, {"axes", s.Axes}, {"steps", s.Steps}} {
+			if in.v != nil {
+				arrays = append(arrays, fmt.Sprintf("%s: np.array(%s, np.int64)", pysrc.String(in.name), pysrc.Ints(in.v)))
+			}
+		}
+	}
+	fmt.Fprintf(b, `try:
+    from onnx import helper, numpy_helper
+except ImportError:
+    helper = None
+evaluate, by = None, "ONNX"
+if helper:  # the operator's node, in a one-node model whose initializers are the inputs
+    arrays = {%s}
+    node = helper.make_node(%s, list(arrays), ["output"]%s)
+    print(node)
+    init = [numpy_helper.from_array(v.astype(object if v.dtype.kind in "SU" else v.dtype.newbyteorder("=")), k) for k, v in arrays.items()]
+    graph = helper.make_graph([node], "conform_case", [], [helper.make_tensor_value_info("output", init[0].data_type, None)], init)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    try:
+        from onnx.reference import ReferenceEvaluator  # onnx 1.13 and later
+        evaluate, by = (lambda: ReferenceEvaluator(model).run(None, {})[0]), "onnx.reference"
+    except ImportError:
+        try:
+            import onnxruntime
+            evaluate, by = (lambda: onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {})[0]), "onnxruntime"
+        except ImportError:
+            pass
+if evaluate is None:
+`, strings.Join(arrays, ", "), pysrc.String(onnxOps[c.Op]), attrs)
+	if equivalent == "" {
+		b.WriteString("    raise SystemExit(\"neither onnx.reference (onnx 1.13 and later) nor onnxruntime is installed, and this case has no NumPy equivalent\")\n")
+	} else {
+		b.WriteString("    print(\"neither onnx.reference (onnx 1.13 and later) nor onnxruntime is installed: the NumPy equivalent runs instead\")\n")
+		fmt.Fprintf(b, "    evaluate, by = (lambda: %s), \"the NumPy equivalent\"\n", equivalent)
+	}
+	writeRun(b, "evaluate()", "", func(s string) string { return "by + " + pysrc.String(s) }, want, wantOut)
 }

@@ -205,8 +205,8 @@ func TestShowReference(t *testing.T) {
 	}{
 		// tf.gather's case: TF code.
 		{"gather/00000", "tf.gather(params, indices"},
-		// ONNX Gather's case: the operator and its NumPy equivalent.
-		{"onnx_gather/00000", "# ONNX Gather-13"},
+		// ONNX Gather's case: the operator's node, as onnx.helper makes it.
+		{"onnx_gather/00000", `node = helper.make_node("Gather", list(arrays), ["output"], axis=`},
 	}
 	for _, tt := range tests {
 		code, snippet, stderr := runCLI("show", tt.id, "--out", filepath.Join(t.TempDir(), "o"))
@@ -242,6 +242,53 @@ func TestFindingNamesReference(t *testing.T) {
 		writeFinding(&b, fuzz.Finding{ID: "f", Case: c, Oracle: "numpy", Want: protocol.Output(int32s(t, 1)), Got: protocol.Error(engine.OutOfRange, "")}, "impl")
 		if !strings.Contains(b.String(), tt.want) {
 			t.Errorf("%s: %q does not say %q", tt.op, b.String(), tt.want)
+		}
+	}
+}
+
+// TestShowONNX checks that the snippet of an ONNX op's case is ONNX code
+// (the operator's node made by onnx.helper, in a model that onnx.reference
+// or onnxruntime evaluates) and that it runs under the Python with NumPy
+// whatever of onnx is installed: without an evaluator it says so and runs
+// the NumPy equivalent; either way it checks the answer against the
+// expected one (another expected.npy fails it).
+func TestShowONNX(t *testing.T) {
+	requireNumPy(t)
+	onnx := exec.Command("/usr/bin/python3", "-c", "import onnx").Run() == nil
+	tests := []struct {
+		id, node string
+	}{
+		// GatherElements with its axis attribute; the expected output.
+		{"onnx_gather_elements/00000", `helper.make_node("GatherElements", list(arrays), ["output"], axis=-1)`},
+		// Slice takes starts and ends as inputs, not attributes.
+		{"onnx_slice/00000", `helper.make_node("Slice", list(arrays), ["output"])`},
+		// GatherND's case expecting an error: the snippet sees it raised.
+		{"onnx_gather_nd/00000", `helper.make_node("GatherND", list(arrays), ["output"], batch_dims=`},
+	}
+	for _, tt := range tests {
+		out := filepath.Join(t.TempDir(), "repro")
+		code, snippet, stderr := runCLI("show", tt.id, "--out", out)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", tt.id, code, stderr)
+		}
+		if !strings.Contains(snippet, tt.node) || !strings.Contains(snippet, "from onnx.reference import ReferenceEvaluator") {
+			t.Errorf("%s: the snippet does not build the node %s and evaluate it:\n%s", tt.id, tt.node, snippet)
+		}
+		code, pyOut := runSnippet(t, snippet)
+		if code != 0 {
+			t.Fatalf("%s: the snippet exits %d:\n%s\n%s", tt.id, code, snippet, pyOut)
+		}
+		if onnx != strings.Contains(pyOut, "op_type: ") {
+			t.Errorf("%s: onnx importable %v, but the node printed is %v:\n%s", tt.id, onnx, !onnx, pyOut)
+		}
+		if _, err := os.Stat(filepath.Join(out, expectedFile)); err != nil {
+			continue // an expected error
+		}
+		if err := os.WriteFile(filepath.Join(out, expectedFile), npy.Encode(int32s(t, 99)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, pyOut := runSnippet(t, snippet); code == 0 {
+			t.Errorf("%s: the snippet passes with another expected.npy:\n%s", tt.id, pyOut)
 		}
 	}
 }

@@ -183,4 +183,19 @@ CAUSES = {
         "dask accepts float indices, in slices, as items and as index arrays: x[::1.0], x[0.0] and "
         "x[np.array([1.0])] all give results; NumPy refuses each (TypeError / IndexError)",
         lambda c: float_index(c) and failed(c)),
+    "dask/two-ellipses-type-error": (
+        "two ellipses raise TypeError (NumPy: IndexError, an index can only have a single ellipsis): "
+        "da.zeros(3)[..., ...] -> TypeError",
+        lambda c: c.op == "getitem" and sum(k is Ellipsis for k in items(c)) >= 2 and failed(c)),
+    "dask/over-32-dims": (
+        "a result of more than 32 dimensions raises ValueError from NumPy's array creation inside dask "
+        "(NumPy's getitem: IndexError, too many indices): da.zeros(1)[(None,) * 33] -> ValueError: "
+        "maximum supported dimension for an ndarray is 32",
+        lambda c: c.op == "getitem" and c.class_mismatch == ("ValueError", "IndexError")
+        and sum(k is None for k in items(c)) + c.inputs["x"].ndim > 32),
+    "dask/string-item-type-error": (
+        "a string item in the subscript raises TypeError (NumPy: IndexError, only integers, "
+        "slices ... are valid indices): da.zeros(3)[('',)] -> TypeError",
+        lambda c: c.op == "getitem" and c.class_mismatch == ("TypeError", "IndexError")
+        and any(isinstance(k, (str, bytes)) for k in items(c))),
 }

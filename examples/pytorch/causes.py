@@ -130,7 +130,28 @@ def take_dtype(case):
 def refused(c):
     """Whether torch refused the case with an error the reference does not give (a refusal cause
     explains only the cases torch refused)."""
-    return c.got_error is not None and c.got_error != c.expect_error
+    return (c.got_error is not None and c.got_error != c.expect_error) or c.class_mismatch is not None
+
+
+def raised(c, got, want=None):
+    """Whether torch raised the exception class got where NumPy raises want (any, if None): a
+    failure compared by class."""
+    m = c.class_mismatch
+    return m is not None and m[0] == got and want in (None, m[1])
+
+
+def indices_broadcast(c):
+    """Whether take_along_axis's indices broadcast against arr off the axis."""
+    arr, indices, axis = c.inputs["arr"], c.inputs["indices"], c.spec.get("axis")
+    if axis is None or arr.ndim != indices.ndim:
+        return axis is None
+    shape_a = [1 if d == axis % arr.ndim else n for d, n in enumerate(arr.shape)]
+    shape_i = [1 if d == axis % arr.ndim else n for d, n in enumerate(indices.shape)]
+    try:
+        np.broadcast_shapes(tuple(shape_a), tuple(shape_i))
+    except ValueError:
+        return False
+    return True
 
 
 def first_slice_fault(c):
@@ -243,6 +264,35 @@ CAUSES = {
         "torch.zeros(2, 0, 1, dtype=torch.long)) has shape (2, 0, 1); ONNX refuses the rank",
         lambda c: c.op == "onnx_gather_elements" and c.inputs["indices"].size == 0 and c.expect_error is not None
         and c.got_error is None),
+    "torch/int-beyond-int64-runtime-error": (
+        "an integer index past int64 raises RuntimeError (NumPy: IndexError): torch.zeros(3)[2**64] "
+        "-> RuntimeError: Overflow when unpacking long",
+        lambda c: raised(c, "RuntimeError", "IndexError") and any(is_int(k) and not -2**63 <= k < 2**63
+                                                                  for k in getitem_items(c))),
+    "torch/no-axis-error": (
+        "torch has no AxisError: an axis out of range raises IndexError (RuntimeError on a 0-d tensor): "
+        "torch.index_select(torch.zeros(3), 1, torch.tensor([0])) -> IndexError: Dimension out of range "
+        "(NumPy: numpy.AxisError, a subclass of IndexError and ValueError)",
+        lambda c: c.op in ("take", "take_along_axis") and raised(c, "IndexError", "numpy.AxisError")
+        or raised(c, "RuntimeError", "numpy.AxisError")),
+    "torch/take-out-of-range-runtime-error": (
+        "torch.take raises RuntimeError for an index out of range (NumPy: IndexError): "
+        "torch.take(torch.zeros(3), torch.tensor([5])) -> RuntimeError: out of range",
+        lambda c: c.op == "take" and raised(c, "RuntimeError", "IndexError")),
+    "torch/take-along-dim-dtype-runtime-error": (
+        "torch.take_along_dim raises RuntimeError for indices that are not integers (NumPy: "
+        "IndexError): torch.take_along_dim(torch.zeros(3), torch.tensor([True]), 0) -> RuntimeError",
+        lambda c: c.op == "take_along_axis" and c.inputs["indices"].dtype.kind not in "iu"
+        and raised(c, "RuntimeError")),
+    "torch/take-along-dim-shape-runtime-error": (
+        "torch.take_along_dim raises RuntimeError for indices of another rank or that do not broadcast "
+        "(NumPy: ValueError, IndexError): torch.take_along_dim(torch.zeros(4, 5), torch.zeros(1, 6, "
+        "dtype=torch.long), 0) -> RuntimeError: shape mismatch",
+        lambda c: c.op == "take_along_axis" and raised(c, "RuntimeError") and not indices_broadcast(c)),
+    "torch/take-along-dim-bounds-runtime-error": (
+        "torch.take_along_dim raises RuntimeError for an index out of range (NumPy: IndexError): "
+        "torch.take_along_dim(torch.zeros(3), torch.tensor([3]), 0) -> RuntimeError: index 3 is out of bounds",
+        lambda c: c.op == "take_along_axis" and raised(c, "RuntimeError", "IndexError")),
     "torch/heap-corrupted-earlier": (
         "the child dies on a case torch can run (malloc(): invalid size) because an earlier case of "
         "torch/index-select-0d corrupted the heap of the same process; the case passes when replayed alone",

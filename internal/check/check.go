@@ -100,6 +100,10 @@ type Summary struct {
 	// UnknownIDs lists known-failure entries that are neither a case of
 	// the corpus nor the signature of a failure of this run.
 	UnknownIDs []string
+	// StaleCauses lists the cause entries of the known-failures list
+	// ("cause:RULE@SYMPTOM") that no failure of the run has (see
+	// ApplyKnownCauses). Any fails the run.
+	StaleCauses []string
 	// KnownCrashes and KnownTimeouts count the crashes and timeouts a
 	// signature entry of the known-failures list matched: failures
 	// unless Options.AllowKnownCrashes, known failures with it.
@@ -118,9 +122,12 @@ type Summary struct {
 }
 
 // OK reports whether every case passed (or failed as expected) or was
-// skipped, the corpus matched its manifest, and the implementation made
-// no protocol error outside a case.
-func (s *Summary) OK() bool { return s.Failed == 0 && len(s.Integrity) == 0 && len(s.Protocol) == 0 }
+// skipped, the corpus matched its manifest, the implementation made no
+// protocol error outside a case, and no cause entry of the known failures
+// was stale.
+func (s *Summary) OK() bool {
+	return s.Failed == 0 && len(s.Integrity) == 0 && len(s.Protocol) == 0 && len(s.StaleCauses) == 0
+}
 
 // MoreIntegrity returns the number of integrity problems not listed in
 // Integrity, and a line that says so ("... and N more integrity
@@ -254,7 +261,7 @@ func Run(ctx context.Context, fsys fs.FS, im impl.Impl, opts Options) (*Summary,
 		s.Add(r)
 	}
 	for id := range opts.KnownFailures {
-		if !seen[id] {
+		if !seen[id] && !IsCauseEntry(id) { // causes are matched later (ApplyKnownCauses)
 			s.UnknownIDs = append(s.UnknownIDs, id)
 		}
 	}
@@ -568,8 +575,9 @@ func ReadKnownFailuresFile(path string, inputLimit int64) (map[string]string, er
 	return known, nil
 }
 
-// ReadKnownFailures parses a known-failures list: one case ID or failure
-// signature per line, optionally followed by white space and "# reason";
+// ReadKnownFailures parses a known-failures list: one case ID, failure
+// signature or cause ("cause:RULE@SYMPTOM", see ParseCause; refused if
+// it is not one) per line, optionally followed by white space and "# reason";
 // blank lines and lines starting with '#' are ignored. A '#' within the
 // entry belongs to it (a signature's class).
 func ReadKnownFailures(data []byte) (map[string]string, error) {
@@ -591,6 +599,11 @@ func ReadKnownFailures(data []byte) (map[string]string, error) {
 		}
 		if reason == "" {
 			reason = "no reason given"
+		}
+		if IsCauseEntry(id) {
+			if _, err := ParseCause(id); err != nil {
+				return nil, fmt.Errorf("line %d: %v", n+1, err)
+			}
 		}
 		known[id] = reason
 	}

@@ -69,6 +69,9 @@ func (s *Summary) WriteText(w io.Writer, o TextOptions) error {
 	for _, id := range s.UnknownIDs {
 		printable.Fprintf(b, "warning: known failure %s is neither a case of this corpus nor the signature of a failure\n", id)
 	}
+	for _, entry := range s.StaleCauses {
+		printable.Fprintf(b, "stale known failure %s: no failure of this run has that cause (remove it from the list)\n", entry)
+	}
 	if s.KnownFailures+s.UnexpectedPasses > 0 {
 		fmt.Fprintf(b, "%d known failures, %d unexpected passes\n", s.KnownFailures, s.UnexpectedPasses)
 	}

@@ -2,7 +2,6 @@ package fuzz
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 
@@ -59,69 +58,12 @@ func (c *Cause) explains(symptom string) bool {
 	return false
 }
 
-// KnownCause is a known-failures entry that names a cause: the
-// disagreements whose case exercises Rule and whose symptom is Symptom
-// are known. It is written "cause:RULE@SYMPTOM", the rule and the symptom
-// as conform check --json prints a failure's cause and symptom (the
-// symptom with or without its op): "cause:getitem/negative-step@error/invalid_spec".
-type KnownCause struct {
-	Rule    engine.RuleID
-	Symptom string
-}
-
-// causePrefix starts a known-failures entry that names a cause.
-const causePrefix = "cause:"
-
-// String writes the entry as ParseCause reads it.
-func (k KnownCause) String() string { return causePrefix + string(k.Rule) + "@" + k.Symptom }
-
-// IsCauseEntry reports whether a known-failures entry is meant to name a
-// cause (starts with "cause:"), well written or not.
-func IsCauseEntry(entry string) bool { return strings.HasPrefix(entry, causePrefix) }
-
-// causeSymptoms are the first words of the symptoms check.CauseSymptom
-// returns.
-var causeSymptoms = map[string]bool{
-	"error": true, string(signature.OutputForError): true, string(signature.Shape): true,
-	string(signature.DType): true, string(signature.Values): true, string(signature.Crash): true,
-}
-
-// ParseCause parses a known-failures entry naming a cause,
-// "cause:getitem/negative-step@error/invalid_spec" (or
-// "...@getitem/error/invalid_spec"). The rule must be one of
-// engine.RuleTable's and the symptom one check.CauseSymptom returns.
-func ParseCause(entry string) (KnownCause, error) {
-	rest, ok := strings.CutPrefix(entry, causePrefix)
-	if !ok {
-		return KnownCause{}, fmt.Errorf("%q does not start with %q", entry, causePrefix)
-	}
-	rule, symptom, ok := strings.Cut(rest, "@")
-	if !ok || rule == "" || symptom == "" {
-		return KnownCause{}, fmt.Errorf("%q is not cause:RULE@SYMPTOM", entry)
-	}
-	r, ok := engine.RuleByID(engine.RuleID(rule))
-	if !ok {
-		return KnownCause{}, fmt.Errorf("%q: no rule %s (conform rules lists them)", entry, rule)
-	}
-	for _, op := range r.Ops {
-		if s, ok := strings.CutPrefix(symptom, op+"/"); ok {
-			symptom = s
-			break
-		}
-	}
-	first, _, _ := strings.Cut(symptom, "/")
-	if !causeSymptoms[first] {
-		return KnownCause{}, fmt.Errorf("%q: %s is not a symptom (error/KIND, output-for-error/KIND, shape/..., dtype/..., values, crash/...)", entry, symptom)
-	}
-	return KnownCause{Rule: r.ID, Symptom: symptom}, nil
-}
-
 // knownCauses returns the entries of a known-failures list that name
 // causes, with their reasons.
-func knownCauses(list map[string]string) map[KnownCause]string {
-	known := map[KnownCause]string{}
+func knownCauses(list map[string]string) map[check.KnownCause]string {
+	known := map[check.KnownCause]string{}
 	for entry, reason := range list {
-		if k, err := ParseCause(entry); err == nil {
+		if k, err := check.ParseCause(entry); err == nil {
 			known[k] = reason
 		}
 	}

@@ -142,34 +142,6 @@ func TestFuzzKnownCause(t *testing.T) {
 	}
 }
 
-// TestParseCause checks the known-failures syntax for causes.
-func TestParseCause(t *testing.T) {
-	for _, tt := range []struct {
-		rule, entry string
-		want        KnownCause
-		ok          bool
-	}{
-		{"a rule and a symptom as check's --json spells a cause's", "cause:getitem/negative-step@error/invalid_spec",
-			KnownCause{engine.RuleGetItemNegativeStep, "error/invalid_spec"}, true},
-		{"the symptom may carry its op, as check's --json symptom does", "cause:getitem/negative-step@getitem/error/invalid_spec",
-			KnownCause{engine.RuleGetItemNegativeStep, "error/invalid_spec"}, true},
-		{"an output symptom", "cause:getitem/separated-advanced-first@shape/dims",
-			KnownCause{engine.RuleGetItemSeparatedFirst, "shape/dims"}, true},
-		{"a rule the table does not have is refused", "cause:getitem/no-such-rule@error/invalid_spec", KnownCause{}, false},
-		{"a symptom that is not one is refused", "cause:getitem/negative-step@refused", KnownCause{}, false},
-		{"no symptom is refused", "cause:getitem/negative-step", KnownCause{}, false},
-		{"a signature is not a cause", "getitem/error-for-output/invalid_spec", KnownCause{}, false},
-	} {
-		got, err := ParseCause(tt.entry)
-		if (err == nil) != tt.ok || got != tt.want {
-			t.Errorf("%s: ParseCause(%q) = %v, %v; want %v (ok %v)", tt.rule, tt.entry, got, err, tt.want, tt.ok)
-		}
-		if tt.ok && got.String() != "cause:"+string(tt.want.Rule)+"@"+tt.want.Symptom {
-			t.Errorf("%s: String() = %q", tt.rule, got.String())
-		}
-	}
-}
-
 // flaky is the engine, except that it times out on the first case it is
 // given (as a child on a loaded machine does), and answers every later
 // case, that one included.

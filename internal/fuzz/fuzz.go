@@ -24,6 +24,7 @@ import (
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/gen"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/neighbour"
@@ -68,7 +69,7 @@ type Options struct {
 	Ops []string
 	// KnownFailures is a known-failures list as check.ReadKnownFailures
 	// reads it (entry to reason). Its entries that are signatures (see
-	// signature.Parse) or causes (see ParseCause) are known:
+	// signature.Parse) or causes (see check.ParseCause) are known:
 	// disagreements with those signatures, and those whose case exercises
 	// a known cause's rule with its symptom, are counted in Summary.Known,
 	// not shrunk, saved or counted as failures. A disagreement with a
@@ -218,7 +219,10 @@ type outcome struct {
 }
 
 // compareCase runs m on the implementation and the oracles and compares
-// the implementation with the first oracle that ran the case.
+// the implementation with the first oracle that ran the case, as check
+// compares it with an expected answer (impl.CompareFor: errors by
+// exception class on NumPy-defined ops when the implementation's errors
+// are Python exceptions, by kind otherwise).
 func compareCase(ctx context.Context, im impl.Impl, oracles []impl.Impl, m *casefile.Case) outcome {
 	got := im.Run(ctx, m)
 	if got.IsSkip() {
@@ -229,7 +233,7 @@ func compareCase(ctx context.Context, im impl.Impl, oracles []impl.Impl, m *case
 		if !want.Ran() {
 			continue
 		}
-		agree := protocol.Compare(want, got)
+		agree := impl.CompareFor(im, m.Op, want, got) // errors by class or by kind, as check compares them
 		return outcome{oracle: o.Name(), want: want, got: got, agree: agree, diff: agree.Text}
 	}
 	return outcome{skipped: true, got: got}
@@ -286,7 +290,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		known:       knownSignatures(opts.KnownFailures),
 		knownCauses: knownCauses(opts.KnownFailures),
 		causes:      map[causeKey]*Cause{},
-		knownSeen:   map[KnownCause]map[string]*Cause{},
+		knownSeen:   map[check.KnownCause]map[string]*Cause{},
 		passes:      map[string]map[engine.RuleID]int{},
 		caseCtx:     caseCtx,
 		genCtx:      genCtx,
@@ -394,7 +398,7 @@ type run struct {
 	shrinks  chan disagreement
 	shrinker *shrinker
 
-	knownCauses map[KnownCause]string // knownCauses(opts.KnownFailures)
+	knownCauses map[check.KnownCause]string // knownCauses(opts.KnownFailures)
 
 	mu     sync.Mutex // guards what follows
 	s      *Summary
@@ -402,7 +406,7 @@ type run struct {
 	// causes are the causes confirmed, by op and rule; knownSeen the
 	// known causes that explained a disagreement, by entry and op.
 	causes    map[causeKey]*Cause
-	knownSeen map[KnownCause]map[string]*Cause
+	knownSeen map[check.KnownCause]map[string]*Cause
 	// passes counts, per op, the traced agreeing cases (one in
 	// passSample) exercising each rule.
 	passes      map[string]map[engine.RuleID]int
@@ -712,7 +716,7 @@ func (r *run) knownCause(d disagreement) (c *Cause, crash bool) {
 		return nil, false
 	}
 	for _, rule := range d.rules {
-		k := KnownCause{Rule: rule, Symptom: d.symptom}
+		k := check.KnownCause{Rule: rule, Symptom: d.symptom}
 		reason, ok := r.knownCauses[k]
 		if !ok {
 			continue
@@ -759,7 +763,7 @@ func (r *run) explainedNow(op string, rules []engine.RuleID, symptom string) boo
 		return true
 	}
 	for _, rule := range rules {
-		if _, ok := r.knownCauses[KnownCause{Rule: rule, Symptom: symptom}]; ok {
+		if _, ok := r.knownCauses[check.KnownCause{Rule: rule, Symptom: symptom}]; ok {
 			return true
 		}
 	}

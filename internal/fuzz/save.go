@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/npy"
 	"github.com/conformsuite/conform/internal/output"
 )
@@ -144,7 +145,7 @@ func Save(dir string, f Finding, opts Options) (path string, err error) {
 		prov["cause"] = string(f.Cause)
 		prov["symptom"] = f.Case.Op + "/" + f.Symptom
 		prov["confirmed_by"] = map[string]any{"neighbour": f.Neighbour, "edit": f.Edit, "result": "passes"}
-		prov["known_failures_entry"] = KnownCause{Rule: f.Cause, Symptom: f.Symptom}.String()
+		prov["known_failures_entry"] = check.KnownCause{Rule: f.Cause, Symptom: f.Symptom}.String()
 	} else {
 		doc["provenance"].(map[string]any)["cause"] = "no rule confirmed by neighbours"
 	}
