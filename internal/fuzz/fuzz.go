@@ -58,6 +58,10 @@ type Options struct {
 	Workers int
 	// ShrinkTime bounds the shrinking of one disagreement.
 	ShrinkTime time.Duration
+	// ShrinkJobs is how many candidates of a shrinking step after rapid's
+	// are compared at once (default 1): as many as the children of the
+	// implementations can run. The case kept is the same either way.
+	ShrinkJobs int
 	// MaxShrinks bounds how many minimal cases no rule explains are
 	// saved (one per signature at most); causes are not bounded (default
 	// 20).

@@ -1,0 +1,26 @@
+package main
+
+import (
+	"flag"
+	"runtime"
+)
+
+// jobsHelp is the paragraph of the help of the commands with --jobs.
+const jobsHelp = `
+--jobs N runs up to N children of each protocol implementation or oracle
+at once (default: the number of cores; the engine runs in process), each
+with its own restarts: a case that crashes or hangs a child is charged
+within that child. Each case goes to the child with the fewest cases in
+flight, and every result, report and finding, in its order, is that of a
+run with one child. A further child starts only while every child is busy
+and the run has lasted as long as starting the first took, so a short run
+uses one. Memory: each child holds its own (N times one child's resident
+set); the request bytes in flight (256 MiB) are bounded across all the
+children together.
+`
+
+// jobsFlag registers --jobs, the number of children of each protocol
+// implementation (see package pool).
+func jobsFlag(fset *flag.FlagSet) *int {
+	return fset.Int("jobs", runtime.NumCPU(), "run up to `N` children of each protocol implementation or oracle at once")
+}
