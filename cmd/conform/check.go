@@ -108,11 +108,11 @@ symbolic link), and --junit and --json naming one file.
 				fmt.Fprintf(std.errout, "conform check: unexpected argument %q\n", args[0])
 				return exitUsage
 			}
-			if *jobs < 1 {
-				fmt.Fprintf(std.errout, "conform check: --jobs %d: want at least 1\n", *jobs)
+			var ok bool
+			if o.jobs, ok = resolveJobs("check", *jobs, std.errout); !ok {
 				return exitUsage
 			}
-			o.maxInput, o.jobs = *maxInput, *jobs
+			o.maxInput = *maxInput
 			return runCheck(o, std)
 		}
 	},

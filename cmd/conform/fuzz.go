@@ -103,7 +103,7 @@ command line starting a conform/1 child.
 		return func(args []string, std stdio) int {
 			var shardErr error
 			o.shard, o.shards, shardErr = parseShard(*shard)
-			if len(args) != 0 || o.impl == "" || o.oracles == "" || shardErr != nil || o.workers < 1 || *jobs < 1 {
+			if len(args) != 0 || o.impl == "" || o.oracles == "" || shardErr != nil || o.workers < 1 {
 				if shardErr != nil {
 					fmt.Fprintf(std.errout, "conform fuzz: %v\n", shardErr)
 				} else {
@@ -112,7 +112,10 @@ command line starting a conform/1 child.
 				fset.Usage()
 				return exitUsage
 			}
-			o.jobs = *jobs
+			var ok bool
+			if o.jobs, ok = resolveJobs("fuzz", *jobs, std.errout); !ok {
+				return exitUsage
+			}
 			return runFuzz(o, std)
 		}
 	},

@@ -61,9 +61,13 @@ The oracles must be installed first: conform setup.
 		sample := fset.Int("sample", 0, "with --verify: check a deterministic sample of `N` cases (0: all)")
 		jobs := jobsFlag(fset)
 		return func(args []string, std stdio) int {
-			if len(args) != 0 || *perOp < 1 || *workers < 1 || *sample < 0 || *jobs < 1 {
+			if len(args) != 0 || *perOp < 1 || *workers < 1 || *sample < 0 {
 				fmt.Fprintln(std.errout, "conform golden: bad arguments")
 				fset.Usage()
+				return exitUsage
+			}
+			jobs, ok := resolveJobs("golden", *jobs, std.errout)
+			if !ok {
 				return exitUsage
 			}
 			names := strings.Split(*oracles, ",")
@@ -80,7 +84,7 @@ The oracles must be installed first: conform setup.
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			started, err := golden.StartOracles(names, *jobs)
+			started, err := golden.StartOracles(names, jobs)
 			if err != nil {
 				printable.Fprintf(std.errout, "conform golden: %v\n", err)
 				return exitRejected

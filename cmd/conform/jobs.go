@@ -2,13 +2,15 @@ package main
 
 import (
 	"flag"
+	"fmt"
+	"io"
 	"runtime"
 )
 
 // jobsHelp is the paragraph of the help of the commands with --jobs.
 const jobsHelp = `
 --jobs N runs up to N children of each protocol implementation or oracle
-at once (default: the number of cores; the engine runs in process), each
+at once (0, the default: the number of cores; the engine runs in process), each
 with its own restarts: a case that crashes or hangs a child is charged
 within that child. Each case goes to the child with the fewest cases in
 flight, and every result, report and finding, in its order, is that of a
@@ -22,5 +24,19 @@ children together.
 // jobsFlag registers --jobs, the number of children of each protocol
 // implementation (see package pool).
 func jobsFlag(fset *flag.FlagSet) *int {
-	return fset.Int("jobs", runtime.NumCPU(), "run up to `N` children of each protocol implementation or oracle at once")
+	return fset.Int("jobs", 0, "run up to `N` children of each protocol implementation or oracle at once (0: the number of cores)")
+}
+
+// resolveJobs returns the number of children --jobs asks for: jobs, or
+// the number of cores for 0. A negative number is printed as an error
+// of command on stderr and gives ok false.
+func resolveJobs(command string, jobs int, stderr io.Writer) (n int, ok bool) {
+	switch {
+	case jobs < 0:
+		fmt.Fprintf(stderr, "conform %s: --jobs %d: want 0 (the number of cores) or more\n", command, jobs)
+		return 0, false
+	case jobs == 0:
+		return runtime.NumCPU(), true
+	}
+	return jobs, true
 }

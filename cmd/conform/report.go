@@ -75,9 +75,13 @@ naming one file.
 					return exitUsage
 				}
 			}
-			if len(args) != 0 || len(impls) == 0 || *out == "" || (*dir != "" && *fuzzFor > 0) || *jobs < 1 {
-				fmt.Fprintln(std.errout, "conform report: need at least one --impl, --out, at most one of --cases and --fuzz, and --jobs of at least 1")
+			if len(args) != 0 || len(impls) == 0 || *out == "" || (*dir != "" && *fuzzFor > 0) {
+				fmt.Fprintln(std.errout, "conform report: need at least one --impl, --out, and at most one of --cases and --fuzz")
 				fset.Usage()
+				return exitUsage
+			}
+			jobs, ok := resolveJobs("report", *jobs, std.errout)
+			if !ok {
 				return exitUsage
 			}
 			inputs := runInputs(*dir, "", impls...)
@@ -113,7 +117,7 @@ naming one file.
 					return exitRejected
 				}
 				defer os.RemoveAll(tmp)
-				if err := generateCorpus(ctx, filepath.Join(tmp, "fuzz"), *fuzzFor, *jobs, std.errout); err != nil {
+				if err := generateCorpus(ctx, filepath.Join(tmp, "fuzz"), *fuzzFor, jobs, std.errout); err != nil {
 					printable.Fprintf(std.errout, "conform report: %v\n", err)
 					return exitRejected
 				}
@@ -121,7 +125,7 @@ naming one file.
 			}
 			var running []impl.Impl
 			for _, spec := range impls {
-				im, err := oracle.OpenJobs(spec, *timeout, 0, *jobs)
+				im, err := oracle.OpenJobs(spec, *timeout, 0, jobs)
 				if err != nil {
 					printable.Fprintf(std.errout, "conform report: %v\n", err)
 					return exitUsage
