@@ -86,10 +86,14 @@ func (p *Pool) Hello() protocol.Hello {
 	return h
 }
 
-// Children returns how many children have been started.
+// Children returns how many children have been started, counting one
+// being started.
 func (p *Pool) Children() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.starting {
+		return len(p.members) + 1
+	}
 	return len(p.members)
 }
 
