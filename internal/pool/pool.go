@@ -3,7 +3,8 @@
 // is a protocol.Client of its own, with its own restarts and culprit
 // isolation: a case that kills or hangs a child is charged within that
 // child, and the other children never notice. A request goes to the
-// child with the fewest requests in flight; which child answers a case
+// child with the fewest requests in flight (a child that cannot be
+// restarted any more gets none while another can); which child answers a case
 // does not change its answer, so a run's results are those of one child.
 //
 // Children are started as the work shows they pay: the first at Start
@@ -56,6 +57,10 @@ type Pool struct {
 type member struct {
 	client   *protocol.Client
 	inflight int
+	// broken is set once the child answered that it is unavailable
+	// (its restarts failed): it gets no more cases while another child
+	// can take them.
+	broken bool
 }
 
 // Start starts the first child of argv (see protocol.Start) and returns
@@ -158,12 +163,13 @@ func (p *Pool) run(ctx context.Context, size int, do func(*protocol.Client) prot
 	}
 	defer p.room.Release(int64(size))
 	m := p.pick()
-	defer p.done(m)
-	return do(m.client)
+	a := do(m.client)
+	p.done(m, a)
+	return a
 }
 
 // pick returns the child with the fewest requests in flight (the first
-// such), counting the request given it, and starts another child if
+// such; one not broken while there is one), counting the request given it, and starts another child if
 // every child is busy and the run has lasted as long as a start.
 func (p *Pool) pick() *member {
 	p.mu.Lock()
@@ -173,7 +179,7 @@ func (p *Pool) pick() *member {
 	}
 	best := p.members[0]
 	for _, m := range p.members[1:] {
-		if m.inflight < best.inflight {
+		if (best.broken && !m.broken) || (m.broken == best.broken && m.inflight < best.inflight) {
 			best = m
 		}
 	}
@@ -187,10 +193,14 @@ func (p *Pool) pick() *member {
 	return best
 }
 
-// done counts a request of m as answered.
-func (p *Pool) done(m *member) {
+// done counts a request of m as answered with a, and marks m broken if
+// a says the child is unavailable (before the pool is closed).
+func (p *Pool) done(m *member, a protocol.Answer) {
 	p.mu.Lock()
 	m.inflight--
+	if a.IsCrash() && a.Code() == string(protocol.CrashUnavailable) && !p.closed {
+		m.broken = true
+	}
 	p.mu.Unlock()
 }
 

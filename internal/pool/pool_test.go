@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
@@ -17,9 +18,10 @@ import (
 // The test binary re-runs itself as a child (see runChild) when
 // childEnv is set.
 const (
-	childEnv      = "CONFORM_POOL_CHILD"       // "serial", "twice" or "pidversion"
+	childEnv      = "CONFORM_POOL_CHILD"       // "serial", "twice", "pidversion" or "twostarts"
 	helloDelayEnv = "CONFORM_POOL_HELLO_DELAY" // a duration before the hello
 	caseDelayEnv  = "CONFORM_POOL_CASE_DELAY"  // a duration per case
+	startsEnv     = "CONFORM_POOL_STARTS"      // the file "twostarts" counts its starts in
 )
 
 func TestMain(m *testing.M) {
@@ -32,9 +34,19 @@ func TestMain(m *testing.M) {
 
 // runChild answers each request, one at a time, with a skip whose reason
 // is the child's process id: "serial" once, "twice" twice (a protocol
-// error the client can only record as a fault), and "pidversion" once,
-// with the process id as the version in its hello.
+// error the client can only record as a fault), "pidversion" once, with
+// the process id as the version in its hello, and "twostarts" once, but
+// only its first two starts get as far as the hello. Every child exits
+// on a request {"die": true}.
 func runChild(mode string) {
+	if mode == "twostarts" {
+		data, _ := os.ReadFile(os.Getenv(startsEnv))
+		n, _ := strconv.Atoi(string(data))
+		os.WriteFile(os.Getenv(startsEnv), []byte(strconv.Itoa(n+1)), 0o644)
+		if n >= 2 {
+			os.Exit(5)
+		}
+	}
 	helloDelay, _ := time.ParseDuration(os.Getenv(helloDelayEnv))
 	caseDelay, _ := time.ParseDuration(os.Getenv(caseDelayEnv))
 	time.Sleep(helloDelay)
@@ -49,9 +61,13 @@ func runChild(mode string) {
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
 		var req struct {
-			ID int64 `json:"id"`
+			ID  int64 `json:"id"`
+			Die bool  `json:"die"`
 		}
 		json.Unmarshal(in.Bytes(), &req)
+		if req.Die {
+			os.Exit(3)
+		}
 		time.Sleep(caseDelay)
 		answer := map[string]any{"id": req.ID, "skip": strconv.Itoa(os.Getpid())}
 		enc.Encode(answer)
@@ -172,5 +188,26 @@ func TestPoolRefusesAnotherHello(t *testing.T) {
 	}
 	if err := p.Close(); err == nil {
 		t.Errorf("Close() = nil, want the error of the child not used")
+	}
+}
+
+// TestPoolAvoidsABrokenChild checks that once a child cannot be
+// restarted any more, the cases go to the children that still run
+// instead of all failing on it.
+func TestPoolAvoidsABrokenChild(t *testing.T) {
+	t.Setenv(startsEnv, filepath.Join(t.TempDir(), "starts"))
+	p := startPool(t, "twostarts", 0, 2*time.Millisecond, 2)
+	defer p.Close()
+	runCases(t, p, 300, 16)
+	if p.Children() != 2 {
+		t.Fatalf("%d children started, want 2", p.Children())
+	}
+	// The first child (both are idle) dies, and cannot be restarted.
+	if a := p.Do(context.Background(), map[string]any{"die": true}); !a.IsCrash() {
+		t.Fatalf("the case that kills its child: %v, want a crash", a)
+	}
+	pids, others := runCases(t, p, 50, 1)
+	if others > 1 || len(pids) != 1 {
+		t.Errorf("after a child broke: %d answers not the test child's (want at most 1, the one that finds it broken), %d children answered (want 1)", others, len(pids))
 	}
 }
