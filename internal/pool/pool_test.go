@@ -182,11 +182,12 @@ func TestPoolCloseSumsFaults(t *testing.T) {
 // from the first's is not used, and that Close says so.
 func TestPoolRefusesAnotherHello(t *testing.T) {
 	p := startPool(t, "pidversion", 0, 2*time.Millisecond, 2)
-	pids, _ := runCases(t, p, 200, 16)
+	pids, _ := runCases(t, p, 400, 16)
+	err := p.Close() // waits for a child being started
 	if n := p.Children(); n != 1 || len(pids) != 1 {
 		t.Errorf("%d children used (%d answered), want the first alone", n, len(pids))
 	}
-	if err := p.Close(); err == nil {
+	if err == nil {
 		t.Errorf("Close() = nil, want the error of the child not used")
 	}
 }
