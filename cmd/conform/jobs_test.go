@@ -66,9 +66,9 @@ func runFakeChild() {
 
 // TestJobsSameResults checks that --jobs 4 gives what --jobs 1 gives,
 // byte for byte, with a child that fails, skips and crashes (restarting
-// its child): check's text, JSON and JUnit reports, and fuzz's findings
-// and saved cases (fuzz with one case in flight, which makes its run a
-// function of its seed). It also checks that the run with --jobs 4 had
+// its child): check's text, JSON and JUnit reports, report's JSON,
+// Markdown and HTML, and fuzz's findings and saved cases (fuzz with one
+// case in flight, which makes its run a function of its seed). It also checks that the run with --jobs 4 had
 // children answering at once, and the one with --jobs 1 never did.
 func TestJobsSameResults(t *testing.T) {
 	exe, err := os.Executable()
@@ -76,23 +76,29 @@ func TestJobsSameResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	run := func(t *testing.T, mode, jobs string, args ...string) (outputs []string, overlap bool) {
+	type command struct {
+		rule string
+		mode string   // of the fake child
+		args []string // "DIR/" in an argument is a temporary directory
+		code int
+		want string // in stdout
+	}
+	run := func(t *testing.T, c command, jobs string) (outputs []string, overlap bool) {
 		t.Helper()
-		log := filepath.Join(dir, "log-"+mode+jobs)
-		t.Setenv(fakeChildEnv, mode)
+		log := filepath.Join(dir, "log-"+c.args[0]+jobs)
+		t.Setenv(fakeChildEnv, c.mode)
 		t.Setenv(fakeLogEnv, log)
-		args = append(args, "--impl", exe+" -test.run=^$", "--jobs", jobs)
-		if args[0] == "fuzz" {
-			args = append(args, "--out", filepath.Join(dir, "out")) // the same path for both runs
-		} else {
-			args = append(args, "--json", filepath.Join(dir, "r.json"), "--junit", filepath.Join(dir, "r.xml"))
+		args := []string{}
+		for _, a := range c.args {
+			args = append(args, strings.ReplaceAll(a, "DIR/", dir+"/")) // the same paths for both runs
 		}
+		args = append(args, "--impl", exe+" -test.run=^$", "--jobs", jobs)
 		code, stdout, stderr := runCLI(args...)
-		if code != exitRejected {
-			t.Fatalf("conform %v: exit %d, want %d (failures); stderr:\n%s", args, code, exitRejected, stderr)
+		if code != c.code {
+			t.Fatalf("conform %v: exit %d, want %d; stderr:\n%s", args, code, c.code, stderr)
 		}
 		outputs = append(outputs, fmt.Sprint(code), stdout, stderr)
-		for _, pattern := range []string{"r.json", "r.xml", "out/*"} {
+		for _, pattern := range []string{"r.*", "out/*"} {
 			files, _ := filepath.Glob(filepath.Join(dir, pattern))
 			for _, f := range files {
 				data, _ := os.ReadFile(f)
@@ -103,21 +109,18 @@ func TestJobsSameResults(t *testing.T) {
 		os.Remove(filepath.Join(dir, "out"))
 		return outputs, overlapping(t, log)
 	}
-	tests := []struct {
-		rule string
-		mode string
-		args []string
-		want string // in stdout
-	}{
+	tests := []command{
 		{"check: the same failures, causes, skips and crashes in every report", "sleep",
-			[]string{"check", "--cases", "../../cases/seeds"}, "take/crash/died: 4"},
+			[]string{"check", "--cases", "../../cases/seeds", "--json", "DIR/r.json", "--junit", "DIR/r.xml"}, exitRejected, "take/crash/died: 4"},
+		{"report: the same matrix and causes in every format", "sleep",
+			[]string{"report", "--cases", "../../cases/seeds", "--format", "json,md,html", "--out", "DIR/r.json"}, exitOK, "139 cases"},
 		{"fuzz: the same findings and saved cases for one seed and case count", "plain",
-			[]string{"fuzz", "--oracle", "engine", "--seed", "13", "--max-cases", "60", "--workers", "1", "--duration", "1m"}, "getitem/negative-step"},
+			[]string{"fuzz", "--oracle", "engine", "--seed", "13", "--max-cases", "60", "--workers", "1", "--duration", "1m", "--out", "DIR/out"}, exitRejected, "getitem/negative-step"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args[0], func(t *testing.T) {
-			one, overlap1 := run(t, tt.mode, "1", tt.args...)
-			four, overlap4 := run(t, tt.mode, "4", tt.args...)
+			one, overlap1 := run(t, tt, "1")
+			four, overlap4 := run(t, tt, "4")
 			if tt.args[0] == "fuzz" {
 				dropRates(one)
 				dropRates(four)
