@@ -169,8 +169,9 @@ func (p *Pool) run(ctx context.Context, size int, do func(*protocol.Client) prot
 }
 
 // pick returns the child with the fewest requests in flight (the first
-// such; one not broken while there is one), counting the request given it, and starts another child if
-// every child is busy and the run has lasted as long as a start.
+// such; one not broken while there is one), counting the request given
+// it, and starts another child if every child is busy and the run has
+// lasted as long as a start.
 func (p *Pool) pick() *member {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -215,16 +216,18 @@ func (p *Pool) grow() {
 		c.Close()
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.starting = false
+	closed := p.closed
 	switch {
 	case err != nil:
 		p.stopped = true
 		p.errs = append(p.errs, fmt.Errorf("oracle %s: child %d not used: %w", p.argv[0], len(p.members)+1, err))
-	case p.closed:
-		go c.Close()
-	default:
+	case !closed:
 		p.members = append(p.members, &member{client: c})
+	}
+	p.mu.Unlock()
+	if err == nil && closed {
+		c.Close() // started too late: Close waits for it to end
 	}
 }
 
