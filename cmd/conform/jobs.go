@@ -13,8 +13,9 @@ const jobsHelp = `
 at once (0, the default: the number of cores; the engine runs in process), each
 with its own restarts: a case that crashes or hangs a child is charged
 within that child. Each case goes to the child with the fewest cases in
-flight, and every result, report and finding, in its order, is that of a
-run with one child. A further child starts only while every child is busy
+flight, and every result and report, in its order, is that of a run with
+one child (fuzz counts its cases in their order; see docs/fuzzing.md for
+what its findings depend on). A further child starts only while every child is busy
 and the run has lasted as long as starting the first took, so a short run
 uses one. Memory: each child holds its own (N times one child's resident
 set); the request bytes in flight (256 MiB) are bounded across all the

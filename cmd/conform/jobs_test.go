@@ -115,7 +115,7 @@ func TestJobsSameResults(t *testing.T) {
 		{"report: the same matrix and causes in every format", "sleep",
 			[]string{"report", "--cases", "../../cases/seeds", "--format", "json,md,html", "--out", "DIR/r.json"}, exitOK, "139 cases"},
 		{"fuzz: the same findings and saved cases for one seed and case count", "plain",
-			[]string{"fuzz", "--oracle", "engine", "--seed", "13", "--max-cases", "60", "--workers", "1", "--duration", "1m", "--out", "DIR/out"}, exitRejected, "getitem/negative-step"},
+			[]string{"fuzz", "--oracle", "engine", "--seed", "13", "--max-cases", "60", "--duration", "1m", "--out", "DIR/out"}, exitRejected, "getitem/negative-step"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args[0], func(t *testing.T) {
