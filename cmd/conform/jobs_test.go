@@ -67,8 +67,9 @@ func runFakeChild() {
 // TestJobsSameResults checks that --jobs 4 gives what --jobs 1 gives,
 // byte for byte, with a child that fails, skips and crashes (restarting
 // its child): check's text, JSON and JUnit reports, report's JSON,
-// Markdown and HTML, and fuzz's findings and saved cases (fuzz with one
-// case in flight, which makes its run a function of its seed). It also checks that the run with --jobs 4 had
+// Markdown and HTML, and fuzz's findings and saved cases (fuzz with a
+// shrinking time limit that its shrinks never reach, which makes its run
+// a function of its seed and case count). It also checks that the run with --jobs 4 had
 // children answering at once, and the one with --jobs 1 never did.
 func TestJobsSameResults(t *testing.T) {
 	exe, err := os.Executable()
@@ -115,7 +116,7 @@ func TestJobsSameResults(t *testing.T) {
 		{"report: the same matrix and causes in every format", "sleep",
 			[]string{"report", "--cases", "../../cases/seeds", "--format", "json,md,html", "--out", "DIR/r.json"}, exitOK, "139 cases"},
 		{"fuzz: the same findings and saved cases for one seed and case count", "plain",
-			[]string{"fuzz", "--oracle", "engine", "--seed", "13", "--max-cases", "60", "--duration", "1m", "--out", "DIR/out"}, exitRejected, "getitem/negative-step"},
+			[]string{"fuzz", "--oracle", "engine", "--seed", "13", "--max-cases", "60", "--duration", "5m", "--shrink-time", "2m", "--out", "DIR/out"}, exitRejected, "getitem/negative-step"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args[0], func(t *testing.T) {
