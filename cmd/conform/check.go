@@ -88,7 +88,7 @@ run, with exit status 2: a directory or other file that is not regular, a
 file the run reads (any file under --cases DIR, the known-failures file,
 a file the --impl command line names, under any spelling, hard link or
 symbolic link), and --junit and --json naming one file.
-`,
+` + jobsHelp,
 	define: func(fset *flag.FlagSet) func([]string, stdio) int {
 		var o checkOptions
 		fset.StringVar(&o.dir, "cases", "", "run the cases under `DIR` instead of the embedded corpus")
@@ -100,11 +100,16 @@ symbolic link), and --junit and --json naming one file.
 		fset.StringVar(&o.json, "json", "", "also write a JSON report to `FILE`")
 		fset.Int64Var(&o.maxOutput, "max-output", engine.DefaultOutputLimit, "the engine refuses results larger than `BYTES` (0: the default)")
 		maxInput := maxInputFlag(fset)
+		jobs := jobsFlag(fset)
 		fset.BoolVar(&o.allowEmpty, "allow-empty", false, "exit 0 even if no case ran (an empty corpus, or every case skipped)")
 		fset.BoolVar(&o.text.AllowKnownCrashes, "allow-known-crashes", false, "let signature entries of --known-failures absorb crashes and timeouts")
 		return func(args []string, std stdio) int {
 			if len(args) != 0 {
 				fmt.Fprintf(std.errout, "conform check: unexpected argument %q\n", args[0])
+				return exitUsage
+			}
+			var ok bool
+			if o.jobs, ok = resolveJobs("check", *jobs, std.errout); !ok {
 				return exitUsage
 			}
 			o.maxInput = *maxInput
@@ -118,6 +123,7 @@ type checkOptions struct {
 	dir, impl, known, junit, json string
 	timeout                       time.Duration
 	maxOutput, maxInput           int64
+	jobs                          int
 	allowEmpty                    bool
 	text                          check.TextOptions
 }
@@ -128,7 +134,7 @@ func runCheck(o checkOptions, std stdio) int {
 	if code != exitOK {
 		return code
 	}
-	im, err := oracle.OpenLimit(o.impl, o.timeout, o.maxOutput)
+	im, err := oracle.OpenJobs(o.impl, o.timeout, o.maxOutput, o.jobs)
 	if err != nil {
 		printable.Fprintf(std.errout, "conform check: %v\n", err)
 		return exitUsage

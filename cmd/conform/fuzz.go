@@ -82,7 +82,7 @@ minimal.
 
 IMPL and each oracle are "engine", an oracle name (numpy, tfjs, ort, tflite), or a
 command line starting a conform/1 child.
-`,
+` + jobsHelp,
 	define: func(fset *flag.FlagSet) func([]string, stdio) int {
 		var o fuzzOptions
 		fset.StringVar(&o.impl, "impl", "", "the implementation under test (required)")
@@ -99,6 +99,7 @@ command line starting a conform/1 child.
 		fset.BoolVar(&o.allowEmpty, "allow-empty", false, "exit 0 even if no case was compared (every case skipped)")
 		fset.BoolVar(&o.allowCrashes, "allow-known-crashes", false, "let --known-failures signatures absorb crashes and timeouts")
 		fset.DurationVar(&o.timeout, "timeout", 5*time.Second, "per-case timeout for protocol children")
+		jobs := jobsFlag(fset)
 		return func(args []string, std stdio) int {
 			var shardErr error
 			o.shard, o.shards, shardErr = parseShard(*shard)
@@ -111,6 +112,10 @@ command line starting a conform/1 child.
 				fset.Usage()
 				return exitUsage
 			}
+			var ok bool
+			if o.jobs, ok = resolveJobs("fuzz", *jobs, std.errout); !ok {
+				return exitUsage
+			}
 			return runFuzz(o, std)
 		}
 	},
@@ -121,6 +126,7 @@ type fuzzOptions struct {
 	impl, oracles, out, known     string
 	duration, shrinkTime, timeout time.Duration
 	maxCases, workers, maxShrinks int
+	jobs                          int
 	seed                          uint64
 	shard, shards                 int
 	allowEmpty, allowCrashes      bool
@@ -152,7 +158,7 @@ func runFuzz(o fuzzOptions, std stdio) int {
 	if o.seed == 0 {
 		o.seed = uint64(time.Now().UnixNano())&(1<<53-1) | 1
 	}
-	all, err := openAll(append([]string{o.impl}, strings.Split(o.oracles, ",")...), o.timeout)
+	all, err := openAll(append([]string{o.impl}, strings.Split(o.oracles, ",")...), o.timeout, o.jobs)
 	defer closeQuietly(all)
 	if err != nil {
 		printable.Fprintf(std.errout, "conform fuzz: %v\n", err)
@@ -170,7 +176,7 @@ func runFuzz(o fuzzOptions, std stdio) int {
 	s, err := fuzz.Run(ctx, fuzz.Options{
 		Impl: im, Oracles: refs, Duration: o.duration, CaseTimeout: o.timeout, MaxCases: o.maxCases, Seed: o.seed,
 		Shard: o.shard, Shards: o.shards, Out: o.out, Workers: o.workers,
-		ShrinkTime: o.shrinkTime, MaxShrinks: o.maxShrinks, KnownFailures: known, Log: std.errout,
+		ShrinkTime: o.shrinkTime, ShrinkJobs: o.jobs, MaxShrinks: o.maxShrinks, KnownFailures: known, Log: std.errout,
 		AllowKnownCrashes: o.allowCrashes, Inputs: runInputs("", o.known, append([]string{o.impl}, strings.Split(o.oracles, ",")...)...),
 	})
 	if err != nil {
@@ -206,12 +212,12 @@ func runFuzz(o fuzzOptions, std stdio) int {
 	return status
 }
 
-// openAll opens the implementations specs. On an error it returns those
-// it opened so far with the error.
-func openAll(specs []string, timeout time.Duration) ([]impl.Impl, error) {
+// openAll opens the implementations specs, each child up to jobs times.
+// On an error it returns those it opened so far with the error.
+func openAll(specs []string, timeout time.Duration, jobs int) ([]impl.Impl, error) {
 	var all []impl.Impl
 	for _, spec := range specs {
-		im, err := oracle.Open(strings.TrimSpace(spec), timeout)
+		im, err := oracle.OpenJobs(strings.TrimSpace(spec), timeout, 0, jobs)
 		if err != nil {
 			return all, err
 		}

@@ -49,7 +49,7 @@ conform corpora.
 cases) and reports every stored result a fresh run does not reproduce.
 
 The oracles must be installed first: conform setup.
-`,
+` + jobsHelp,
 	define: func(fset *flag.FlagSet) func([]string, stdio) int {
 		out := fset.String("out", "cases/golden", "write the corpus to `DIR`")
 		seed := fset.Uint64("seed", 1, "generator `seed`")
@@ -59,10 +59,15 @@ The oracles must be installed first: conform setup.
 		verify := fset.Bool("verify", false, "verify the corpus against fresh oracle runs instead of building it")
 		casesDir := fset.String("cases", "", "with --verify: the corpus `DIR` (default: the golden corpus embedded in the binary)")
 		sample := fset.Int("sample", 0, "with --verify: check a deterministic sample of `N` cases (0: all)")
+		jobs := jobsFlag(fset)
 		return func(args []string, std stdio) int {
 			if len(args) != 0 || *perOp < 1 || *workers < 1 || *sample < 0 {
 				fmt.Fprintln(std.errout, "conform golden: bad arguments")
 				fset.Usage()
+				return exitUsage
+			}
+			jobs, ok := resolveJobs("golden", *jobs, std.errout)
+			if !ok {
 				return exitUsage
 			}
 			names := strings.Split(*oracles, ",")
@@ -79,7 +84,7 @@ The oracles must be installed first: conform setup.
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			started, err := golden.StartOracles(names)
+			started, err := golden.StartOracles(names, jobs)
 			if err != nil {
 				printable.Fprintf(std.errout, "conform golden: %v\n", err)
 				return exitRejected

@@ -56,7 +56,7 @@ with exit status 2: a directory or other file that is not regular, a file
 the run reads (any file under --cases DIR, a file an --impl command line
 names, under any spelling, hard link or symbolic link), and two formats
 naming one file.
-`,
+` + jobsHelp,
 	define: func(fset *flag.FlagSet) func([]string, stdio) int {
 		var impls listFlag
 		fset.Var(&impls, "impl", "an implementation to report on (repeatable)")
@@ -66,6 +66,7 @@ naming one file.
 		out := fset.String("out", "", "write the report to `FILE` (required)")
 		timeout := fset.Duration("timeout", 10*time.Second, "per-case timeout for protocol implementations")
 		maxInput := maxInputFlag(fset)
+		jobs := jobsFlag(fset)
 		return func(args []string, std stdio) int {
 			formats := strings.Split(*format, ",")
 			for _, f := range formats {
@@ -77,6 +78,10 @@ naming one file.
 			if len(args) != 0 || len(impls) == 0 || *out == "" || (*dir != "" && *fuzzFor > 0) {
 				fmt.Fprintln(std.errout, "conform report: need at least one --impl, --out, and at most one of --cases and --fuzz")
 				fset.Usage()
+				return exitUsage
+			}
+			jobs, ok := resolveJobs("report", *jobs, std.errout)
+			if !ok {
 				return exitUsage
 			}
 			inputs := runInputs(*dir, "", impls...)
@@ -112,7 +117,7 @@ naming one file.
 					return exitRejected
 				}
 				defer os.RemoveAll(tmp)
-				if err := generateCorpus(ctx, filepath.Join(tmp, "fuzz"), *fuzzFor, std.errout); err != nil {
+				if err := generateCorpus(ctx, filepath.Join(tmp, "fuzz"), *fuzzFor, jobs, std.errout); err != nil {
 					printable.Fprintf(std.errout, "conform report: %v\n", err)
 					return exitRejected
 				}
@@ -120,7 +125,7 @@ naming one file.
 			}
 			var running []impl.Impl
 			for _, spec := range impls {
-				im, err := oracle.Open(spec, *timeout)
+				im, err := oracle.OpenJobs(spec, *timeout, 0, jobs)
 				if err != nil {
 					printable.Fprintf(std.errout, "conform report: %v\n", err)
 					return exitUsage
@@ -155,9 +160,9 @@ naming one file.
 }
 
 // generateCorpus writes a corpus of generated cases, with NumPy's results
-// as expectations, generating for at most d.
-func generateCorpus(ctx context.Context, dest string, d time.Duration, log io.Writer) error {
-	oracles, err := golden.StartOracles([]string{golden.Reference})
+// as expectations (up to jobs NumPy children), generating for at most d.
+func generateCorpus(ctx context.Context, dest string, d time.Duration, jobs int, log io.Writer) error {
+	oracles, err := golden.StartOracles([]string{golden.Reference}, jobs)
 	if err != nil {
 		return err
 	}

@@ -58,6 +58,10 @@ type Options struct {
 	Workers int
 	// ShrinkTime bounds the shrinking of one disagreement.
 	ShrinkTime time.Duration
+	// ShrinkJobs is how many candidates of a shrinking step after rapid's
+	// are compared at once (default 1): as many as the children of the
+	// implementations can run. The case kept is the same either way.
+	ShrinkJobs int
 	// MaxShrinks bounds how many minimal cases no rule explains are
 	// saved (one per signature at most); causes are not bounded (default
 	// 20).
@@ -300,6 +304,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		// fills; when it does, the signature is queued with its next
 		// disagreement.
 		shrinks: make(chan disagreement, 256),
+		order:   newInOrder(),
 		s:       &Summary{},
 		groups:  map[signature.Signature]*Group{},
 	}
@@ -307,6 +312,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	r.shrinker.explained = r.explainedNow
 	shrinkDone := r.startShrinkers()
 	r.generate()
+	r.order.flush()
 	r.s.Elapsed = time.Since(start)
 	r.bar.Done()
 	close(r.shrinks)
@@ -397,6 +403,7 @@ type run struct {
 	pending  atomic.Int64 // disagreements queued or being shrunk
 	shrinks  chan disagreement
 	shrinker *shrinker
+	order    *inOrder // applies the cases' results in case order
 
 	knownCauses map[check.KnownCause]string // knownCauses(opts.KnownFailures)
 
@@ -607,9 +614,9 @@ func (r *run) yieldToShrinking(w int) {
 }
 
 // fuzzCase generates the run's k-th case, compares the implementation
-// with its reference on it and counts the result. It reports false when
-// the comparison was cut short (then nothing is counted). trace is the
-// worker's, reused.
+// with its reference on it and counts the result, in case order (see
+// inOrder). It reports false when the comparison was cut short (then
+// nothing is counted). trace is the worker's, reused.
 func (r *run) fuzzCase(k int, trace *engine.Trace) bool {
 	index := k*r.opts.Shards + r.opts.Shard
 	op := r.ops[index%len(r.ops)]
@@ -617,35 +624,40 @@ func (r *run) fuzzCase(k int, trace *engine.Trace) bool {
 	m := example(op, seed)
 	out := compareCase(r.caseCtx, r.opts.Impl, r.opts.Oracles, m)
 	if r.caseCtx.Err() != nil {
-		return false // a result cut short is not a result
+		r.order.deliver(k, nil) // a result cut short is not a result
+		return false
 	}
 	// Only a disagreement is classified (outside the lock): the hot path
-	// of agreeing cases does not pay for it.
-	var sig signature.Signature
+	// of agreeing cases does not pay for it. What waits for its turn holds
+	// no more than it needs: the case and the answers of a disagreement.
+	var d *disagreement
 	var rules []engine.RuleID
-	if !out.skipped && out.diff != "" {
-		sig = classify(r.opts.Impl.Name(), m, out)
-		rules = neighbour.Rules(m, trace)
+	skipped, agreed := out.skipped, !out.skipped && out.diff == ""
+	if !skipped && !agreed {
+		sig := classify(r.opts.Impl.Name(), m, out)
+		d = &disagreement{op: op, seed: seed, m: m, out: out, sig: sig, rules: neighbour.Rules(m, trace), symptom: symptomOf(sig)}
 	}
-	tracePass := !out.skipped && out.diff == "" && k%passSample == 0
+	tracePass := agreed && k%passSample == 0
 	if tracePass {
 		rules = neighbour.Rules(m, trace)
 	}
-	r.mu.Lock()
-	r.s.Cases++
-	switch {
-	case out.skipped:
-		r.s.Skipped++
-	case out.diff == "":
-		r.s.Agreed++
-		if tracePass {
-			r.countPass(op, rules)
+	r.order.deliver(k, func() {
+		r.mu.Lock()
+		r.s.Cases++
+		switch {
+		case skipped:
+			r.s.Skipped++
+		case agreed:
+			r.s.Agreed++
+			if tracePass {
+				r.countPass(op, rules)
+			}
+		default:
+			r.countDisagreement(*d)
 		}
-	default:
-		r.countDisagreement(disagreement{op: op, seed: seed, m: m, out: out, sig: sig, rules: rules, symptom: symptomOf(sig)})
-	}
-	r.mu.Unlock()
-	r.bar.Add(1)
+		r.mu.Unlock()
+		r.bar.Add(1)
+	})
 	return true
 }
 

@@ -1,7 +1,9 @@
 package fuzz
 
 import (
+	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/conformsuite/conform/engine"
@@ -15,31 +17,56 @@ import (
 // keeps every candidate on which the implementation still disagrees with
 // its reference with signature sig, until no candidate helps or its time (ShrinkTime, or
 // less if the deadline comes first) is up. cut reports that the deadline
-// stopped it.
+// stopped it. Candidates are compared ShrinkJobs at a time, and the first
+// of them (in their order) that still disagrees is kept, as comparing
+// them one by one would keep.
 func (s *shrinker) reduce(m *casefile.Case, out outcome, sig signature.Signature) (*casefile.Case, outcome, bool) {
 	budget, capped := s.budget()
 	end := time.Now().Add(budget)
 	for progress := true; progress; {
 		progress = false
+		var smaller []*casefile.Case
 		for _, cand := range candidates(m) {
+			if elements(cand) < elements(m) {
+				smaller = append(smaller, cand)
+			}
+		}
+		for len(smaller) > 0 && !progress {
 			if !time.Now().Before(end) {
 				return m, out, capped
 			}
-			if elements(cand) >= elements(m) {
-				continue
-			}
-			o, ok := s.compare(cand)
+			batch := smaller[:min(len(smaller), max(s.opts.ShrinkJobs, 1))]
+			smaller = smaller[len(batch):]
+			outs, ok := s.compareAll(batch)
 			if !ok {
 				return m, out, true
 			}
-			if !s.same(cand, o, sig) {
-				continue
+			for i, cand := range batch {
+				if s.same(cand, outs[i], sig) {
+					m, out, progress = cand, outs[i], true
+					break
+				}
 			}
-			m, out, progress = cand, o, true
-			break
 		}
 	}
 	return m, out, false
+}
+
+// compareAll runs the candidates ms at once; ok is false if a comparison
+// was not run or cut short (see compare).
+func (s *shrinker) compareAll(ms []*casefile.Case) ([]outcome, bool) {
+	outs := make([]outcome, len(ms))
+	oks := make([]bool, len(ms))
+	var wg sync.WaitGroup
+	for i, m := range ms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i], oks[i] = s.compare(m)
+		}()
+	}
+	wg.Wait()
+	return outs, !slices.Contains(oks, false)
 }
 
 // candidates lists smaller variants of m: each input cut along one axis,

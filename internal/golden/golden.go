@@ -18,6 +18,7 @@ import (
 	"github.com/conformsuite/conform/internal/corpus"
 	"github.com/conformsuite/conform/internal/npy"
 	"github.com/conformsuite/conform/internal/oracle"
+	"github.com/conformsuite/conform/internal/pool"
 	"github.com/conformsuite/conform/internal/progress"
 	"github.com/conformsuite/conform/internal/protocol"
 )
@@ -41,7 +42,7 @@ type Options struct {
 // Oracle is a running oracle and what it said in its hello.
 type Oracle struct {
 	Name   string
-	Client *protocol.Client
+	Client *pool.Pool
 	Hello  protocol.Hello
 }
 
@@ -70,9 +71,9 @@ func (o *Oracle) Supports(op string) bool {
 	return false
 }
 
-// StartOracles starts the named oracles. On error the ones started are
-// closed.
-func StartOracles(names []string) ([]*Oracle, error) {
+// StartOracles starts the named oracles, each as up to jobs children
+// (see package pool). On error the ones started are closed.
+func StartOracles(names []string, jobs int) ([]*Oracle, error) {
 	var started []*Oracle
 	for _, name := range names {
 		argv, err := oracle.Command(name)
@@ -80,7 +81,7 @@ func StartOracles(names []string) ([]*Oracle, error) {
 			CloseOracles(started)
 			return nil, err
 		}
-		c, err := protocol.Start(argv, protocol.Options{})
+		c, err := pool.Start(argv, protocol.Options{}, jobs)
 		if err != nil {
 			CloseOracles(started)
 			return nil, fmt.Errorf("starting oracle %s: %w", name, err)

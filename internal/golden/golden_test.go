@@ -26,7 +26,7 @@ func startNumPy(t *testing.T) []*Oracle {
 		}
 		t.Skip("NumPy not available: install python3-numpy (or run `conform setup`)")
 	}
-	oracles, err := StartOracles([]string{Reference})
+	oracles, err := StartOracles([]string{Reference}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/pool"
 	"github.com/conformsuite/conform/internal/protocol"
 )
 
@@ -36,12 +37,14 @@ type Impl interface {
 // given up to timeout (protocol.Options.Timeout; 0 is its default), for
 // results of up to outputLimit bytes (0 or less:
 // engine.DefaultOutputLimit): the child's response lines may be as long
-// as the largest result needs (see protocol.MaxLineFor).
-func Start(argv []string, timeout time.Duration, outputLimit int64) (Impl, error) {
+// as the largest result needs (see protocol.MaxLineFor). The
+// implementation runs up to jobs such children as the work needs them
+// (see package pool); its results are those of one child.
+func Start(argv []string, timeout time.Duration, outputLimit int64, jobs int) (Impl, error) {
 	if outputLimit <= 0 {
 		outputLimit = engine.DefaultOutputLimit
 	}
-	c, err := protocol.Start(argv, protocol.Options{Timeout: timeout, MaxLine: protocol.MaxLineFor(outputLimit)})
+	c, err := pool.Start(argv, protocol.Options{Timeout: timeout, MaxLine: protocol.MaxLineFor(outputLimit)}, jobs)
 	if err != nil {
 		return nil, err
 	}
@@ -90,9 +93,17 @@ func Of(out *engine.Tensor, err error) protocol.Answer {
 	return protocol.Output(out)
 }
 
-// Protocol is an implementation running as a conform/1 child process.
+// Caller runs the requests of a Protocol: a protocol.Client (one child)
+// or a pool.Pool (several children of one command).
+type Caller interface {
+	Hello() protocol.Hello
+	DoAppend(ctx context.Context, size int, appendObj func(dst []byte) ([]byte, error)) protocol.Answer
+	Close() error
+}
+
+// Protocol is an implementation running as conform/1 child processes.
 type Protocol struct {
-	client *protocol.Client
+	client Caller
 	hello  protocol.Hello
 	ops    map[string]bool
 
@@ -102,7 +113,7 @@ type Protocol struct {
 }
 
 // NewProtocol returns the implementation that client runs.
-func NewProtocol(client *protocol.Client) *Protocol {
+func NewProtocol(client Caller) *Protocol {
 	p := &Protocol{client: client, hello: client.Hello(), ops: map[string]bool{}, reasons: map[string]string{}, unlisted: map[string]string{}}
 	for _, op := range p.hello.Ops {
 		p.ops[op] = true

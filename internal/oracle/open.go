@@ -20,6 +20,13 @@ func Open(spec string, timeout time.Duration) (impl.Impl, error) {
 // (invalid_spec), and a child's response lines may be as long as the
 // largest result needs.
 func OpenLimit(spec string, timeout time.Duration, outputLimit int64) (impl.Impl, error) {
+	return OpenJobs(spec, timeout, outputLimit, 1)
+}
+
+// OpenJobs is OpenLimit for a child that may run as up to jobs children
+// of its command at once (see package pool); the engine runs in process
+// whatever jobs is.
+func OpenJobs(spec string, timeout time.Duration, outputLimit int64, jobs int) (impl.Impl, error) {
 	if spec == "engine" {
 		return impl.Engine{OutputLimit: outputLimit}, nil
 	}
@@ -27,7 +34,7 @@ func OpenLimit(spec string, timeout time.Duration, outputLimit int64) (impl.Impl
 	if err != nil {
 		return nil, err
 	}
-	im, err := impl.Start(argv, timeout, outputLimit)
+	im, err := impl.Start(argv, timeout, outputLimit, jobs)
 	if err != nil {
 		return nil, fmt.Errorf("starting %q: %w", spec, err)
 	}
