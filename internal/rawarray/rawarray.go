@@ -51,8 +51,8 @@ func Parse(b []byte) (t *engine.Tensor, ok bool, err error) {
 		return nil, false, nil
 	}
 	i := bytes.IndexByte(rest, '"')
-	if i < 0 {
-		return nil, false, nil
+	if i < 0 || bytes.IndexByte(rest[:i], '\\') >= 0 {
+		return nil, false, nil // an escape: left to Decode
 	}
 	descr := rest[:i]
 	rest, found = bytes.CutPrefix(rest[i:], []byte(`","shape":[`))
