@@ -79,6 +79,36 @@ func rawAnswer(line []byte) []byte {
 	return append(resp, "}\n"...)
 }
 
+// startInstant starts the instant child of mode (see instantEnv).
+func startInstant(tb testing.TB, mode string) impl.Impl {
+	tb.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Setenv(instantEnv, mode)
+	child, err := oracle.Open(fmt.Sprintf("%s -test.run=^$ -test.bench=^$", exe), 5*time.Second)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { child.Close() })
+	return child
+}
+
+// TestRawArraysChild checks that fuzzing sends a child whose hello says
+// "arrays": "raw" its inputs as raw arrays and reads its raw outputs: the
+// instant raw child, which reads nothing else, agrees with the engine on
+// every case.
+func TestRawArraysChild(t *testing.T) {
+	s, err := Run(context.Background(), Options{Impl: impl.Engine{}, Oracles: []impl.Impl{startInstant(t, "raw")}, MaxCases: 550, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Agreed != 550 {
+		t.Errorf("the engine and the raw child: %s, want 550 passed", s.Line())
+	}
+}
+
 // BenchmarkFuzzInstantChild measures what conform itself spends on a
 // case of `conform fuzz --impl engine --oracle CHILD` when the child
 // answers at once: generating the case, running it on the engine,
@@ -87,18 +117,9 @@ func rawAnswer(line []byte) []byte {
 // alone (the child's is not counted) per case, for a child that takes
 // .npy files (npy) and one that takes raw arrays (raw).
 func BenchmarkFuzzInstantChild(b *testing.B) {
-	exe, err := os.Executable()
-	if err != nil {
-		b.Fatal(err)
-	}
 	for _, mode := range []string{"npy", "raw"} {
 		b.Run(mode, func(b *testing.B) {
-			b.Setenv(instantEnv, mode)
-			child, err := oracle.Open(fmt.Sprintf("%s -test.run=^$ -test.bench=^$", exe), 5*time.Second)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer child.Close()
+			child := startInstant(b, mode)
 			before := cpuTime()
 			b.ResetTimer()
 			s, err := Run(context.Background(), Options{Impl: impl.Engine{}, Oracles: []impl.Impl{child}, MaxCases: b.N, Seed: 1})

@@ -34,13 +34,6 @@ func Append(dst []byte, t *engine.Tensor) []byte {
 	return append(dst, `"}`...)
 }
 
-// Size returns the length of what Append appends for an array of dtype
-// dt and the given shape, or a little more.
-func Size(dt engine.DType, shape []int) int {
-	n := max(engine.NumElements(shape), 0)
-	return 48 + 21*len(shape) + base64.StdEncoding.EncodedLen(n*dt.Size)
-}
-
 // Parse reads an array written exactly as Append writes it (no white
 // space, the fields in its order). ok is false for any other text, which
 // Decode then reads; err is set when the text has that form but does not
