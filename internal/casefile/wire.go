@@ -11,6 +11,7 @@ import (
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/npy"
+	"github.com/conformsuite/conform/internal/rawarray"
 )
 
 // This file writes a case in the form of the conform/1 protocol and in
@@ -44,6 +45,18 @@ func (c *Case) Request(id int64) map[string]any {
 // bytes. A case that is not valid (Err) is sent as written too; only a
 // case New could not encode is an error.
 func (c *Case) AppendRequest(dst []byte) ([]byte, error) {
+	return c.appendRequest(dst, false)
+}
+
+// AppendRawRequest is AppendRequest for a child whose hello says
+// "arrays": "raw": each input is in the raw form of package rawarray
+// (dtype, shape and base64 elements) instead of base64 .npy bytes.
+func (c *Case) AppendRawRequest(dst []byte) ([]byte, error) {
+	return c.appendRequest(dst, true)
+}
+
+// appendRequest is AppendRequest, with raw inputs if raw is set.
+func (c *Case) appendRequest(dst []byte, raw bool) ([]byte, error) {
 	if c.wireErr != nil {
 		return nil, c.wireErr
 	}
@@ -68,7 +81,12 @@ func (c *Case) AppendRequest(dst []byte) ([]byte, error) {
 			dst = append(dst, ',')
 		}
 		dst, _ = appendJSON(dst, name)
-		dst = append(dst, ':', '"')
+		dst = append(dst, ':')
+		if raw {
+			dst = rawarray.Append(dst, c.Inputs[name])
+			continue
+		}
+		dst = append(dst, '"')
 		var err error
 		if dst, err = appendNPY64(dst, c.Inputs[name]); err != nil {
 			return nil, fmt.Errorf("input %q: %v", name, err)

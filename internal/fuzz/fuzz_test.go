@@ -109,6 +109,10 @@ var bugs = map[string]struct {
 const hangingEnv = "CONFORM_HANGING"
 
 func TestMain(m *testing.M) {
+	if mode := os.Getenv(instantEnv); mode != "" {
+		serveInstant(mode)
+		os.Exit(0)
+	}
 	if os.Getenv(hangingEnv) != "" {
 		protocol.ServeFunc(os.Stdin, os.Stdout, protocol.Hello{Name: "hanging", Version: "0", Ops: casefile.OpNames()}, func([]byte) map[string]any {
 			select {}

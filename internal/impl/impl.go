@@ -197,7 +197,11 @@ func (p *Protocol) Run(ctx context.Context, c *casefile.Case) protocol.Answer {
 	}
 	// The request is encoded once the client has room for it. A case
 	// that is not valid is sent as written: the child must refuse it.
-	a := p.client.DoAppend(ctx, c.RequestSize(), c.AppendRequest)
+	appendRequest := c.AppendRequest
+	if p.hello.Arrays == protocol.ArraysRaw {
+		appendRequest = c.AppendRawRequest
+	}
+	a := p.client.DoAppend(ctx, c.RequestSize(), appendRequest)
 	if a.IsSkip() {
 		return protocol.Skip(p.share(a.Reason()), a.Code())
 	}

@@ -28,6 +28,7 @@ import (
 //	"twice": true         -> answer twice, the same answer
 //	"twice": "other"      -> answer, then answer again with output base64("other")
 //	"longline": n         -> write n bytes of "x" and no newline, then never answer
+//	"rawout": "{...}"     -> answer {"id":id,"output":{...}} (a raw array)
 //
 // The behaviours differ in how they start and in what order they answer.
 const childEnv = "CONFORM_TEST_CHILD"
@@ -71,6 +72,10 @@ func runChild(mode string) {
 		// A hello whose name and version are 200 KiB each.
 		long := strings.Repeat("n", 200<<10)
 		fmt.Fprintf(out, `{"hello": {"name": %q, "version": %q, "ops": ["getitem", %q]}}`+"\n", long, long, long)
+		out.Flush()
+	case "raw":
+		// Takes raw arrays; answers as the default child does.
+		fmt.Fprintln(out, `{"hello": {"name": "testchild", "version": "1.0", "ops": ["getitem", "slice"], "arrays": "raw"}}`)
 		out.Flush()
 	case "hangall":
 		// Says hello, then never answers anything.
@@ -160,6 +165,10 @@ func answer(out *bufio.Writer, line []byte) {
 	}
 	if g, ok := req["garbage"].(string); ok {
 		fmt.Fprintln(out, g)
+	}
+	if o, ok := req["rawout"].(string); ok {
+		fmt.Fprintf(out, "{\"id\":%s,\"output\":%s}\n", id, o)
+		return
 	}
 	if req["badfield"] == true {
 		fmt.Fprintf(out, "{\"id\": %s, \"output\": 5}\n", id)

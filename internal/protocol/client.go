@@ -35,6 +35,7 @@ import (
 
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/budget"
+	"github.com/conformsuite/conform/internal/rawarray"
 )
 
 // Hello is what a child says about itself on its first line. The client
@@ -48,11 +49,19 @@ type Hello struct {
 	// its "type" (then errors of NumPy-defined ops are compared by class,
 	// see CompareByClass), "" otherwise.
 	Errors string `json:"errors,omitempty"`
+	// Arrays says how the child takes and gives arrays: ArraysRaw if
+	// in the raw form of package rawarray, "" if as base64 .npy files.
+	Arrays string `json:"arrays,omitempty"`
 }
 
 // ErrorsPython is the hello's "errors" of a child whose errors are Python
 // exceptions, each error answer giving its class in "type".
 const ErrorsPython = "python"
+
+// ArraysRaw is the hello's "arrays" of a child that takes its inputs in
+// the raw form of package rawarray (the dtype, the shape and the base64
+// of the elements, without a .npy header) and may give its outputs so.
+const ArraysRaw = "raw"
 
 // CrashKind is the code of a crash the client detects or is told of: the
 // code of an Answer that is a crash, unless the child gave a code of its
@@ -704,16 +713,15 @@ func (c *Client) onLine(ch *child, line []byte) {
 	var perr error
 	var resp Answer
 	bad := ""
-	id, output, idOK := plainOutput(line)
+	id, resp, idOK := plainOutput(line, ch.raw)
 	if idOK {
 		fields = map[string]json.RawMessage{} // not nil: the line is an object
-		resp = EncodedOutput(output)
 	} else {
 		perr = json.Unmarshal(line, &fields)
 		idRaw, hasID := fields["id"]
 		idOK = perr == nil && fields != nil && hasID && json.Unmarshal(idRaw, &id) == nil
 		if idOK {
-			resp, bad = parseResponse(fields)
+			resp, bad = parseResponse(fields, ch.raw)
 		}
 	}
 
@@ -794,51 +802,76 @@ func (c *Client) secondAnswerLocked(ch *child, id int64, line []byte) {
 
 // plainOutput reads the common answer `{"id":N,"output":"BASE64"}`,
 // written exactly so (no spaces, N a decimal integer without leading
-// zeros, the string only base64 characters), without the JSON decoder.
-// ok is false for any other line, which onLine then reads the general
-// way; a line plainOutput accepts means the same to both.
-func plainOutput(line []byte) (id int64, output []byte, ok bool) {
+// zeros, the string only base64 characters), and, from a child that
+// takes raw arrays, `{"id":N,"output":{"dtype":...}}` with the array as
+// rawarray.Append writes it, without the JSON decoder. ok is false for
+// any other line, which onLine then reads the general way; a line
+// plainOutput accepts means the same to both.
+func plainOutput(line []byte, raw bool) (id int64, a Answer, ok bool) {
 	const head, mid, tail = `{"id":`, `,"output":"`, `"}`
 	rest, found := bytes.CutPrefix(line, []byte(head))
 	if !found {
-		return 0, nil, false
+		return 0, a, false
 	}
 	n := 0
 	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
 		n++
 	}
 	if n == 0 || n > 18 || (n > 1 && rest[0] == '0') {
-		return 0, nil, false
+		return 0, a, false
 	}
 	id, err := strconv.ParseInt(string(rest[:n]), 10, 64)
 	if err != nil {
-		return 0, nil, false
+		return 0, a, false
+	}
+	if raw {
+		if obj, found := bytes.CutPrefix(rest[n:], []byte(`,"output":`)); found && len(obj) > 0 && obj[0] == '{' {
+			obj, found = bytes.CutSuffix(obj, []byte("}"))
+			if !found {
+				return 0, a, false
+			}
+			t, ok, err := rawarray.Parse(obj)
+			if !ok {
+				return 0, a, false
+			}
+			return id, rawAnswer(t, err), true
+		}
 	}
 	rest, found = bytes.CutPrefix(rest[n:], []byte(mid))
 	if !found {
-		return 0, nil, false
+		return 0, a, false
 	}
 	b64, found := bytes.CutSuffix(rest, []byte(tail))
 	if !found {
-		return 0, nil, false
+		return 0, a, false
 	}
 	for _, c := range b64 {
 		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '=') {
-			return 0, nil, false
+			return 0, a, false
 		}
 	}
-	output = make([]byte, base64.StdEncoding.DecodedLen(len(b64)))
+	output := make([]byte, base64.StdEncoding.DecodedLen(len(b64)))
 	m, err := base64.StdEncoding.Decode(output, b64)
 	if err != nil {
-		return 0, nil, false // the general way reports it
+		return 0, a, false // the general way reports it
 	}
-	return id, output[:m], true
+	return id, EncodedOutput(output[:m]), true
+}
+
+// rawAnswer is the answer of an output given as a raw array that reads
+// as t, or, if reading it failed with err, a crash with the code
+// CrashBadOutput (as Answer.Decoded gives for an unreadable .npy file).
+func rawAnswer(t *engine.Tensor, err error) Answer {
+	if err != nil {
+		return Crash(CrashBadOutput, "unreadable output: "+err.Error())
+	}
+	return Output(t)
 }
 
 // parseResponse checks that exactly one of output, error, skip and crash
 // is present and well-formed. bad says what is wrong, if anything. The
 // texts are cut to MaxMessageBytes, the reason code to MaxNameBytes.
-func parseResponse(fields map[string]json.RawMessage) (r Answer, bad string) {
+func parseResponse(fields map[string]json.RawMessage, raw bool) (r Answer, bad string) {
 	output, hasOutput := fields["output"]
 	errRaw, hasError := fields["error"]
 	skip, hasSkip := fields["skip"]
@@ -873,6 +906,10 @@ func parseResponse(fields map[string]json.RawMessage) (r Answer, bad string) {
 		}
 		return Crash(code, "the child reported a crash: "+Truncate(reason, MaxMessageBytes)), ""
 	case hasOutput:
+		if raw && bytes.HasPrefix(bytes.TrimSpace(output), []byte("{")) {
+			t, err := rawarray.Decode(output)
+			return rawAnswer(t, err), ""
+		}
 		var s string
 		if json.Unmarshal(output, &s) != nil {
 			return r, "output is not a string"
@@ -1066,6 +1103,7 @@ type child struct {
 	stdout *bufio.Reader
 	stderr *ring
 	max    int
+	raw    bool // its hello says "arrays": "raw"
 
 	// Guarded by Client.mu.
 	inflight   []*call // sent, in order; finished ones are dropped from the front
@@ -1199,6 +1237,7 @@ func (c *Client) spawn(gen int) (*child, Hello, error) {
 		ch.kill()
 		return nil, Hello{}, fmt.Errorf("oracle %s: %v", c.argv[0], err)
 	}
+	ch.raw = hello.Arrays == ArraysRaw
 	return ch, hello, nil
 }
 
@@ -1223,6 +1262,7 @@ func parseHello(line []byte) (Hello, error) {
 			Version *string   `json:"version"`
 			Ops     *[]string `json:"ops"`
 			Errors  string    `json:"errors"`
+			Arrays  string    `json:"arrays"`
 		} `json:"hello"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
@@ -1240,6 +1280,9 @@ func parseHello(line []byte) (Hello, error) {
 	hello := Hello{Name: Truncate(*h.Name, MaxNameBytes), Version: Truncate(*h.Version, MaxNameBytes), Ops: ops}
 	if h.Errors == ErrorsPython {
 		hello.Errors = ErrorsPython
+	}
+	if h.Arrays == ArraysRaw {
+		hello.Arrays = ArraysRaw
 	}
 	return hello, nil
 }

@@ -28,7 +28,7 @@ func TestErrorType(t *testing.T) {
 		if err := json.Unmarshal([]byte(tc.line), &fields); err != nil {
 			t.Fatal(err)
 		}
-		a, bad := parseResponse(fields)
+		a, bad := parseResponse(fields, false)
 		if (bad != "") != tc.wantBad {
 			t.Errorf("%s: bad = %q, want bad %v", tc.rule, bad, tc.wantBad)
 			continue

@@ -1,8 +1,8 @@
 package protocol
 
 import (
-	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -23,6 +23,10 @@ func FuzzProtocolLines(f *testing.F) {
 		`{"id":7,"output":"k05VTVBZAQB2AA=="}`, `{"id":07,"output":"AA=="}`,
 		`{"id":7,"output":"k05VTVBZ=QB2AA=="}`, `{"id":-7,"output":""}`,
 		`{"hello": null}`, `[]`, `{`, "",
+		`{"id":7,"output":{"dtype":"<i4","shape":[2],"data":"AQAAAAIAAAA="}}`,
+		`{"id":7,"output":{"dtype":"<i4","shape":[3],"data":"AQAAAAIAAAA="}}`,
+		`{"id":7,"output":{"dtype":"|b1","shape":[],"data":"AQ=="}}`,
+		`{"id":7,"output":{"dtype":"<i4","shape":[2,],"data":"AQAAAAIAAAA="}}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -32,23 +36,26 @@ func FuzzProtocolLines(f *testing.F) {
 		}
 		var fields map[string]json.RawMessage
 		jsonErr := json.Unmarshal(line, &fields)
-		if id, output, ok := plainOutput(line); ok {
+		for _, raw := range []bool{false, true} {
+			id, fast, ok := plainOutput(line, raw)
+			if !ok {
+				continue
+			}
 			var general struct {
 				ID int64
 			}
-			a, bad := parseResponse(fields)
-			r := responseOf(a, 0)
+			a, bad := parseResponse(fields, raw)
 			if jsonErr != nil || json.Unmarshal(line, &general) != nil || bad != "" {
 				t.Fatalf("plainOutput accepted %q, which is not a valid response", line)
 			}
-			if general.ID != id || !bytes.Equal(r.Output, output) {
-				t.Fatalf("plainOutput read %q as id %d, output %q; the JSON decoder as id %d, output %q", line, id, output, general.ID, r.Output)
+			if r, f := responseOf(a, 0), responseOf(fast, 0); general.ID != id || !reflect.DeepEqual(r, f) {
+				t.Fatalf("plainOutput (raw %v) read %q as id %d, %+v; the JSON decoder as id %d, %+v", raw, line, id, f, general.ID, r)
 			}
 		}
 		if jsonErr != nil {
 			return
 		}
-		a, bad := parseResponse(fields)
+		a, bad := parseResponse(fields, false)
 		r := responseOf(a, 0)
 		if bad != "" {
 			return

@@ -8,7 +8,7 @@ import json
 import os
 
 from common import INT64_MAX, INT64_MIN, MASK64, a2b_base64, bad, invalid, short
-from npyfile import load_npy
+from npyfile import load_npy, load_raw
 
 
 def _load_registry():
@@ -231,8 +231,11 @@ def load_inputs(case, op, want=None, want_set=None):
                 raise bad("the index names %r, which is not an input of the case" % name)
             raise bad("op %s needs input %r" % (op, name))
         v = inputs[name]
+        if type(v) is dict:
+            out[name] = load_raw(name, v)
+            continue
         if not isinstance(v, str):
-            raise bad("input %r must be a string" % name)
+            raise bad("input %r must be a string or a raw array" % name)
         try:
             # base64.b64decode(v.encode("ascii"), validate=True), inlined
             # (binascii reads an ASCII str as its bytes)

@@ -1,13 +1,16 @@
-"""The .npy codec: reading an input (checked canonical headers read
-without NumPy's general header parser, cached; anything else by
-numpy.lib.format) and the header np.save writes for a result."""
+"""The array codecs: reading an input given as a .npy file (checked
+canonical headers read without NumPy's general header parser, cached;
+anything else by numpy.lib.format) or as a raw array (the dtype, shape and
+base64 elements of conform/1's "arrays": "raw"), the header np.save
+writes for a result, and a result as a raw array."""
 
+import binascii
 import io
 import re
 
 import numpy as np
 
-from common import MAX_HEADER, MAX_RANK, bad, ndarray, one_line
+from common import MAX_HEADER, MAX_RANK, CaseError, a2b_base64, b2a_base64, bad, ndarray, one_line
 
 
 SIZES = {"b": (1,), "i": (1, 2, 4, 8), "u": (1, 2, 4, 8), "f": (2, 4, 8), "c": (8, 16)}
@@ -189,3 +192,66 @@ def npy_header(arr):
             HEADERS.clear()
         HEADERS[key] = h
     return h
+
+
+# Raw arrays: descr -> checked dtype (or the message of its error).
+RAW_DTYPES = {}
+
+
+def raw_dtype(name, descr):
+    """The checked dtype of a raw array's "dtype", cached."""
+    dt = RAW_DTYPES.get(descr)
+    if dt is None:
+        if type(descr) is not str or not descr.isascii() or len(descr) > 16:
+            raise bad("input %r: raw array: \"dtype\" must be a dtype string such as \"<f4\"" % name)
+        try:
+            dt = np.dtype(descr)
+            check_dtype(dt)
+            if dt.str.lstrip("<>|=") != descr.lstrip("<>|="):
+                raise ValueError("not in the form of a .npy header")
+        except CaseError as e:
+            dt = e.message
+        except Exception as e:  # TypeError, ValueError, ...
+            dt = "unsupported dtype %r: %s" % (descr, one_line(e))
+        if len(RAW_DTYPES) < 4096:
+            RAW_DTYPES[descr] = dt
+    if type(dt) is str:
+        raise bad("input %r: raw array: %s" % (name, dt))
+    return dt
+
+
+def load_raw(name, v):
+    """The array of a raw input {"dtype": ..., "shape": [...], "data": ...},
+    C order, checked as load_npy checks a .npy file."""
+    try:
+        descr, shape, data = v["dtype"], v["shape"], v["data"]
+    except KeyError:
+        raise bad('input %r: raw array: want "dtype", "shape" and "data"' % name)
+    dt = raw_dtype(name, descr)
+    if type(shape) is not list or len(shape) > MAX_RANK:
+        raise bad("input %r: raw array: \"shape\" must be a list of at most %d dimensions" % (name, MAX_RANK))
+    n = 1
+    for d in shape:
+        if type(d) is not int or d < 0:
+            raise bad("input %r: raw array: dimension %r of shape is not a non-negative integer" % (name, d))
+        n *= d
+    if type(data) is not str:
+        raise bad("input %r: raw array: \"data\" must be a base64 string" % name)
+    try:
+        b = a2b_base64(data if data.isascii() else data.encode("ascii"), strict_mode=True)
+    except (binascii.Error, ValueError, UnicodeEncodeError) as e:
+        raise bad("input %r: invalid base64: %s" % (name, e))
+    if len(b) != n * dt.itemsize:
+        raise bad("input %r: raw array: shape %s of %s needs %d bytes, the data has %d"
+                  % (name, tuple(shape), dt.str, n * dt.itemsize, len(b)))
+    if n == 0:
+        return np.empty(tuple(shape), dtype=dt)
+    return ndarray(tuple(shape), dt, b)
+
+
+def raw_output(rid, result):
+    """The answer line (bytes) giving result, a C-contiguous array, as a
+    raw array."""
+    return b'{"id":%s,"output":{"dtype":"%s","shape":[%s],"data":"%s"}}\n' % (
+        rid, result.dtype.str.encode("ascii"), ",".join(map(str, result.shape)).encode("ascii"),
+        b2a_base64(result.tobytes(), newline=False))

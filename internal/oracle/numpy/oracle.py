@@ -61,7 +61,7 @@ import numpy as np
 sys.dont_write_bytecode = True
 
 from common import CaseError, Skip, b2a_base64, ndarray, one_line, short  # noqa: E402
-from npyfile import HEADERS, npy_header  # noqa: E402
+from npyfile import HEADERS, npy_header, raw_output  # noqa: E402
 from casefields import OPS, load_inputs, parse_spec  # noqa: E402
 from numpy_ops import load_getitem_inputs, op_getitem, op_take, op_take_along_axis  # noqa: E402
 from tf_ops import op_gather, op_gather_nd, op_slice, op_strided_slice  # noqa: E402
@@ -96,7 +96,8 @@ OPS_FUNC = {
 
 
 def evaluate_case(case):
-    """Returns the .npy bytes of the result or raises CaseError."""
+    """Returns the result array (of the dtype the op gives) or raises
+    CaseError."""
     spec = parse_spec(case)
     op = spec["op"]
     if op == "getitem":
@@ -106,11 +107,29 @@ def evaluate_case(case):
     result, dtype = OPS_FUNC[op](spec, inputs)
     if type(result) is not ndarray or result.dtype != dtype:
         result = np.array(result, dtype=dtype, order="C", copy=True)
+    return result
+
+
+def raw_request(case):
+    """Whether the request gives its inputs as raw arrays: then the answer
+    gives its output as one too."""
+    inputs = case.get("inputs")
+    if type(inputs) is dict:
+        for v in inputs.values():
+            return type(v) is dict
+    return False
+
+
+def output_line(rid, result, raw):
+    """The answer line (bytes) giving result: a raw array if raw, else the
+    base64 of the .npy file np.save writes."""
+    if raw:
+        return raw_output(rid, result)
     # tobytes() is the C-order copy np.save writes, contiguous or not.
-    h = HEADERS.get((dtype.str, result.shape))
+    h = HEADERS.get((result.dtype.str, result.shape))
     if h is None:
         h = npy_header(result)
-    return h + result.tobytes()
+    return b'{"id":%s,"output":"%s"}\n' % (rid, b2a_base64(h + result.tobytes(), newline=False))
 
 
 def respond(line):
@@ -141,7 +160,7 @@ def respond(line):
     rid = case["id"]
     rid = str(rid) if type(rid) is int else json.dumps(rid)
     try:
-        data = evaluate_case(case)
+        result = evaluate_case(case)
     except CaseError as e:
         if e.type is None:
             return ('{"id":%s,"error":{"kind":"%s","message":%s}}\n' % (rid, e.kind, json.dumps(e.message))).encode("ascii")
@@ -158,8 +177,12 @@ def respond(line):
         # rather than die or invent an error kind.
         log("internal error on request %s: %s: %s" % (rid, type(e).__name__, one_line(e)))
         return ('{"id":%s,"skip":%s}\n' % (rid, json.dumps("numpy oracle internal error: %s: %s" % (type(e).__name__, one_line(e))))).encode("ascii")
-    return b'{"id":%s,"output":"%s"}\n' % (rid.encode("ascii"), b2a_base64(data, newline=False))
+    return output_line(rid.encode("ascii"), result, raw_request(case))
 
+
+# How long the answers of one chunk of requests may wait to be written:
+# a few dozen cases' work.
+FLUSH_AFTER = 0.0005
 
 json_scan = json.JSONDecoder().scan_once  # as json.loads uses it
 json_ws = json.decoder.WHITESPACE.match
@@ -179,7 +202,7 @@ def write_all(fd, data):
 def main():
     ofd = sys.stdout.fileno()
     sys.stdout.flush()
-    write_all(ofd, (json.dumps({"hello": {"name": NAME, "version": np.__version__, "ops": OPS}}) + "\n").encode("ascii"))
+    write_all(ofd, (json.dumps({"hello": {"name": NAME, "version": np.__version__, "ops": OPS, "arrays": "raw"}}) + "\n").encode("ascii"))
     fd = sys.stdin.fileno()
     pending = []  # the start of an unfinished line, in pieces
     monotonic = time.monotonic
@@ -199,9 +222,11 @@ def main():
         lines = chunk.split(b"\n")
         last = lines.pop()
         pending = [last] if last else []
-        # Answer every complete line of this chunk, then flush: requests
-        # that arrive together are answered together. A slow case flushes
-        # what came before it.
+        # Answer every complete line of this chunk, flushing the answers
+        # every FLUSH_AFTER seconds of work and at its end: requests that
+        # arrive together are answered in a few writes, and conform
+        # compares the first answers of a long chunk while the oracle
+        # works on the rest instead of waiting for all of them.
         batch = []
         size = 0
         t0 = monotonic()
@@ -216,7 +241,7 @@ def main():
             if r is not None:
                 batch.append(r)
                 size += len(r)
-                if size > (1 << 20) or monotonic() - t0 > 0.05:
+                if size > (1 << 20) or monotonic() - t0 > FLUSH_AFTER:
                     write_all(ofd, b"".join(batch))
                     batch, size, t0 = [], 0, monotonic()
         if batch:
