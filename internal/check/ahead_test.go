@@ -80,23 +80,23 @@ func TestRunReadsAhead(t *testing.T) {
 		name     string
 		maxBytes int64
 		patience time.Duration
-		watch    string // a file of a later batch
-		ahead    bool   // whether it is read during the first case's run
+		ahead    bool // whether the second batch is read during the first case's run
 	}{
 		// The next batch is read while the first case runs.
-		{"default budget", 0, 10 * time.Second, "c/x040.npy", true},
+		{"default budget", 0, 10 * time.Second, true},
 		// A budget smaller than one batch holds one batch at a time.
-		{"budget of one byte", 1, 300 * time.Millisecond, "c/x040.npy", false},
+		{"budget of one byte", 1, 300 * time.Millisecond, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			log := &openLog{FS: readAheadCorpus(n), watch: tc.watch, opened: make(chan struct{})}
+			watch := fmt.Sprintf("c/x%03d.npy", aheadBatch+8) // an input of the second batch
+			log := &openLog{FS: readAheadCorpus(n), watch: watch, opened: make(chan struct{})}
 			im := &waitingEngine{log: log, patience: tc.patience}
 			s, err := Run(context.Background(), log, im, Options{MaxBytes: tc.maxBytes})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if im.sawWatch != tc.ahead {
-				t.Errorf("%s read during the first case's run: %v, want %v", tc.watch, im.sawWatch, tc.ahead)
+				t.Errorf("%s read during the first case's run: %v, want %v", watch, im.sawWatch, tc.ahead)
 			}
 			if s.Passed != n || len(s.Results) != n {
 				t.Fatalf("%s, %d results", s.Line(), len(s.Results))
