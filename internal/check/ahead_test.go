@@ -75,20 +75,21 @@ func readAheadCorpus(n int) fstest.MapFS {
 // to its byte budget, and still asks the implementation every case once,
 // in order, with results in order.
 func TestRunReadsAhead(t *testing.T) {
-	const n = 2*aheadBatch + 3
+	const n = 3*aheadBatch + 3
 	for _, tc := range []struct {
 		name     string
 		maxBytes int64
 		patience time.Duration
-		ahead    bool // whether the second batch is read during the first case's run
+		ahead    bool // whether the third batch is read during the first case's run
 	}{
-		// The next batch is read while the first case runs.
+		// The batches after the first are read while the first case runs.
 		{"default budget", 0, 10 * time.Second, true},
-		// A budget smaller than one batch holds one batch at a time.
+		// A budget smaller than one batch holds the batch running and
+		// at most one more.
 		{"budget of one byte", 1, 300 * time.Millisecond, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			watch := fmt.Sprintf("c/x%03d.npy", aheadBatch+8) // an input of the second batch
+			watch := fmt.Sprintf("c/x%03d.npy", 2*aheadBatch+8) // an input of the third batch
 			log := &openLog{FS: readAheadCorpus(n), watch: watch, opened: make(chan struct{})}
 			im := &waitingEngine{log: log, patience: tc.patience}
 			s, err := Run(context.Background(), log, im, Options{MaxBytes: tc.maxBytes})

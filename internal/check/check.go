@@ -188,9 +188,9 @@ type Options struct {
 	// its request (its input files as base64) plus its expected output
 	// file, as the files' sizes say before they are read; a case that
 	// would go past the bound waits, in order, until others are done. A
-	// case larger than the bound runs alone (with Workers 1, the cases
-	// read ahead are counted in batches of aheadBatch: a larger batch is
-	// read alone).
+	// case larger than the bound runs alone. With Workers 1, the cases
+	// read ahead are counted in batches of aheadBatch, and the bound is
+	// passed by one batch at most, the next to run (see runInOrder).
 	MaxBytes int64
 }
 
@@ -226,11 +226,10 @@ func Run(ctx context.Context, fsys fs.FS, im impl.Impl, opts Options) (*Summary,
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
 	}
-	room := budget.New(maxBytes)
 	if workers == 1 {
-		runInOrder(ctx, fsys, entries, im, room, results)
+		runInOrder(ctx, fsys, entries, im, maxBytes, results)
 	} else {
-		runConcurrent(ctx, fsys, entries, im, workers, room, results)
+		runConcurrent(ctx, fsys, entries, im, workers, budget.New(maxBytes), results)
 	}
 	if <-verified; manifestErr != nil {
 		return nil, manifestErr
