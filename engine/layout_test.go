@@ -2,6 +2,8 @@ package engine
 
 import (
 	"bytes"
+	"runtime"
+	"sync"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -48,4 +50,49 @@ func TestCopyBlocksRanges(t *testing.T) {
 			t.Fatalf("blocks %d to %d of shape %v strides %v: got %x, want %x", first, last, shape, strides, part, whole[first*l.block:last*l.block])
 		}
 	})
+}
+
+// TestParallelForRanges checks how parallelFor splits work on 2 cores:
+// the ranges cover [0, n) once each, and their number.
+func TestParallelForRanges(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	const mib = 1 << 20
+	for _, tc := range []struct {
+		name                 string
+		n, outBytes, traffic int
+		ranges               int
+	}{
+		// Below parallelMinBytes of traffic the work is one call.
+		{"2 MiB copied", 8, 2 * mib, 4*mib - 1, 1},
+		// 16 blocks of 256 KiB, 4 MiB read and 4 MiB written (the
+		// newaxis-shrink row): ranges of 1 MiB of output.
+		{"4 MiB copied", 16, 4 * mib, 8 * mib, 4},
+		// Never more ranges than elements, never fewer than cores.
+		{"few elements", 3, 64 * mib, 128 * mib, 3},
+		{"no output", 100, 0, 16 * mib, 2},
+		// A size that does not divide n: the last range is shorter.
+		{"uneven", 10, 3 * mib, 16 * mib, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			seen := make([]int, tc.n)
+			calls := 0
+			parallelFor(tc.n, tc.outBytes, tc.traffic, func(lo, hi int) {
+				mu.Lock()
+				defer mu.Unlock()
+				calls++
+				for i := lo; i < hi; i++ {
+					seen[i]++
+				}
+			})
+			for i, c := range seen {
+				if c != 1 {
+					t.Fatalf("element %d done %d times", i, c)
+				}
+			}
+			if calls != tc.ranges {
+				t.Errorf("%d ranges, want %d", calls, tc.ranges)
+			}
+		})
+	}
 }

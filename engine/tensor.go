@@ -280,8 +280,8 @@ func (l *layout) copyBlocks(dst []byte, first int) {
 // copyLine copies len(dst)/size blocks of size bytes from src into dst,
 // starting at byte off of src and moving by stride bytes. Blocks of 1, 2,
 // 4, 8 and 16 bytes (the elements of every fixed-size dtype) are moved as
-// integers, and reversed runs of 1, 2 and 4 byte elements eight bytes at a
-// time.
+// integers (blocks of 4 bytes two per 8-byte store), and reversed runs of
+// 1, 2 and 4 byte elements eight bytes at a time.
 func copyLine(dst, src []byte, off, stride, size int) {
 	if stride == -size && size <= 4 && len(dst) >= 8 {
 		reverseElements(dst, src[off+size-len(dst):off+size], size)
@@ -302,9 +302,16 @@ func copyLine(dst, src []byte, off, stride, size int) {
 			off += stride
 		}
 	case 4:
-		for i := 0; i < len(dst); i += 4 {
+		// Two elements per store: stores, one a cycle, bound the loop.
+		i := 0
+		for ; i+8 <= len(dst); i += 8 {
+			a := binary.LittleEndian.Uint32(src[off : off+4 : off+4])
+			b := binary.LittleEndian.Uint32(src[off+stride : off+stride+4 : off+stride+4])
+			binary.LittleEndian.PutUint64(dst[i:i+8:i+8], uint64(a)|uint64(b)<<32)
+			off += 2 * stride
+		}
+		if i < len(dst) {
 			binary.LittleEndian.PutUint32(dst[i:i+4:i+4], binary.LittleEndian.Uint32(src[off:off+4:off+4]))
-			off += stride
 		}
 	case 8:
 		for i := 0; i < len(dst); i += 8 {
@@ -357,13 +364,12 @@ func reverseElements(dst, src []byte, size int) {
 }
 
 // parallelMinBytes is the memory traffic (bytes read and written) from
-// which work is split across goroutines. Below it, waking another thread
-// costs about as much as it saves: on 2 cores, copying 16 blocks of
-// 256 KiB (4 MiB read, 4 MiB written) was as fast or faster on one
-// goroutine, and into memory in the cache (a released result's) it took
-// 0.095 to 0.106 ms on one goroutine and 0.107 to 0.119 ms on two, with
-// this threshold at 8 MiB (three alternating runs each).
-const parallelMinBytes = 16 << 20
+// which work is split across goroutines. A copy of 16 blocks of 256 KiB
+// (4 MiB read, 4 MiB written, the newaxis-shrink row of
+// engine/kernels_bench_test.go) is split from 4 MiB on: one goroutine
+// copies at the rate of one core, from the caches of a released result,
+// and a core that joins late costs little (see parallelFor).
+const parallelMinBytes = 4 << 20
 
 // parallelChunkBytes is about how much output each range of split work
 // writes. It is at least 1 MiB, so that a range of contiguous output is
@@ -376,11 +382,14 @@ const parallelChunkBytes = 1 << 20
 // parallelFor splits [0, n) into consecutive ranges and calls f(lo, hi)
 // for each. outBytes is the output the whole work writes, traffic about
 // how many bytes of memory it reads and writes. When traffic is at least
-// parallelMinBytes, one goroutine per core (runtime.GOMAXPROCS) takes
-// ranges of about parallelChunkBytes of output in order until none is
-// left, so that a core slowed down by other work does not hold up the
-// rest; otherwise parallelFor calls f(0, n) directly. It returns when
-// every call has returned.
+// parallelMinBytes, the calling goroutine and one more per further core
+// (runtime.GOMAXPROCS) take ranges of about parallelChunkBytes of output
+// in order until none is left, so that a core slowed down by other work
+// does not hold up the rest; otherwise parallelFor calls f(0, n)
+// directly. It returns when every range is done: it waits for the ranges
+// other goroutines have taken, not for goroutines that have not started
+// yet (on a busy machine a new goroutine may wait long for a core; it
+// then finds no range left and ends).
 func parallelFor(n, outBytes, traffic int, f func(lo, hi int)) {
 	workers := 1
 	if traffic >= parallelMinBytes {
@@ -392,24 +401,23 @@ func parallelFor(n, outBytes, traffic int, f func(lo, hi int)) {
 	}
 	ranges := min(n, max(workers, outBytes/parallelChunkBytes))
 	size := (n + ranges - 1) / ranges
+	ranges = (n + size - 1) / size // the ranges of size that cover [0, n)
 	var next atomic.Int64
+	var pending sync.WaitGroup
+	pending.Add(ranges)
 	work := func() {
 		for {
-			lo := int(next.Add(1)-1) * size
-			if lo >= n {
+			k := int(next.Add(1) - 1)
+			if k >= ranges {
 				return
 			}
-			f(lo, min(lo+size, n))
+			f(k*size, min((k+1)*size, n))
+			pending.Done()
 		}
 	}
-	var wg sync.WaitGroup
 	for i := 1; i < workers; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work()
-		}()
+		go work()
 	}
 	work()
-	wg.Wait()
+	pending.Wait()
 }

@@ -15,8 +15,10 @@
 # bytes; and the ops again on inputs made with NumPy's huge page advice
 # off, in 4 KiB pages), in ROUNDS interleaved rounds (default
 # 3), and prints the median time of each over the rounds, their spread,
-# the ratios, and the last line "worst ratio engine/NumPy: R" (the
-# engine's time over NumPy's, the largest over every row). Then it runs
+# the ratios, the memory traffic of each row against the copy rate of the
+# run, and the last lines "median ratio engine/NumPy: M" and "worst ratio
+# engine/NumPy: R" (the engine's time over NumPy's, the median and the
+# largest over every row). Then it runs
 # the gate (cases.BenchmarkCheck: conform check on the whole embedded
 # corpus) and internal/fuzz.BenchmarkFuzzEngineVsNumPy (conform fuzz
 # --impl engine --oracle numpy) and prints their numbers. BENCHTIME
@@ -315,6 +317,45 @@ for r in rows:
             below_into.append(f"{r} ({100 * gc / into:.0f}%)")
     print(f"| {r} | {ms(e)}{note(r)} | {ms(into) if into is not None else '-'} | {ms(gc)} | {pct(gc, e, r)} | "
           f"{pct(gc, into) if into is not None else '-'} | {ms(gk)} | {ms(nc)} |")
+# The memory each call of a row reads, in bytes, besides the output it
+# writes: the cache lines of the input it touches and its index arrays.
+# A row whose traffic (read + written) runs close to the copy rate is
+# bound by the memory bandwidth, not by its loop.
+MiB = 2**20
+reads = {
+    "row-slice": 0,                       # a view: nothing moves
+    "column-slice": 32 * MiB,             # the middle 8 KiB of each 16 KiB row
+    "reversed-rows": 64 * MiB,
+    "reversed-axis": 64 * MiB,
+    "step-3": 64 * MiB,                   # every third element: every line of the input
+    "newaxis-shrink": 4 * MiB,            # 16 blocks of 256 KiB
+    "gather-rows": 64 * MiB + 32 * 2**10,  # 4096 rows of 16 KiB, 4096 int64 indices
+    "gather-scalars": 64 * MiB + 16 * MiB,  # a line per element, 1M pairs of int64 indices
+    "fancy-rows": 64 * MiB + 8 * MiB,     # 1M rows of 64 B (a line each), 1M int64 indices
+    "fancy-columns": 64 * MiB,            # 1024 random columns: nearly every line of each row
+    "bool-mask": 64 * MiB + 16 * MiB,     # the input and the mask, whole
+    "tf-gather-axis1": 64 * MiB,          # 4096 random columns of each row: every line
+}
+if sorted(reads) != sorted(rows):
+    sys.exit("bench: the memory traffic of the rows (reads in bench.sh) does not list every row")
+# The copy rate of this run: a Go copy of 64 MiB into a buffer allocated
+# once (the memcpy column of the rows of 64 MiB output), bytes read plus
+# written per second, the median over those rows and rounds.
+copy_runs = [t for r in rows if go_bytes[r] == 64 * MiB for t in go[(r, "memcpy")]]
+copy_rate = 2 * 64 * MiB / med(copy_runs)
+print()
+print(f"Memory traffic: the bytes each call reads (input lines touched, index arrays) and writes (the output), over the engine's time,")
+print(f"against the copy rate of this run ({copy_rate / 1e9:.1f} GB/s read + written: a Go copy of 64 MiB, on one goroutine, into a buffer allocated once).")
+print()
+print("| row | read MiB | written MiB | engine GB/s | % of the copy rate |")
+print("|---|---:|---:|---:|---:|")
+for r in rows:
+    if go_view.get(r):
+        print(f"| {r} | 0 | 0 | view | view |")
+        continue
+    traffic = reads[r] + go_bytes[r]
+    rate = traffic / med(go[(r, "engine")])
+    print(f"| {r} | {reads[r] / MiB:.1f} | {go_bytes[r] / MiB:.1f} | {rate / 1e9:.1f} | {100 * rate / copy_rate:.0f}% |")
 print()
 print("Spread over the rounds (min to max, ms):")
 print()
@@ -350,6 +391,8 @@ fuzz = bench_lines(f"{tmp}/fuzz.txt", "BenchmarkFuzzEngineVsNumPy")
 rates = [float(re.search(r"([\d.]+) cases/s", l)[1]) for l in fuzz]
 print(f"fuzz (--impl engine --oracle numpy): median {med(rates):.0f} cases/s "
       f"({', '.join(f'{x:.0f}' for x in rates)})")
+ratios = [med(go[(r, "engine")]) / med(np_t[(r, "numpy")]) for r in rows]
 print(f"worst ratio engine/NumPy without Release (unreleased): {worst_unreleased:.2f}")
+print(f"median ratio engine/NumPy: {med(ratios):.2f}")
 print(f"worst ratio engine/NumPy: {worst:.2f}")
 EOF

@@ -4,6 +4,7 @@
 package check
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -175,17 +176,21 @@ type Options struct {
 	// KnownFailures maps case IDs expected to fail to the reason.
 	KnownFailures map[string]string
 	// Workers is the number of cases in flight (default 1; protocol
-	// implementations are pipelined when it is larger).
+	// implementations are pipelined when it is larger). With 1, the
+	// implementation is asked one case at a time, in order, while the
+	// cases after it are read ahead on every core (see runInOrder).
 	Workers int
 	// AllowKnownCrashes lets a signature entry of KnownFailures absorb
 	// crashes and timeouts (see ApplyKnownFailures).
 	AllowKnownCrashes bool
-	// MaxBytes bounds the bytes of the cases in flight when Workers is
-	// larger than 1, default DefaultMaxBytes. A case counts the size of
+	// MaxBytes bounds the bytes of the cases in flight or read ahead,
+	// default DefaultMaxBytes. A case counts the size of
 	// its request (its input files as base64) plus its expected output
 	// file, as the files' sizes say before they are read; a case that
 	// would go past the bound waits, in order, until others are done. A
-	// case larger than the bound runs alone.
+	// case larger than the bound runs alone. With Workers 1, the cases
+	// read ahead are counted in batches of aheadBatch, and the bound is
+	// passed by one batch at most, the next to run (see runInOrder).
 	MaxBytes int64
 }
 
@@ -199,13 +204,20 @@ const PipelinedCases = 64
 // Run checks every case under fsys (see corpus.Entries) against im,
 // after verifying the checksum manifests the corpus carries.
 func Run(ctx context.Context, fsys fs.FS, im impl.Impl, opts Options) (*Summary, error) {
-	problems, total, err := corpus.VerifyManifest(fsys)
-	if err != nil {
-		return nil, err
-	}
+	// The manifest is verified while the cases run (it hashes every file
+	// of the corpus: work for the other core).
+	var problems []corpus.ManifestProblem
+	var total int
+	var manifestErr error
+	verified := make(chan struct{})
+	go func(fsys fs.FS) {
+		defer close(verified)
+		problems, total, manifestErr = corpus.VerifyManifest(fsys)
+	}(fsys)
 	entries, err := corpus.Entries(fsys)
 	if err != nil {
-		return nil, err
+		<-verified
+		return nil, cmp.Or(manifestErr, err)
 	}
 	fsys = corpus.Open(fsys)
 	results := make([]Result, len(entries))
@@ -214,31 +226,14 @@ func Run(ctx context.Context, fsys fs.FS, im impl.Impl, opts Options) (*Summary,
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
 	}
-	room := budget.New(maxBytes)
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				if workers == 1 {
-					results[i] = One(ctx, fsys, entries[i], im)
-					continue
-				}
-				fields, err := parseCase(entries[i])
-				n := caseBytes(fsys, entries[i], fields)
-				room.Acquire(context.Background(), n) // a canceled run still ends every case
-				results[i] = one(ctx, fsys, entries[i], fields, err, im)
-				room.Release(n)
-			}
-		}()
+	if workers == 1 {
+		runInOrder(ctx, fsys, entries, im, maxBytes, results)
+	} else {
+		runConcurrent(ctx, fsys, entries, im, workers, budget.New(maxBytes), results)
 	}
-	for i := range entries {
-		jobs <- i
+	if <-verified; manifestErr != nil {
+		return nil, manifestErr
 	}
-	close(jobs)
-	wg.Wait()
 
 	s := &Summary{Integrity: problems, IntegrityTotal: total}
 	seen := map[string]bool{}
@@ -267,6 +262,34 @@ func Run(ctx context.Context, fsys fs.FS, im impl.Impl, opts Options) (*Summary,
 	}
 	sort.Strings(s.UnknownIDs)
 	return s, nil
+}
+
+// runConcurrent runs the cases of entries against im with workers cases
+// in flight, each taking its bytes from room, writing the result of
+// entries[i] to results[i].
+func runConcurrent(ctx context.Context, fsys fs.FS, entries []corpus.Entry, im impl.Impl, workers int, room *budget.Budget, results []Result) {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				fields, err := parseCase(entries[i])
+				l := prepare(entries[i], fields, err)
+				l.size(fsys)
+				room.Acquire(context.Background(), l.bytes) // a canceled run still ends every case
+				l.read(fsys)
+				results[i] = l.result(ctx, im)
+				room.Release(l.bytes)
+			}
+		}()
+	}
+	for i := range entries {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
 }
 
 // CorpusFailure returns the summary of a run that could not read its
@@ -350,34 +373,29 @@ func parseCase(e corpus.Entry) (map[string]json.RawMessage, error) {
 	return fields, nil
 }
 
-// caseBytes returns what the case of fields takes in flight, for
-// Options.MaxBytes: the size of its input files as base64 plus that of
-// its expected output file, from the sizes the files have before they
-// are read (a file that cannot be read counts 0: the case fails before
-// it takes any room).
-func caseBytes(fsys fs.FS, e corpus.Entry, fields map[string]json.RawMessage) int64 {
+// caseSize returns what a case of the given input files and expected
+// output file (if any) takes in flight: the size of its input files as
+// base64 plus that of its expected output file, from the sizes the files
+// have before they are read (a file that cannot be read counts 0: the
+// case fails before it takes any room).
+func caseSize(fsys fs.FS, dir string, inputs map[string]string, output string) int64 {
 	size := func(p string) int64 {
 		if confine.CheckPath(p) != nil {
 			return 0
 		}
-		fi, err := fs.Stat(fsys, path.Join(e.Dir, p))
+		fi, err := fs.Stat(fsys, path.Join(dir, p))
 		if err != nil || !fi.Mode().IsRegular() {
 			return 0
 		}
 		return fi.Size()
 	}
-	var inputs map[string]string
-	json.Unmarshal(fields["inputs"], &inputs)
 	var in int64
 	for _, p := range inputs {
 		in += size(p)
 	}
 	n := (in + 2) / 3 * 4
-	var expect struct {
-		Output string `json:"output"`
-	}
-	if json.Unmarshal(fields["expect"], &expect) == nil && expect.Output != "" {
-		n += size(expect.Output)
+	if output != "" {
+		n += size(output)
 	}
 	return n
 }
@@ -385,51 +403,121 @@ func caseBytes(fsys fs.FS, e corpus.Entry, fields map[string]json.RawMessage) in
 // one is One on the case's fields, or the error that they cannot be read.
 // It takes fields' metadata away.
 func one(ctx context.Context, fsys fs.FS, e corpus.Entry, fields map[string]json.RawMessage, parseErr error, im impl.Impl) Result {
-	r := Result{ID: e.ID}
+	l := prepare(e, fields, parseErr)
+	l.read(fsys)
+	return l.result(ctx, im)
+}
+
+// loaded is a case read for its run: its expectation and its inputs, all
+// that comes before asking the implementation. Reading needs neither the
+// implementation nor the cases before it, so that a run can read cases
+// ahead of their turn (see runInOrder).
+type loaded struct {
+	r        Result // the result so far; the case's result if done
+	done     bool   // the case failed or was skipped before its run
+	entry    corpus.Entry
+	fields   map[string]json.RawMessage
+	want     Expectation
+	paths    map[string]string // the case's input files by input name
+	bytes    int64             // what the case takes in flight (caseSize)
+	expected protocol.Answer
+	c        *casefile.Case
+	err      error // why the case's spec or inputs cannot be read
+}
+
+// prepare parses the case of fields (or takes the error that they
+// cannot be read): its expectation and the paths of its files,
+// without reading the files (see read).
+func prepare(e corpus.Entry, fields map[string]json.RawMessage, parseErr error) loaded {
+	l := loaded{r: Result{ID: e.ID}, done: true, entry: e, fields: fields}
+	if parseErr != nil {
+		return l.fail("%v", parseErr)
+	}
+	rawExpect, ok := fields["expect"]
+	if !ok || string(rawExpect) == "null" {
+		l.r.Status = Skip
+		l.r.Detail = "the case has no expectation"
+		return l
+	}
+	if err := json.Unmarshal(rawExpect, &l.want); err != nil {
+		return l.fail("malformed expect: %v", err)
+	}
+	l.r.Source = l.want.Source
+	if (l.want.Output == "") == (l.want.Error == "") {
+		return l.fail(`expect must hold exactly one of "output" and "error"`)
+	}
+	l.paths, l.err = inputPaths(fields)
+	l.done = false
+	return l
+}
+
+// size sets l.bytes to what the prepared case takes in flight (see
+// caseSize); 0 for a case that ended before reading its files.
+func (l *loaded) size(fsys fs.FS) {
+	if !l.done {
+		l.bytes = caseSize(fsys, l.entry.Dir, l.paths, l.want.Output)
+	}
+}
+
+// fail ends the case with a failure.
+func (l loaded) fail(format string, args ...any) loaded {
+	l.r.Status = Fail
+	l.r.Detail = fmt.Sprintf(format, args...)
+	l.done = true
+	return l
+}
+
+// read reads the files of a prepared case: its expected output and its
+// inputs. It takes the case's metadata fields away.
+func (l *loaded) read(fsys fs.FS) {
+	if l.done {
+		return
+	}
+	l.expected = protocol.TypedError(engine.ErrorKind(l.want.Error), "", l.want.Type)
+	if l.want.Output != "" {
+		t, err := readNPY(fsys, l.entry.Dir, l.want.Output)
+		if err != nil {
+			*l = l.fail("cannot read the expected output: %v", err)
+			return
+		}
+		l.expected = protocol.Output(t)
+	}
+	if l.err == nil {
+		l.c, l.err = readCase(fsys, l.entry, l.fields, l.paths)
+	}
+	l.fields = nil
+}
+
+// result returns the result of the read case: the one it ended with, or
+// that of its run.
+func (l *loaded) result(ctx context.Context, im impl.Impl) Result {
+	if l.done {
+		return l.r
+	}
+	return l.run(ctx, im)
+}
+
+// run asks im for the answer of the read case and compares it with the
+// expectation.
+func (l *loaded) run(ctx context.Context, im impl.Impl) Result {
+	r, want, expected, c := l.r, l.want, l.expected, l.c
 	fail := func(format string, args ...any) Result {
 		r.Status = Fail
 		r.Detail = fmt.Sprintf(format, args...)
 		return r
 	}
-	if parseErr != nil {
-		return fail("%v", parseErr)
-	}
-	rawExpect, ok := fields["expect"]
-	if !ok || string(rawExpect) == "null" {
-		r.Status = Skip
-		r.Detail = "the case has no expectation"
-		return r
-	}
-	var want Expectation
-	if err := json.Unmarshal(rawExpect, &want); err != nil {
-		return fail("malformed expect: %v", err)
-	}
-	r.Source = want.Source
-	if (want.Output == "") == (want.Error == "") {
-		return fail(`expect must hold exactly one of "output" and "error"`)
-	}
-	expected := protocol.TypedError(engine.ErrorKind(want.Error), "", want.Type)
-	if want.Output != "" {
-		t, err := readNPY(fsys, e.Dir, want.Output)
-		if err != nil {
-			return fail("cannot read the expected output: %v", err)
-		}
-		expected = protocol.Output(t)
-	}
-
-	c, err := loadCase(fsys, e, fields)
 	var got protocol.Answer
 	switch {
-	case err == nil:
+	case l.err == nil:
 		got = im.Run(ctx, c)
 	case im.Name() == "engine":
 		// A case whose spec or inputs the loader rejects is a rejection
 		// like any other for the engine: its kind is compared.
-		got = impl.Of(nil, err)
+		got = impl.Of(nil, l.err)
 	default:
 		// Another implementation cannot be sent a case whose inputs are
 		// unreadable.
-		got = protocol.Skip("the case's inputs cannot be read: "+err.Error(), "")
+		got = protocol.Skip("the case's inputs cannot be read: "+l.err.Error(), "")
 	}
 	if got.IsSkip() {
 		r.Status = Skip
@@ -441,7 +529,7 @@ func one(ctx context.Context, fsys fs.FS, e corpus.Entry, fields map[string]json
 		op = c.Op
 	}
 	if op == "" {
-		op = e.Op() // a case that could not be read: its line's op
+		op = l.entry.Op() // a case that could not be read: its line's op
 	}
 	r.Op = op
 	agreement := impl.CompareFor(im, op, expected, got)
@@ -517,10 +605,25 @@ func LoadCase(fsys fs.FS, e corpus.Entry) (*casefile.Case, error) {
 // oracle's results, provenance), which can be most of a line, is taken
 // out of fields, never decoded.
 func loadCase(fsys fs.FS, e corpus.Entry, fields map[string]json.RawMessage) (*casefile.Case, error) {
+	paths, err := inputPaths(fields)
+	if err != nil {
+		return nil, err
+	}
+	return readCase(fsys, e, fields, paths)
+}
+
+// inputPaths returns the "inputs" field of a case: its input files by
+// input name.
+func inputPaths(fields map[string]json.RawMessage) (map[string]string, error) {
 	var paths map[string]string
 	if raw, ok := fields["inputs"]; !ok || json.Unmarshal(raw, &paths) != nil || paths == nil {
 		return nil, engine.Errorf(engine.BadInput, `"inputs" must map input names to .npy files`)
 	}
+	return paths, nil
+}
+
+// readCase is loadCase once the paths of the case's inputs are known.
+func readCase(fsys fs.FS, e corpus.Entry, fields map[string]json.RawMessage, paths map[string]string) (*casefile.Case, error) {
 	for _, f := range metadataFields {
 		delete(fields, f)
 	}

@@ -19,8 +19,10 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/conformsuite/conform/internal/confine"
 )
@@ -102,26 +104,58 @@ func Entries(fsys fs.FS) ([]Entry, error) {
 				bad(p, err)
 				return nil
 			}
-			for n, line := range bytes.Split(data, []byte("\n")) {
-				line = bytes.TrimSpace(line)
+			lines := bytes.Split(data, []byte("\n"))
+			for n, id := range lineIDs(lines) {
+				line := bytes.TrimSpace(lines[n])
 				if len(line) == 0 {
 					continue
 				}
 				where := fmt.Sprintf("%s:%d", p, n+1)
-				var head struct {
-					ID string `json:"id"`
-				}
-				if err := json.Unmarshal(line, &head); err != nil || head.ID == "" {
+				if id == "" {
 					bad(where, fmt.Errorf("a case list line must be a JSON object with an \"id\""))
 					continue
 				}
-				add(Entry{ID: head.ID, Dir: path.Dir(p), JSON: line}, where)
+				add(Entry{ID: id, Dir: path.Dir(p), JSON: line}, where)
 			}
 		}
 		return nil
 	})
 	sort.Slice(entries, func(i, j int) bool { return entries[i].ID < entries[j].ID })
 	return entries, err
+}
+
+// lineIDs returns the "id" field of each line of a case list, "" for a
+// line that is blank, not a JSON object or without an "id". The lines are
+// parsed on runtime.GOMAXPROCS goroutines, in consecutive ranges.
+func lineIDs(lines [][]byte) []string {
+	ids := make([]string, len(lines))
+	parse := func(lo, hi int) {
+		for n := lo; n < hi; n++ {
+			line := bytes.TrimSpace(lines[n])
+			if len(line) == 0 {
+				continue
+			}
+			var head struct {
+				ID string `json:"id"`
+			}
+			if json.Unmarshal(line, &head) == nil {
+				ids[n] = head.ID
+			}
+		}
+	}
+	workers := runtime.GOMAXPROCS(0)
+	size := max(1024, (len(lines)+workers-1)/workers)
+	var wg sync.WaitGroup
+	for lo := size; lo < len(lines); lo += size {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parse(lo, min(lo+size, len(lines)))
+		}()
+	}
+	parse(0, min(size, len(lines)))
+	wg.Wait()
+	return ids
 }
 
 // Sum returns the hex SHA-256 of data.
