@@ -27,6 +27,9 @@ type Impl struct {
 	// exceptions, compared by class on NumPy-defined ops (see
 	// impl.CompareFor); empty for one compared by kind.
 	Errors string `json:"errors,omitempty"`
+	// Reference marks the reference engine run in process (impl.Engine):
+	// the ecosystem view leaves its column out.
+	Reference bool `json:"reference,omitempty"`
 }
 
 // Label is the implementation's column heading: its name and version,
@@ -182,7 +185,8 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 	cases := corpus.Open(fsys)
 	r := &Report{Corpus: corpusName}
 	for _, im := range impls {
-		column := Impl{Name: im.Name(), Version: im.Version()}
+		_, reference := im.(impl.Engine)
+		column := Impl{Name: im.Name(), Version: im.Version(), Reference: reference}
 		if ce, ok := im.(impl.ClassErrors); ok && ce.ErrorClasses() {
 			column.Errors = protocol.LevelClass
 		}
