@@ -165,9 +165,7 @@ naming one file.
 			}
 			fmt.Fprintf(std.out, "%d cases, %d rules, %d with failures\n", rep.Cases, len(rep.Rows), failing)
 			if *ecosystem != "" {
-				all, alone, others := eco.Tally()
-				fmt.Fprintf(std.out, "ecosystem: %d rules, %d where all agree, %d where one implementation stands alone, %d others where some differ\n",
-					len(eco.Rows), all, alone, others)
+				fmt.Fprintf(std.out, "ecosystem: of %d rules, %s\n", len(eco.Rows), eco.Tally())
 			}
 			return exitOK
 		}

@@ -108,21 +108,32 @@ func (e *Ecosystem) Standings() []Standing {
 	return out
 }
 
-// Tally counts the view's rules: those on which every implementation
-// that ran them agrees (a rule no implementation ran is not counted),
-// those on which one stands alone (EcoRow.Alone), and the others on
-// which some implementation differs.
-func (e *Ecosystem) Tally() (allAgree, oneAlone, others int) {
+// EcoTally counts the rules of an ecosystem view by how the
+// implementations that ran their cases compare with the reference.
+type EcoTally struct {
+	// AllAgree: every one agrees. Alone: one stands alone (EcoRow.Alone).
+	// OneDiffers: one differs and fewer than two agree (it and one
+	// other, or it alone, ran the rule's cases). Several: two or more
+	// differ. NoneRan: no implementation ran the rule's cases.
+	AllAgree, Alone, OneDiffers, Several, NoneRan int
+}
+
+// Tally counts the view's rules (see EcoTally).
+func (e *Ecosystem) Tally() EcoTally {
+	var t EcoTally
 	for _, row := range e.Rows {
-		switch {
+		switch differ := row.Ran - row.Agree; {
 		case row.Ran == 0:
-		case row.Agree == row.Ran:
-			allAgree++
+			t.NoneRan++
+		case differ == 0:
+			t.AllAgree++
 		case row.Alone != "":
-			oneAlone++
+			t.Alone++
+		case differ == 1:
+			t.OneDiffers++
 		default:
-			others++
+			t.Several++
 		}
 	}
-	return allAgree, oneAlone, others
+	return t
 }

@@ -39,13 +39,11 @@ func (e *Ecosystem) groups() []ecoGroup {
 	return out
 }
 
-// tallyLine says how many rules every implementation agrees on, how many
-// one stands alone on, how many others some differ on, and how many no
-// implementation ran.
-func (e *Ecosystem) tallyLine() string {
-	all, alone, others := e.Tally()
-	return fmt.Sprintf("%d rules: on %d every implementation that ran them agrees with the reference; on %d one implementation stands alone; on %d others some differ (several, or one with fewer than two agreeing); %d no implementation ran.",
-		len(e.Rows), all, alone, others, len(e.Rows)-all-alone-others)
+// String says how many rules fall in each class of the tally.
+func (t EcoTally) String() string {
+	return fmt.Sprintf("every implementation that ran them agrees with the reference on %d; one stands alone on %d; "+
+		"one differs with fewer than two agreeing on %d; several differ on %d; none ran %d.",
+		t.AllAgree, t.Alone, t.OneDiffers, t.Several, t.NoneRan)
 }
 
 // Agreement writes how many of the implementations that ran the rule's
@@ -77,7 +75,7 @@ func (e *Ecosystem) WriteMarkdown(w io.Writer) error {
 	for _, s := range e.Standings() {
 		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %d |\n", mdText(s.Name), mdText(s.Version), comparedBy(s.Impl), s.Ran, s.Agree, s.Ran-s.Agree, s.Alone)
 	}
-	fmt.Fprintf(&b, "\n%s\n", e.tallyLine())
+	fmt.Fprintf(&b, "\nOf %d rules, %s\n", len(e.Rows), e.Tally())
 	for _, g := range e.groups() {
 		fmt.Fprintf(&b, "\n## %s\n\n| rule | cases | agree |", mdText(g.Name))
 		for _, im := range e.Impls {
@@ -127,7 +125,7 @@ func ecoCellMarkdown(c *Cell) string {
 // script): the Markdown's content, each cell coloured by its state.
 func (e *Ecosystem) WriteHTML(w io.Writer) error {
 	return ecoTemplate.Execute(w, map[string]any{
-		"E": e, "Legend": ecoLegend, "Tally": e.tallyLine(), "Standings": e.Standings(), "Groups": e.groups(),
+		"E": e, "Legend": ecoLegend, "Tally": e.Tally(), "Standings": e.Standings(), "Groups": e.groups(),
 	})
 }
 
@@ -176,7 +174,7 @@ var ecoTemplate = template.Must(template.New("ecosystem").Funcs(template.FuncMap
 {{- end}}
 </tbody>
 </table>
-<p>{{.Tally}}</p>
+<p>Of {{len .E.Rows}} rules, {{.Tally}}</p>
 {{- range .Groups}}
 <h2>{{.Name}}</h2>
 <table>

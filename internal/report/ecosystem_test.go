@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -164,7 +165,7 @@ func TestEcosystemPages(t *testing.T) {
 		{"the page states its date and corpus", "md", "Generated on 2026-01-02 from 13 cases."},
 		{"a standing counts the rules run, agreed on, differed on, stood alone on (all but the one every implementation fails)", "md", "| broken | " + v + " | kind | 5 | 0 | 5 | 4 |"},
 		{"an implementation that ran no rule has a standing of zeros", "md", "| nogetitem | 3 | kind | 0 | 0 | 0 | 0 |"},
-		{"the tally of rules", "md", "5 rules: on 0 every implementation that ran them agrees with the reference; on 4 one implementation stands alone; on 1 others"},
+		{"the tally of rules", "md", "Of 5 rules, every implementation that ran them agrees with the reference on 0; one stands alone on 4; one differs with fewer than two agreeing on 0; several differ on 1; none ran 0."},
 		{"one section per op", "md", "\n## getitem\n"},
 		{"the columns are the implementations but the engine", "md", "| rule | cases | agree | a " + v + " | b " + v + " | broken " + v + " | nogetitem 3 |"},
 		{"a row: agreement, who stands alone, cells", "md", "| `getitem/negative-step` | 4 | 2/3 · only **broken** differs | ✅ 4/4 | ✅ 4/4 | ❌ 0/4: `getitem/negative-step` (4) | ➖ skipped (4) |"},
@@ -179,6 +180,36 @@ func TestEcosystemPages(t *testing.T) {
 		out := map[string]string{"md": md.String(), "html": page.String()}[tc.format]
 		if !strings.Contains(out, tc.want) {
 			t.Errorf("%s: the %s lacks %q:\n%s", tc.rule, tc.format, tc.want, out)
+		}
+	}
+}
+
+// TestEcosystemTally checks how the view classes a rule by its cells.
+func TestEcosystemTally(t *testing.T) {
+	agree, differ, skip := Cell{Passed: 3, Total: 3}, Cell{Passed: 1, Total: 3}, Cell{Skipped: 3}
+	tests := []struct {
+		rule  string
+		cells []Cell
+		want  EcoTally
+		alone string
+	}{
+		{"all that ran agree; a skipped implementation does not count", []Cell{agree, agree, skip}, EcoTally{AllAgree: 1}, ""},
+		{"one differs and two agree: it stands alone", []Cell{agree, agree, differ}, EcoTally{Alone: 1}, "i2"},
+		{"an agreeing implementation that skipped most cases still agrees", []Cell{{Passed: 1, Total: 1, Skipped: 9}, agree, differ}, EcoTally{Alone: 1}, "i2"},
+		{"one differs, one agrees: no one stands alone", []Cell{agree, differ, skip}, EcoTally{OneDiffers: 1}, ""},
+		{"the only one that ran differs", []Cell{skip, differ}, EcoTally{OneDiffers: 1}, ""},
+		{"two differ", []Cell{agree, differ, differ, agree}, EcoTally{Several: 1}, ""},
+		{"none ran", []Cell{skip, skip}, EcoTally{NoneRan: 1}, ""},
+	}
+	for _, tc := range tests {
+		r := &Report{Rows: []Row{{Feature: Feature{ID: "getitem/negative-step", Group: "getitem"}}}}
+		for i := range tc.cells {
+			r.Impls = append(r.Impls, Impl{Name: fmt.Sprintf("i%d", i)})
+			r.Rows[0].Cells = append(r.Rows[0].Cells, &tc.cells[i])
+		}
+		e := r.Ecosystem("2026-01-02")
+		if got := e.Tally(); got != tc.want || e.Rows[0].Alone != tc.alone {
+			t.Errorf("%s: tally %+v, alone %q; want %+v, %q", tc.rule, got, e.Rows[0].Alone, tc.want, tc.alone)
 		}
 	}
 }
