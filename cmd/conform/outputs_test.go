@@ -129,6 +129,26 @@ func TestReportEcosystem(t *testing.T) {
 			}
 		}
 	}
+
+	// An --ecosystem-impl is a column of the view, not of the report.
+	noOps := filepath.Join(top, "no-ops.sh")
+	writeFile(t, noOps, "#!/bin/sh\necho '{\"hello\": {\"name\": \"none\", \"version\": \"0\", \"ops\": []}}'\nexec cat >/dev/null\n")
+	code, stdout, stderr := runCLI("report", "--impl", "engine", "--ecosystem-impl", "sh "+noOps, "--cases", cases,
+		"--out", filepath.Join(top, "r.md"), "--ecosystem", filepath.Join(top, "eco"))
+	if code != exitOK {
+		t.Fatalf("--ecosystem-impl: exit %d\n%s%s", code, stdout, stderr)
+	}
+	report, _ := os.ReadFile(filepath.Join(top, "r.md"))
+	view, _ := os.ReadFile(filepath.Join(top, "eco.md"))
+	if !strings.Contains(string(report), "| rule | group | cases | engine ") || strings.Contains(string(report), "none 0") {
+		t.Errorf("the report's columns are not the --impl ones:\n%s", report)
+	}
+	if !strings.Contains(string(view), "| rule | cases | agree | none 0 |") {
+		t.Errorf("the ecosystem view's column is not the --ecosystem-impl:\n%s", view)
+	}
+	if code, _, _ := runCLI("report", "--impl", "engine", "--ecosystem-impl", "engine", "--out", filepath.Join(top, "r.md")); code != exitUsage {
+		t.Errorf("--ecosystem-impl without --ecosystem: exit %d, want %d", code, exitUsage)
+	}
 }
 
 // TestReportOutputsWritten checks what the outputs may replace: a

@@ -32,7 +32,7 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 // reportCommand is conform report.
 var reportCommand = &command{
 	name:  "report",
-	usage: []string{"report --impl A [--impl B ...] [--cases DIR | --fuzz D] [--format md,html,json] --out FILE [--ecosystem BASE]"},
+	usage: []string{"report --impl A [--impl B ...] [--cases DIR | --fuzz D] [--format md,html,json] --out FILE [--ecosystem BASE [--ecosystem-impl C ...]]"},
 	short: "spec compliance matrix: rules x implementations",
 	long: `Runs every case on every implementation and writes a compliance matrix:
 one row per rule of the reference semantics (each case counts in the rules
@@ -56,7 +56,9 @@ BASE.md and BASE.html (then --out may be left out): one row per rule of
 the reference semantics, one column per implementation but the engine
 (the reference), each cell agrees, differs (with the causes of its
 failures) or ran none; per rule, how many implementations agree, and
-"only X differs" where X alone does and at least two others agree. The view states the day it was
+"only X differs" where X alone does and at least two others agree. An
+--ecosystem-impl is run too, for the view only: the report of --out
+has the --impl columns, as a run of them alone gives it. The view states the day it was
 generated, --date DAY (YYYY-MM-DD, default today in UTC): given the day
 of a page, the same results give the same bytes.
 
@@ -75,6 +77,8 @@ naming one file.
 		format := fset.String("format", "md", "output `formats`: md, html, json (comma-separated)")
 		out := fset.String("out", "", "write the report to `FILE` (required unless --ecosystem)")
 		ecosystem := fset.String("ecosystem", "", "also write the ecosystem view of the same run to `BASE`.md and BASE.html")
+		var ecoImpls listFlag
+		fset.Var(&ecoImpls, "ecosystem-impl", "an implementation run for the ecosystem view only, not a column of --out (repeatable)")
 		date := fset.String("date", "", "the `day` (YYYY-MM-DD) the ecosystem view says it was generated (default: today, UTC)")
 		timeout := fset.Duration("timeout", 10*time.Second, "per-case timeout for protocol implementations")
 		maxInput := maxInputFlag(fset)
@@ -87,8 +91,8 @@ naming one file.
 					return exitUsage
 				}
 			}
-			if len(args) != 0 || len(impls) == 0 || (*out == "" && *ecosystem == "") || (*dir != "" && *fuzzFor > 0) {
-				fmt.Fprintln(std.errout, "conform report: need at least one --impl, --out or --ecosystem, and at most one of --cases and --fuzz")
+			if len(args) != 0 || len(impls) == 0 || (*out == "" && *ecosystem == "") || (*dir != "" && *fuzzFor > 0) || (len(ecoImpls) > 0 && *ecosystem == "") {
+				fmt.Fprintln(std.errout, "conform report: need at least one --impl, --out or --ecosystem (which --ecosystem-impl needs), and at most one of --cases and --fuzz")
 				fset.Usage()
 				return exitUsage
 			}
@@ -101,7 +105,8 @@ naming one file.
 				printable.Fprintf(std.errout, "conform report: %v\n", err)
 				return exitUsage
 			}
-			files, err := reportFiles(runInputs(*dir, "", impls...), *out, formats, *ecosystem)
+			specs := append(append([]string{}, impls...), ecoImpls...)
+			files, err := reportFiles(runInputs(*dir, "", specs...), *out, formats, *ecosystem)
 			if err != nil {
 				printable.Fprintf(std.errout, "conform report: %v\n", err)
 				return exitUsage
@@ -133,7 +138,7 @@ naming one file.
 				fsys, name = confine.WithLimit(os.DirFS(tmp), *maxInput), fmt.Sprintf("cases generated for %v", *fuzzFor)
 			}
 			var running []impl.Impl
-			for _, spec := range impls {
+			for _, spec := range specs {
 				im, err := oracle.OpenJobs(spec, *timeout, 0, jobs)
 				if err != nil {
 					printable.Fprintf(std.errout, "conform report: %v\n", err)
@@ -148,6 +153,7 @@ naming one file.
 				return exitRejected
 			}
 			eco := rep.Ecosystem(day)
+			rep = rep.Columns(len(impls))
 			writers := map[string]func(io.Writer) error{"md": rep.WriteMarkdown, "html": rep.WriteHTML, "json": rep.WriteJSON,
 				"ecosystem md": eco.WriteMarkdown, "ecosystem html": eco.WriteHTML}
 			for _, f := range files {

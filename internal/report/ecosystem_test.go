@@ -69,22 +69,22 @@ func TestEcosystem(t *testing.T) {
 	}{
 		{"one library that differs while two agree stands alone; its cell names the cause; the engine's column is left out",
 			[]impl.Impl{impl.Engine{}, good("a"), good("b"), broken}, "getitem/negative-step",
-			[]string{"a", "b", "broken"}, 3, 2, "broken", []string{"✅ 4/4", "✅ 4/4", "❌ 0/4: `getitem/negative-step` (4)"}},
+			[]string{"a", "b", "broken"}, 3, 2, "broken", []string{"✅ 4/4", "✅ 4/4", "❌ 0/4: `getitem/negative-step`"}},
 		{"two that differ: none stands alone",
 			[]impl.Impl{good("a"), good("b"), broken, named{broken, "broken2"}}, "getitem/negative-step",
-			[]string{"a", "b", "broken", "broken2"}, 4, 2, "", []string{"✅ 4/4", "✅ 4/4", "❌ 0/4: `getitem/negative-step` (4)", "❌ 0/4: `getitem/negative-step` (4)"}},
+			[]string{"a", "b", "broken", "broken2"}, 4, 2, "", []string{"✅ 4/4", "✅ 4/4", "❌ 0/4: `getitem/negative-step`", "❌ 0/4: `getitem/negative-step`"}},
 		{"one that differs against one that agrees: neither stands alone",
 			[]impl.Impl{good("a"), broken}, "getitem/negative-step",
-			[]string{"a", "broken"}, 2, 1, "", []string{"✅ 4/4", "❌ 0/4: `getitem/negative-step` (4)"}},
+			[]string{"a", "broken"}, 2, 1, "", []string{"✅ 4/4", "❌ 0/4: `getitem/negative-step`"}},
 		{"an implementation that runs none of the rule's cases is skipped and not counted",
 			[]impl.Impl{good("a"), good("b"), broken, runsNoGetitem{}}, "getitem/negative-step",
-			[]string{"a", "b", "broken", "nogetitem"}, 3, 2, "broken", []string{"✅ 4/4", "✅ 4/4", "❌ 0/4: `getitem/negative-step` (4)", "➖ skipped (4)"}},
+			[]string{"a", "b", "broken", "nogetitem"}, 3, 2, "broken", []string{"✅ 4/4", "✅ 4/4", "❌ 0/4: `getitem/negative-step`", "➖ skipped (4)"}},
 		{"a failure no rule explains is named unexplained, with its op and symptom",
 			[]impl.Impl{good("a"), good("b")}, "getitem/step-over-1",
-			[]string{"a", "b"}, 2, 0, "", []string{"❌ 2/3: unexplained `getitem/values` (1)", "❌ 2/3: unexplained `getitem/values` (1)"}},
+			[]string{"a", "b"}, 2, 0, "", []string{"❌ 2/3: unexplained `getitem/values`", "❌ 2/3: unexplained `getitem/values`"}},
 		{"a cell names every cause of its failures, a rule other than the row's among them",
 			[]impl.Impl{good("a"), broken}, "getitem/step-over-1",
-			[]string{"a", "broken"}, 2, 0, "", []string{"❌ 2/3: unexplained `getitem/values` (1)", "❌ 1/3: `getitem/negative-step` (1), unexplained `getitem/values` (1)"}},
+			[]string{"a", "broken"}, 2, 0, "", []string{"❌ 2/3: unexplained `getitem/values`", "❌ 1/3: `getitem/negative-step`, unexplained `getitem/values`"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.rule, func(t *testing.T) {
@@ -168,12 +168,12 @@ func TestEcosystemPages(t *testing.T) {
 		{"the tally of rules", "md", "Of 5 rules, every implementation that ran them agrees with the reference on 0; one stands alone on 4; one differs with fewer than two agreeing on 0; several differ on 1; none ran 0."},
 		{"one section per op", "md", "\n## getitem\n"},
 		{"the columns are the implementations but the engine", "md", "| rule | cases | agree | a " + v + " | b " + v + " | broken " + v + " | nogetitem 3 |"},
-		{"a row: agreement, who stands alone, cells", "md", "| `getitem/negative-step` | 4 | 2/3 · only **broken** differs | ✅ 4/4 | ✅ 4/4 | ❌ 0/4: `getitem/negative-step` (4) | ➖ skipped (4) |"},
-		{"a row on which all differ", "md", "| `getitem/step-over-1` | 3 | 0/3 | ❌ 2/3: unexplained `getitem/values` (1) |"},
+		{"a row: agreement, who stands alone, cells", "md", "| `getitem/negative-step` | 4 | 2/3 · only **broken** differs | ✅ 4/4 | ✅ 4/4 | ❌ 0/4: `getitem/negative-step` | ➖ skipped (4) |"},
+		{"a row on which all differ", "md", "| `getitem/step-over-1` | 3 | 0/3 | ❌ 2/3: unexplained `getitem/values` |"},
 		{"the HTML states its date", "html", "Generated on 2026-01-02 from 13 cases."},
 		{"the HTML marks who stands alone", "html", `<td>2/3 · <span class="alone">only broken differs</span></td>`},
-		{"the HTML cell of a failure names its cause", "html", `<td class="differs">❌ 0/4: <code>getitem/negative-step</code> (4)</td>`},
-		{"the HTML cell of an unexplained failure", "html", `unexplained <code>getitem/values</code> (1)`},
+		{"the HTML cell of a failure names its cause", "html", `<td class="differs">❌ 0/4: <code>getitem/negative-step</code></td>`},
+		{"the HTML cell of an unexplained failure", "html", `unexplained <code>getitem/values</code>`},
 		{"the HTML cell of a skipped rule", "html", `<td class="none">➖ skipped (4)</td>`},
 		{"the HTML standings", "html", `<tr><td>broken</td><td>` + v + `</td><td>kind</td><td class="n">5</td><td class="n">0</td><td class="n">5</td><td class="n">4</td></tr>`},
 	} {
@@ -210,6 +210,25 @@ func TestEcosystemTally(t *testing.T) {
 		e := r.Ecosystem("2026-01-02")
 		if got := e.Tally(); got != tc.want || e.Rows[0].Alone != tc.alone {
 			t.Errorf("%s: tally %+v, alone %q; want %+v, %q", tc.rule, got, e.Rows[0].Alone, tc.want, tc.alone)
+		}
+	}
+}
+
+// TestColumns checks that the report of the first implementations of a
+// run is the report of a run of them alone.
+func TestColumns(t *testing.T) {
+	all := []impl.Impl{impl.Engine{}, refusesNegativeSteps{}, named{refusesNegativeSteps{}, "broken2"}, runsNoGetitem{}}
+	whole, err := Build(context.Background(), ecosystemCorpus(), "test", all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 1; n <= len(all); n++ {
+		alone, err := Build(context.Background(), ecosystemCorpus(), "test", all[:n])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(alone, whole.Columns(n), cmp.AllowUnexported(Cause{})); diff != "" {
+			t.Errorf("the first %d columns of a run differ from a run of them alone (-alone +columns):\n%s", n, diff)
 		}
 	}
 }

@@ -62,7 +62,7 @@ type Cell struct {
 	Skipped  int      `json:"skipped"`
 	Smallest *Failure `json:"smallest_failure,omitempty"`
 	// Causes names the causes (see Cause) of the cell's failing cases,
-	// the one with most cases first (ties by name).
+	// in the order of their names.
 	Causes []CellCause `json:"causes,omitempty"`
 }
 
@@ -136,6 +136,9 @@ type Cause struct {
 	Recorded []Recorded `json:"recorded_classes,omitempty"`
 	// CaseIDs lists every failing case of the cause.
 	CaseIDs []string `json:"case_ids"`
+	// column is the position of the cause's implementation in
+	// Report.Impls.
+	column int
 }
 
 // Explained reports whether a rule explains the cause's failures.
@@ -268,7 +271,7 @@ func newTally(impls []impl.Impl, runs []*check.Summary) *tally {
 		t.index[i] = map[any]*Cause{}
 		for ci := range run.Causes {
 			c := &run.Causes[ci]
-			rc := &Cause{Impl: impls[i].Name(), Group: c.Group(), Line: c.String()}
+			rc := &Cause{Impl: impls[i].Name(), Group: c.Group(), Line: c.String(), column: i}
 			if len(c.Symptoms) > 1 {
 				rc.Symptoms = c.Symptoms
 			}
@@ -307,7 +310,7 @@ func (t *tally) addFailures(n int, id string, m *casefile.Case, disagreement str
 		}
 		c := t.index[i][key]
 		if c == nil {
-			c = &Cause{Impl: im.Name(), Group: res.Signature.String(), Line: "failures that are not the implementation's answer (a case or an input that cannot be read): no rule explains them"}
+			c = &Cause{Impl: im.Name(), Group: res.Signature.String(), Line: "failures that are not the implementation's answer (a case or an input that cannot be read): no rule explains them", column: i}
 			if res.Signature.IsZero() {
 				c.Group = "unjudged"
 			}
@@ -379,7 +382,7 @@ func addResult(cell *Cell, res check.Result, id string, m *casefile.Case, c *Cau
 }
 
 // addCause counts one failing case of the cell under its cause c, the
-// causes kept with the most cases first (ties by name).
+// causes kept in the order of their names (CellCause.Name).
 func (cell *Cell) addCause(c *Cause) {
 	cc := CellCause{Rule: c.Rule}
 	if !c.Explained() {
@@ -391,12 +394,28 @@ func (cell *Cell) addCause(c *Cause) {
 		i = len(cell.Causes) - 1
 	}
 	cell.Causes[i].Cases++
-	slices.SortStableFunc(cell.Causes, func(a, b CellCause) int {
-		if a.Cases != b.Cases {
-			return b.Cases - a.Cases
+	slices.SortFunc(cell.Causes, func(a, b CellCause) int { return strings.Compare(a.Name(), b.Name()) })
+}
+
+// Columns returns the report of its first n implementations alone: the
+// report Build gives for them (each implementation's run and causes are
+// its own), so that one run over more implementations can also write
+// the report of a few, as conform report --ecosystem-impl does.
+func (r *Report) Columns(n int) *Report {
+	out := *r
+	out.Impls = r.Impls[:n]
+	out.Rows = make([]Row, len(r.Rows))
+	for i, row := range r.Rows {
+		row.Cells = row.Cells[:n]
+		out.Rows[i] = row
+	}
+	out.Causes = nil
+	for _, c := range r.Causes {
+		if c.column < n {
+			out.Causes = append(out.Causes, c)
 		}
-		return strings.Compare(a.Name(), b.Name())
-	})
+	}
+	return &out
 }
 
 // smaller reports whether a failing case (id, of size input elements)
