@@ -59,7 +59,7 @@ func (row EcoRow) Agreement() string {
 // compared.
 func comparedBy(im Impl) string {
 	if im.Errors == protocol.LevelClass {
-		return "exception class (kind off NumPy-defined ops)"
+		return "exception class on NumPy-defined ops, kind elsewhere"
 	}
 	return "kind"
 }

@@ -232,3 +232,20 @@ func TestColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestComparedBy checks the level of error comparison each standing
+// names.
+func TestComparedBy(t *testing.T) {
+	for _, tc := range []struct {
+		rule string
+		impl Impl
+		want string
+	}{
+		{"an implementation compared by kind", Impl{Name: "tfjs"}, "kind"},
+		{"an implementation whose errors are Python exceptions", Impl{Name: "torch", Errors: "class"}, "exception class on NumPy-defined ops, kind elsewhere"},
+	} {
+		if got := comparedBy(tc.impl); got != tc.want {
+			t.Errorf("%s: comparedBy = %q, want %q", tc.rule, got, tc.want)
+		}
+	}
+}
