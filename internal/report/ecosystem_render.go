@@ -158,6 +158,7 @@ var ecoTemplate = template.Must(template.New("ecosystem").Funcs(template.FuncMap
  th, td { padding: 4px 8px; border: 1px solid #ddd; vertical-align: top; }
  th { background: #f4f4f4; }
  td.rule, code { font-family: ui-monospace, monospace; }
+ td.rule { white-space: nowrap; }
  td.n { text-align: right; color: #666; }
  td.agrees { background: hsl(120,60%,85%); }
  td.partly { background: hsl(50,80%,82%); }
