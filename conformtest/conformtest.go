@@ -138,6 +138,24 @@ type config struct {
 	known   map[string]string
 	crashes bool            // signature entries absorb crashes (AllowKnownCrashes)
 	ops     map[string]bool // nil: every op
+	// name and version identify the implementation (Named); "" for the
+	// defaults.
+	name, version string
+}
+
+// Named gives the name and version of the implementation, which Serve
+// says in its hello, so that conform's reports head its column with
+// them: the library's name and its version, "gorgonia" and "v0.9.24".
+// Without it the name is the implementation's Go type and the version
+// "conformtest".
+func Named(name, version string) Option {
+	return optionFunc(func(c *config) error {
+		if name == "" {
+			return errors.New("Named() gives no name")
+		}
+		c.name, c.version = name, version
+		return nil
+	})
 }
 
 // AllowKnownCrashes lets a signature entry of the known failures
@@ -236,6 +254,9 @@ func setup(implementation any, opts []Option) (*config, *adapter, error) {
 	a, err := newAdapter(implementation, c.ops)
 	if err != nil {
 		return nil, nil, err
+	}
+	if c.name != "" {
+		a.name = c.name
 	}
 	return c, a, nil
 }

@@ -26,15 +26,16 @@ import (
 // that Ops selects); errors are answered with their kind, a skip
 // (errors.ErrUnsupported) as a skip, and a panic or an invalid result as
 // a crash of that case only, with its code (CrashPanic, ...). Cases may be answered concurrently, so the
-// implementation must be safe for concurrent use. Options other than Ops
-// do not apply.
+// implementation must be safe for concurrent use. The hello names the
+// implementation as Named gives it, by its Go type otherwise. Options
+// other than Ops and Named do not apply.
 func Serve(implementation any, opts ...Option) error {
 	return serveIO(os.Stdin, os.Stdout, implementation, opts)
 }
 
 // serveIO is Serve on any streams.
 func serveIO(r io.Reader, w io.Writer, implementation any, opts []Option) error {
-	_, a, err := setup(implementation, opts)
+	c, a, err := setup(implementation, opts)
 	if err != nil {
 		return err
 	}
@@ -46,15 +47,18 @@ func serveIO(r io.Reader, w io.Writer, implementation any, opts []Option) error 
 	}
 	sort.Strings(ops)
 	hello := protocol.Hello{Name: a.Name(), Version: "conformtest", Ops: ops}
+	if c.name != "" {
+		hello.Version = c.version
+	}
 	return protocol.ServeAnswers(r, w, hello, func(line []byte) protocol.Answer {
-		c, err := casefile.Parse(line, casefile.Base64Inputs)
+		m, err := casefile.Parse(line, casefile.Base64Inputs)
 		if err != nil {
 			return wireError(err)
 		}
-		if reason := a.skipReason(c.Op); reason != "" {
+		if reason := a.skipReason(m.Op); reason != "" {
 			return protocol.Skip(reason, "")
 		}
-		return a.runCase(c)
+		return a.runCase(m)
 	})
 }
 

@@ -1,13 +1,18 @@
 package conformtest
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/conformsuite/conform/internal/check"
 	"github.com/conformsuite/conform/internal/oracle"
+	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -62,5 +67,34 @@ func TestServe(t *testing.T) {
 		if served.Passed == 0 || served.Failed == 0 {
 			t.Errorf("%s: %s: the test needs both passes and failures", name, served.Line())
 		}
+	}
+}
+
+// TestServeHello checks the name and version an adapter served as a
+// conform/1 child says in its hello.
+func TestServeHello(t *testing.T) {
+	tests := []struct {
+		rule          string
+		opts          []Option
+		name, version string
+	}{
+		{"without Named: the Go type, and conformtest", nil, "conformtest.shortSlicer", "conformtest"},
+		{"Named gives the library's name and version", []Option{Named("gorgonia", "v0.9.24")}, "gorgonia", "v0.9.24"},
+	}
+	for _, tc := range tests {
+		var out bytes.Buffer
+		if err := serveIO(strings.NewReader(""), &out, shortSlicer{}, tc.opts); err != nil {
+			t.Fatal(err)
+		}
+		var line struct{ Hello protocol.Hello }
+		if err := json.Unmarshal(out.Bytes(), &line); err != nil {
+			t.Fatalf("%s: hello %q: %v", tc.rule, out.String(), err)
+		}
+		if line.Hello.Name != tc.name || line.Hello.Version != tc.version {
+			t.Errorf("%s: hello names %q %q, want %q %q", tc.rule, line.Hello.Name, line.Hello.Version, tc.name, tc.version)
+		}
+	}
+	if err := serveIO(strings.NewReader(""), io.Discard, shortSlicer{}, []Option{Named("", "1")}); err == nil {
+		t.Error("Named without a name was accepted")
 	}
 }

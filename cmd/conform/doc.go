@@ -21,7 +21,7 @@
 //	    build the golden corpus through the oracles, or verify it against fresh oracle runs
 //	conform fuzz --impl IMPL [--oracle numpy[,tfjs,tflite]] [--duration D] [--seed S] [--out DIR] [flags]
 //	    live differential fuzzing; shrinks and saves disagreements
-//	conform report --impl A [--impl B ...] [--cases DIR | --fuzz D] [--format md,html,json] --out FILE
+//	conform report --impl A [--impl B ...] [--cases DIR | --fuzz D] [--format md,html,json] --out FILE [--ecosystem BASE [--ecosystem-impl C ...]]
 //	    spec compliance matrix: rules x implementations
 //	conform rules [--cases DIR] [--json]
 //	    list the rules of the reference semantics, with the corpus cases that exercise each

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/conformsuite/conform/internal/corpus"
 )
@@ -56,6 +57,16 @@ func TestReportOutputsRefuseInputs(t *testing.T) {
 		{"report --out naming a corpus file is refused (it used to be truncated)", func(t *testing.T, top, cases, known string) []string {
 			return []string{"report", "--impl", "engine", "--cases", cases, "--format", "json", "--out", filepath.Join(cases, "list.jsonl")}
 		}},
+		{"report --ecosystem and --out naming one file are refused", func(t *testing.T, top, cases, known string) []string {
+			return []string{"report", "--impl", "engine", "--cases", cases, "--out", filepath.Join(top, "r.md"), "--ecosystem", filepath.Join(top, "r")}
+		}},
+		{"report --ecosystem whose HTML page would replace a directory is refused", func(t *testing.T, top, cases, known string) []string {
+			os.Mkdir(filepath.Join(top, "eco.html"), 0o755)
+			return []string{"report", "--impl", "engine", "--cases", cases, "--ecosystem", filepath.Join(top, "eco")}
+		}},
+		{"report --date that is no day is refused before the run", func(t *testing.T, top, cases, known string) []string {
+			return []string{"report", "--impl", "engine", "--cases", cases, "--ecosystem", filepath.Join(top, "eco"), "--date", "2026-13-01"}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {
@@ -82,6 +93,61 @@ func TestReportOutputsRefuseInputs(t *testing.T) {
 				t.Errorf("the directory changed: %s", d)
 			}
 		})
+	}
+}
+
+// TestReportEcosystem checks that report --ecosystem BASE writes the
+// ecosystem view to BASE.md and BASE.html without --out, stating the day
+// --date gives, or today (UTC) without it.
+func TestReportEcosystem(t *testing.T) {
+	top := t.TempDir()
+	cases := filepath.Join(top, "corpus")
+	writeFile(t, filepath.Join(cases, "list.jsonl"), goodCase+"\n")
+	writeInput(t, cases, "x.npy", 2, 3)
+	tests := []struct {
+		rule string
+		date []string // the --date flag, if any
+		want []string // the days the page may state
+	}{
+		{"--date sets the day the page states", []string{"--date", "2026-01-02"}, []string{"2026-01-02"}},
+		{"without --date the page states today in UTC", nil, nil},
+	}
+	for _, tc := range tests {
+		before := time.Now().UTC().Format(time.DateOnly)
+		code, stdout, stderr := runCLI(append([]string{"report", "--impl", "engine", "--cases", cases, "--ecosystem", filepath.Join(top, "eco")}, tc.date...)...)
+		want := tc.want
+		if want == nil {
+			want = []string{before, time.Now().UTC().Format(time.DateOnly)} // the run may cross midnight
+		}
+		if code != exitOK || !strings.Contains(stdout, "wrote "+filepath.Join(top, "eco.html")) || !strings.Contains(stdout, "\necosystem: ") {
+			t.Fatalf("%s: exit %d\n%s%s", tc.rule, code, stdout, stderr)
+		}
+		for _, name := range []string{"eco.md", "eco.html"} {
+			data, err := os.ReadFile(filepath.Join(top, name))
+			if err != nil || !strings.Contains(string(data), "Generated on "+want[0]) && !strings.Contains(string(data), "Generated on "+want[len(want)-1]) {
+				t.Errorf("%s: %s (%v) does not state %v:\n%s", tc.rule, name, err, want, data)
+			}
+		}
+	}
+
+	// An --ecosystem-impl is a column of the view, not of the report.
+	noOps := filepath.Join(top, "no-ops.sh")
+	writeFile(t, noOps, "#!/bin/sh\necho '{\"hello\": {\"name\": \"none\", \"version\": \"0\", \"ops\": []}}'\nexec cat >/dev/null\n")
+	code, stdout, stderr := runCLI("report", "--impl", "engine", "--ecosystem-impl", "sh "+noOps, "--cases", cases,
+		"--out", filepath.Join(top, "r.md"), "--ecosystem", filepath.Join(top, "eco"))
+	if code != exitOK {
+		t.Fatalf("--ecosystem-impl: exit %d\n%s%s", code, stdout, stderr)
+	}
+	report, _ := os.ReadFile(filepath.Join(top, "r.md"))
+	view, _ := os.ReadFile(filepath.Join(top, "eco.md"))
+	if !strings.Contains(string(report), "| rule | group | cases | engine ") || strings.Contains(string(report), "none 0") {
+		t.Errorf("the report's columns are not the --impl ones:\n%s", report)
+	}
+	if !strings.Contains(string(view), "| rule | cases | agree | none 0 |") {
+		t.Errorf("the ecosystem view's column is not the --ecosystem-impl:\n%s", view)
+	}
+	if code, _, _ := runCLI("report", "--impl", "engine", "--ecosystem-impl", "engine", "--out", filepath.Join(top, "r.md")); code != exitUsage {
+		t.Errorf("--ecosystem-impl without --ecosystem: exit %d, want %d", code, exitUsage)
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/conformsuite/conform/internal/golden"
 	"github.com/conformsuite/conform/internal/impl"
 	"github.com/conformsuite/conform/internal/oracle"
+	"github.com/conformsuite/conform/internal/output"
 	"github.com/conformsuite/conform/internal/printable"
 	"github.com/conformsuite/conform/internal/report"
 )
@@ -31,7 +32,7 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 // reportCommand is conform report.
 var reportCommand = &command{
 	name:  "report",
-	usage: []string{"report --impl A [--impl B ...] [--cases DIR | --fuzz D] [--format md,html,json] --out FILE"},
+	usage: []string{"report --impl A [--impl B ...] [--cases DIR | --fuzz D] [--format md,html,json] --out FILE [--ecosystem BASE [--ecosystem-impl C ...]]"},
 	short: "spec compliance matrix: rules x implementations",
 	long: `Runs every case on every implementation and writes a compliance matrix:
 one row per rule of the reference semantics (each case counts in the rules
@@ -50,6 +51,17 @@ comment), html (one self-contained page: colour matrix, filters) or json;
 with several formats, --out is a base name and each file gets its
 extension. IMPL is engine, numpy, tfjs, ort, tflite, or a conform/1 command line.
 
+--ecosystem BASE writes, from the same run, the ecosystem view to
+BASE.md and BASE.html (then --out may be left out): one row per rule of
+the reference semantics, one column per implementation but the engine
+(the reference), each cell agrees, differs (with the causes of its
+failures) or ran none; per rule, how many implementations agree, and
+"only X differs" where X alone does and at least two others agree. An
+--ecosystem-impl is run too, for the view only: the report of --out
+has the --impl columns, as a run of them alone gives it. The view states the day it was
+generated, --date DAY (YYYY-MM-DD, default today in UTC): given the day
+of a page, the same results give the same bytes.
+
 Each file is written through a temporary file renamed into place (a
 symbolic link there is replaced, not followed). Refused before the run,
 with exit status 2: a directory or other file that is not regular, a file
@@ -63,7 +75,11 @@ naming one file.
 		dir := fset.String("cases", "", "use the corpus under `DIR`")
 		fuzzFor := fset.Duration("fuzz", 0, "report on cases generated for `D` (NumPy computes the expectations)")
 		format := fset.String("format", "md", "output `formats`: md, html, json (comma-separated)")
-		out := fset.String("out", "", "write the report to `FILE` (required)")
+		out := fset.String("out", "", "write the report to `FILE` (required unless --ecosystem)")
+		ecosystem := fset.String("ecosystem", "", "also write the ecosystem view of the same run to `BASE`.md and BASE.html")
+		var ecoImpls listFlag
+		fset.Var(&ecoImpls, "ecosystem-impl", "an implementation run for the ecosystem view only, not a column of --out (repeatable)")
+		date := fset.String("date", "", "the `day` (YYYY-MM-DD) the ecosystem view says it was generated (default: today, UTC)")
 		timeout := fset.Duration("timeout", 10*time.Second, "per-case timeout for protocol implementations")
 		maxInput := maxInputFlag(fset)
 		jobs := jobsFlag(fset)
@@ -75,8 +91,8 @@ naming one file.
 					return exitUsage
 				}
 			}
-			if len(args) != 0 || len(impls) == 0 || *out == "" || (*dir != "" && *fuzzFor > 0) {
-				fmt.Fprintln(std.errout, "conform report: need at least one --impl, --out, and at most one of --cases and --fuzz")
+			if len(args) != 0 || len(impls) == 0 || (*out == "" && *ecosystem == "") || (*dir != "" && *fuzzFor > 0) || (len(ecoImpls) > 0 && *ecosystem == "") {
+				fmt.Fprintln(std.errout, "conform report: need at least one --impl, --out or --ecosystem (which --ecosystem-impl needs), and at most one of --cases and --fuzz")
 				fset.Usage()
 				return exitUsage
 			}
@@ -84,18 +100,16 @@ naming one file.
 			if !ok {
 				return exitUsage
 			}
-			inputs := runInputs(*dir, "", impls...)
-			var paths []string
-			for _, f := range formats {
-				path := *out
-				if len(formats) > 1 {
-					path = strings.TrimSuffix(path, filepath.Ext(path)) + "." + f
-				}
-				if err := inputs.Check("--out", path); err != nil {
-					printable.Fprintf(std.errout, "conform report: %v\n", err)
-					return exitUsage
-				}
-				paths = append(paths, path)
+			day, err := reportDate(*date)
+			if err != nil {
+				printable.Fprintf(std.errout, "conform report: %v\n", err)
+				return exitUsage
+			}
+			specs := append(append([]string{}, impls...), ecoImpls...)
+			files, err := reportFiles(runInputs(*dir, "", specs...), *out, formats, *ecosystem)
+			if err != nil {
+				printable.Fprintf(std.errout, "conform report: %v\n", err)
+				return exitUsage
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
@@ -124,7 +138,7 @@ naming one file.
 				fsys, name = confine.WithLimit(os.DirFS(tmp), *maxInput), fmt.Sprintf("cases generated for %v", *fuzzFor)
 			}
 			var running []impl.Impl
-			for _, spec := range impls {
+			for _, spec := range specs {
 				im, err := oracle.OpenJobs(spec, *timeout, 0, jobs)
 				if err != nil {
 					printable.Fprintf(std.errout, "conform report: %v\n", err)
@@ -138,14 +152,16 @@ naming one file.
 				printable.Fprintf(std.errout, "conform report: %v\n", err)
 				return exitRejected
 			}
-			for i, f := range formats {
-				path := paths[i]
-				write := map[string]func(io.Writer) error{"md": rep.WriteMarkdown, "html": rep.WriteHTML, "json": rep.WriteJSON}[f]
-				if err := writeReport(path, write); err != nil {
+			eco := rep.Ecosystem(day)
+			rep = rep.Columns(len(impls))
+			writers := map[string]func(io.Writer) error{"md": rep.WriteMarkdown, "html": rep.WriteHTML, "json": rep.WriteJSON,
+				"ecosystem md": eco.WriteMarkdown, "ecosystem html": eco.WriteHTML}
+			for _, f := range files {
+				if err := writeReport(f.path, writers[f.format]); err != nil {
 					printable.Fprintf(std.errout, "conform report: %v\n", err)
 					return exitRejected
 				}
-				fmt.Fprintf(std.out, "wrote %s\n", path)
+				fmt.Fprintf(std.out, "wrote %s\n", f.path)
 			}
 			failing := 0
 			for _, row := range rep.Rows {
@@ -154,9 +170,61 @@ naming one file.
 				}
 			}
 			fmt.Fprintf(std.out, "%d cases, %d rules, %d with failures\n", rep.Cases, len(rep.Rows), failing)
+			if *ecosystem != "" {
+				fmt.Fprintf(std.out, "ecosystem: of %d rules, %s\n", len(eco.Rows), eco.Tally())
+			}
 			return exitOK
 		}
 	},
+}
+
+// reportFile is one file conform report writes: its path and what it
+// holds, a format of the report ("md", "html", "json") or of its
+// ecosystem view ("ecosystem md", "ecosystem html").
+type reportFile struct{ path, format string }
+
+// reportFiles returns the files of conform report: the report in each
+// format to out (with several formats, out is a base name and each file
+// gets its extension), and, if ecosystem is set, the ecosystem view to
+// ecosystem's base name with .md and .html. Each must be a destination
+// inputs accepts, and no two may be one file.
+func reportFiles(inputs *output.Inputs, out string, formats []string, ecosystem string) ([]reportFile, error) {
+	var files []reportFile
+	if out != "" {
+		for _, f := range formats {
+			path := out
+			if len(formats) > 1 {
+				path = strings.TrimSuffix(path, filepath.Ext(path)) + "." + f
+			}
+			files = append(files, reportFile{path, f})
+		}
+	}
+	if ecosystem != "" {
+		base := strings.TrimSuffix(ecosystem, filepath.Ext(ecosystem))
+		files = append(files, reportFile{base + ".md", "ecosystem md"}, reportFile{base + ".html", "ecosystem html"})
+	}
+	for _, f := range files {
+		flag := "--out"
+		if strings.HasPrefix(f.format, "ecosystem") {
+			flag = "--ecosystem"
+		}
+		if err := inputs.Check(flag, f.path); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+// reportDate returns the day the ecosystem view states: day if set
+// (YYYY-MM-DD), today in UTC otherwise.
+func reportDate(day string) (string, error) {
+	if day == "" {
+		return time.Now().UTC().Format(time.DateOnly), nil
+	}
+	if _, err := time.Parse(time.DateOnly, day); err != nil {
+		return "", fmt.Errorf("--date %q is not a day written YYYY-MM-DD", day)
+	}
+	return day, nil
 }
 
 // generateCorpus writes a corpus of generated cases, with NumPy's results

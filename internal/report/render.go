@@ -10,8 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/conformsuite/conform/internal/printable"
-
-	"github.com/conformsuite/conform/internal/protocol"
 )
 
 // WriteJSON writes the report as indented JSON.
@@ -34,11 +32,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	b.WriteString("✅ all passed, ❌ some failed, ⚠️ none failed but most were skipped (not a pass), ➖ not run.\n\n")
 	b.WriteString("| rule | group | cases |")
 	for _, im := range r.Impls {
-		fmt.Fprintf(&b, " %s %s", mdText(im.Name), mdText(im.Version))
-		if im.Errors == protocol.LevelClass {
-			b.WriteString(" (errors by exception class)")
-		}
-		b.WriteString(" |")
+		fmt.Fprintf(&b, " %s |", mdText(im.Label()))
 	}
 	b.WriteString("\n|---|---|---:|")
 	for range r.Impls {
@@ -326,7 +320,15 @@ func longestRun(s string, c byte) int {
 // (with its reproduction snippet) shown on click. The data is embedded as
 // JSON and the table is built by the page's script.
 func (r *Report) WriteHTML(w io.Writer) error {
-	data, err := json.Marshal(r)
+	labels := make([]string, len(r.Impls))
+	for i, im := range r.Impls {
+		labels[i] = im.Label()
+	}
+	// The column headings come with the data, as Label writes them.
+	data, err := json.Marshal(struct {
+		*Report
+		Labels []string `json:"labels"`
+	}{r, labels})
 	if err != nil {
 		return err
 	}
@@ -411,7 +413,7 @@ function render() {
   head.innerHTML = ""; body.innerHTML = "";
   const hr = el("tr");
   ["rule", "group", "cases"].forEach(h => hr.appendChild(el("th", {}, h)));
-  report.impls.forEach((im, i) => { if (shown[i]) hr.appendChild(el("th", {}, im.name + " " + im.version)); });
+  report.impls.forEach((im, i) => { if (shown[i]) hr.appendChild(el("th", {}, report.labels[i])); });
   head.appendChild(hr);
   const g = groupSel.value, onlyFailing = document.getElementById("failing").checked;
   const q = document.getElementById("search").value.toLowerCase();

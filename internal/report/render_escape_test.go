@@ -3,12 +3,14 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/conformsuite/conform/internal/printable"
 )
@@ -22,18 +24,22 @@ type outside struct {
 var neutral = outside{"corpus", "impl", "1", "rule", "group", "case", "detail", "x[0]", "class", "explanation"}
 
 // hostile returns a report whose every text that comes from outside is
-// taken from o: two implementations, one failing cell, one cause a rule
+// taken from o: three implementations, two failing cells (one in a row
+// of the ecosystem view, where o.name stands alone), one cause a rule
 // explains and one group no rule explains.
 func hostile(o outside) *Report {
 	f := &Failure{ID: o.caseID, Detail: o.detail, Elements: 3, Snippet: o.snippet}
 	return &Report{
 		Corpus: o.corpus, Cases: 2,
-		Impls: []Impl{{Name: o.name, Version: o.version}, {Name: "engine", Version: o.version}},
+		Impls: []Impl{{Name: o.name, Version: o.version}, {Name: "engine", Version: o.version}, {Name: "other", Version: "2"}},
 		Rows: []Row{
 			{Feature: Feature{ID: o.rule, Group: o.group, Description: o.detail}, Cases: 2,
-				Cells: []*Cell{{Passed: 1, Total: 2, Smallest: f}, {Passed: 2, Total: 2}}},
+				Cells: []*Cell{{Passed: 1, Total: 2, Smallest: f}, {Passed: 2, Total: 2}, {Passed: 2, Total: 2}}},
 			{Feature: Feature{ID: "op:" + o.rule, Group: o.group}, Cases: 1,
-				Cells: []*Cell{{Skipped: 1}, {Passed: 1, Total: 1}}},
+				Cells: []*Cell{{Skipped: 1}, {Passed: 1, Total: 1}, {Skipped: 1}}},
+			// A rule of the engine's table: a row of the ecosystem view.
+			{Feature: Feature{ID: "getitem/negative-step", Group: o.group, Description: o.detail}, Cases: 2,
+				Cells: []*Cell{{Passed: 0, Total: 2, Smallest: f, Causes: []CellCause{{Rule: o.rule, Cases: 1}, {Group: o.group, Cases: 1}}}, {Passed: 2, Total: 2}, {Passed: 2, Total: 2}}},
 		},
 		Causes: []Cause{
 			{Impl: o.name, Rule: "op/" + o.class, Statement: o.explanation, Source: o.explanation, Group: o.group, Line: o.detail,
@@ -139,16 +145,31 @@ func withoutCodeSpans(line string) string {
 	return b.String()
 }
 
-// checkMarkdown checks that the Markdown of hostile(o) has the structure
-// of the Markdown of hostile(neutral): the same lines outside code fences,
-// each of the same kind (blank, table row with as many cells, HTML,
-// heading, fence, paragraph not starting a block), the same fences, no
-// HTML conform did not write, and no control characters.
+// markdownPages are the Markdown renderings of a report: the report and
+// its ecosystem view.
+var markdownPages = map[string]func(*Report, io.Writer) error{
+	"report":    (*Report).WriteMarkdown,
+	"ecosystem": func(r *Report, w io.Writer) error { return r.Ecosystem("2026-01-02").WriteMarkdown(w) },
+}
+
+// checkMarkdown checks that each Markdown page of hostile(o) has the
+// structure of the page of hostile(neutral): the same lines outside code
+// fences, each of the same kind (blank, table row with as many cells,
+// HTML, heading, fence, paragraph not starting a block), the same fences,
+// no HTML conform did not write, and no control characters.
 func checkMarkdown(t *testing.T, o outside) {
+	t.Helper()
+	for _, write := range markdownPages {
+		checkMarkdownPage(t, o, write)
+	}
+}
+
+// checkMarkdownPage is checkMarkdown for the page write writes.
+func checkMarkdownPage(t *testing.T, o outside, write func(*Report, io.Writer) error) {
 	t.Helper()
 	render := func(o outside) string {
 		var b bytes.Buffer
-		if err := hostile(o).WriteMarkdown(&b); err != nil {
+		if err := write(hostile(o), &b); err != nil {
 			t.Fatal(err)
 		}
 		return b.String()
@@ -247,23 +268,31 @@ func FuzzMarkdown(f *testing.F) {
 
 var tagName = regexp.MustCompile(`<(/?[A-Za-z][A-Za-z0-9-]*)`)
 
-// checkHTML checks that the page of hostile(o) has exactly the elements
-// of the page of hostile(neutral), and that its embedded data reads back
-// as the report.
+// checkHTML checks that the pages of hostile(o), the report's and its
+// ecosystem view's, have exactly the elements of the pages of
+// hostile(neutral), and that the report's embedded data reads back as the
+// report.
 func checkHTML(t *testing.T, o outside) {
 	t.Helper()
-	render := func(r *Report) string {
+	render := func(r *Report, ecosystem bool) string {
 		var b bytes.Buffer
-		if err := r.WriteHTML(&b); err != nil {
+		write := r.WriteHTML
+		if ecosystem {
+			write = r.Ecosystem("2026-01-02").WriteHTML
+		}
+		if err := write(&b); err != nil {
 			t.Fatal(err)
 		}
 		return b.String()
 	}
 	r := hostile(o)
-	page, want := render(r), render(hostile(neutral))
-	if got, ref := tagName.FindAllString(page, -1), tagName.FindAllString(want, -1); !cmp.Equal(got, ref) {
-		t.Fatalf("the page has elements conform did not write: %s", cmp.Diff(ref, got))
+	for _, ecosystem := range []bool{false, true} {
+		page, want := render(r, ecosystem), render(hostile(neutral), ecosystem)
+		if got, ref := tagName.FindAllString(page, -1), tagName.FindAllString(want, -1); !cmp.Equal(got, ref) {
+			t.Fatalf("the page (ecosystem view: %v) has elements conform did not write: %s", ecosystem, cmp.Diff(ref, got))
+		}
 	}
+	page := render(r, false)
 	const open = `<script id="data" type="application/json">`
 	_, data, _ := strings.Cut(page, open)
 	data, _, _ = strings.Cut(data, "</script>")
@@ -276,7 +305,7 @@ func checkHTML(t *testing.T, o outside) {
 			return // JSON carries U+FFFD for bytes that are not UTF-8
 		}
 	}
-	if diff := cmp.Diff(r, &back); diff != "" {
+	if diff := cmp.Diff(r, &back, cmpopts.IgnoreUnexported(Cause{})); diff != "" { // the JSON has no column numbers
 		t.Fatalf("the embedded data reads back otherwise:\n%s", diff)
 	}
 }

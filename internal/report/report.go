@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,6 +27,24 @@ type Impl struct {
 	// exceptions, compared by class on NumPy-defined ops (see
 	// impl.CompareFor); empty for one compared by kind.
 	Errors string `json:"errors,omitempty"`
+	// Reference marks the reference engine run in process (impl.Engine):
+	// the ecosystem view leaves its column out.
+	Reference bool `json:"reference,omitempty"`
+}
+
+// Label is the implementation's column heading: its name and version,
+// followed by "(errors by exception class)" when its errors are compared
+// by exception class, the level of comparison every rendering of the
+// report shows.
+func (im Impl) Label() string {
+	label := im.Name
+	if im.Version != "" {
+		label += " " + im.Version
+	}
+	if im.Errors == protocol.LevelClass {
+		label += " (errors by exception class)"
+	}
+	return label
 }
 
 // Failure is one failing case of a cell.
@@ -42,6 +61,27 @@ type Cell struct {
 	Total    int      `json:"total"` // cases run (passed + failed)
 	Skipped  int      `json:"skipped"`
 	Smallest *Failure `json:"smallest_failure,omitempty"`
+	// Causes names the causes (see Cause) of the cell's failing cases,
+	// in the order of their names.
+	Causes []CellCause `json:"causes,omitempty"`
+}
+
+// CellCause is one cause of the failing cases of a cell: the rule that
+// explains them (Rule), or, when no rule does, the op and symptom of
+// their group (Group); and how many of the cell's cases it holds.
+type CellCause struct {
+	Rule  string `json:"rule,omitempty"`
+	Group string `json:"group,omitempty"`
+	Cases int    `json:"cases"`
+}
+
+// Name is the rule of the cause, or "unexplained GROUP" when no rule
+// explains its failures.
+func (c CellCause) Name() string {
+	if c.Rule != "" {
+		return c.Rule
+	}
+	return "unexplained " + c.Group
 }
 
 // Row is one rule with its cells, one per implementation.
@@ -96,6 +136,9 @@ type Cause struct {
 	Recorded []Recorded `json:"recorded_classes,omitempty"`
 	// CaseIDs lists every failing case of the cause.
 	CaseIDs []string `json:"case_ids"`
+	// column is the position of the cause's implementation in
+	// Report.Impls.
+	column int
 }
 
 // Explained reports whether a rule explains the cause's failures.
@@ -145,7 +188,8 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 	cases := corpus.Open(fsys)
 	r := &Report{Corpus: corpusName}
 	for _, im := range impls {
-		column := Impl{Name: im.Name(), Version: im.Version()}
+		_, reference := im.(impl.Engine)
+		column := Impl{Name: im.Name(), Version: im.Version(), Reference: reference}
 		if ce, ok := im.(impl.ClassErrors); ok && ce.ErrorClasses() {
 			column.Errors = protocol.LevelClass
 		}
@@ -165,8 +209,8 @@ func Build(ctx context.Context, fsys fs.FS, corpusName string, impls []impl.Impl
 			continue
 		}
 		r.Cases++
-		t.addFailures(n, e.ID, m, head.Disagreement)
-		t.addFeatures(n, e.ID, m, engine.ErrorKind(head.Expect.Error))
+		causes := t.addFailures(n, e.ID, m, head.Disagreement)
+		t.addFeatures(n, e.ID, m, engine.ErrorKind(head.Expect.Error), causes)
 	}
 	r.Causes = t.sortedCauses()
 	r.Rows = t.sortedRows()
@@ -227,7 +271,7 @@ func newTally(impls []impl.Impl, runs []*check.Summary) *tally {
 		t.index[i] = map[any]*Cause{}
 		for ci := range run.Causes {
 			c := &run.Causes[ci]
-			rc := &Cause{Impl: impls[i].Name(), Group: c.Group(), Line: c.String()}
+			rc := &Cause{Impl: impls[i].Name(), Group: c.Group(), Line: c.String(), column: i}
 			if len(c.Symptoms) > 1 {
 				rc.Symptoms = c.Symptoms
 			}
@@ -251,8 +295,10 @@ func newTally(impls []impl.Impl, runs []*check.Summary) *tally {
 // it fails on, with the divergence class the case records for the
 // implementation in disagreement, if any. A failure no cause holds (its
 // case could not be judged: an input that cannot be read) is grouped
-// by its signature.
-func (t *tally) addFailures(n int, id string, m *casefile.Case, disagreement string) {
+// by its signature. It returns the cause of the case on each
+// implementation, nil where it did not fail.
+func (t *tally) addFailures(n int, id string, m *casefile.Case, disagreement string) []*Cause {
+	causes := make([]*Cause, len(t.impls))
 	for i, im := range t.impls {
 		res := t.runs[i].Results[n]
 		if res.Status != check.Fail {
@@ -264,7 +310,7 @@ func (t *tally) addFailures(n int, id string, m *casefile.Case, disagreement str
 		}
 		c := t.index[i][key]
 		if c == nil {
-			c = &Cause{Impl: im.Name(), Group: res.Signature.String(), Line: "failures that are not the implementation's answer (a case or an input that cannot be read): no rule explains them"}
+			c = &Cause{Impl: im.Name(), Group: res.Signature.String(), Line: "failures that are not the implementation's answer (a case or an input that cannot be read): no rule explains them", column: i}
 			if res.Signature.IsZero() {
 				c.Group = "unjudged"
 			}
@@ -279,7 +325,9 @@ func (t *tally) addFailures(n int, id string, m *casefile.Case, disagreement str
 		if class := recordedClass(disagreement, im.Name()); class != "" {
 			c.record(class)
 		}
+		causes[i] = c
 	}
+	return causes
 }
 
 // record counts one case of the cause that records divergence class id.
@@ -294,8 +342,9 @@ func (c *Cause) record(id string) {
 }
 
 // addFeatures counts case n (id, m, expecting error kind want) in the
-// row of its op and of each of its features.
-func (t *tally) addFeatures(n int, id string, m *casefile.Case, want engine.ErrorKind) {
+// row of its op and of each of its features; causes holds the case's
+// cause on each implementation it fails on (addFailures).
+func (t *tally) addFeatures(n int, id string, m *casefile.Case, want engine.ErrorKind, causes []*Cause) {
 	feats := append([]Feature{{ID: "op:" + m.Op, Group: "ops", Description: "the " + m.Op + " op"}},
 		Features(m, want, t.trace)...)
 	for _, f := range feats {
@@ -309,13 +358,14 @@ func (t *tally) addFeatures(n int, id string, m *casefile.Case, want engine.Erro
 		}
 		row.Cases++
 		for i := range t.impls {
-			addResult(row.Cells[i], t.runs[i].Results[n], id, m)
+			addResult(row.Cells[i], t.runs[i].Results[n], id, m, causes[i])
 		}
 	}
 }
 
-// addResult counts one implementation's result on case id (m) in cell.
-func addResult(cell *Cell, res check.Result, id string, m *casefile.Case) {
+// addResult counts one implementation's result on case id (m) in cell,
+// a failure under its cause c.
+func addResult(cell *Cell, res check.Result, id string, m *casefile.Case, c *Cause) {
 	switch res.Status {
 	case check.Skip:
 		cell.Skipped++
@@ -327,7 +377,45 @@ func addResult(cell *Cell, res check.Result, id string, m *casefile.Case) {
 		if size := elements(m); smaller(cell.Smallest, size, id) {
 			cell.Smallest = &Failure{ID: id, Detail: res.Detail, Elements: size, Snippet: Snippet(m)}
 		}
+		cell.addCause(c)
 	}
+}
+
+// addCause counts one failing case of the cell under its cause c, the
+// causes kept in the order of their names (CellCause.Name).
+func (cell *Cell) addCause(c *Cause) {
+	cc := CellCause{Rule: c.Rule}
+	if !c.Explained() {
+		cc.Group = c.Group
+	}
+	i := slices.IndexFunc(cell.Causes, func(x CellCause) bool { return x.Rule == cc.Rule && x.Group == cc.Group })
+	if i < 0 {
+		cell.Causes = append(cell.Causes, cc)
+		i = len(cell.Causes) - 1
+	}
+	cell.Causes[i].Cases++
+	slices.SortFunc(cell.Causes, func(a, b CellCause) int { return strings.Compare(a.Name(), b.Name()) })
+}
+
+// Columns returns the report of its first n implementations alone: the
+// report Build gives for them (each implementation's run and causes are
+// its own), so that one run over more implementations can also write
+// the report of a few, as conform report --ecosystem-impl does.
+func (r *Report) Columns(n int) *Report {
+	out := *r
+	out.Impls = r.Impls[:n]
+	out.Rows = make([]Row, len(r.Rows))
+	for i, row := range r.Rows {
+		row.Cells = row.Cells[:n]
+		out.Rows[i] = row
+	}
+	out.Causes = nil
+	for _, c := range r.Causes {
+		if c.column < n {
+			out.Causes = append(out.Causes, c)
+		}
+	}
+	return &out
 }
 
 // smaller reports whether a failing case (id, of size input elements)
