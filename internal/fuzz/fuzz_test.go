@@ -3,7 +3,6 @@ package fuzz
 import (
 	"context"
 	"encoding/binary"
-	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -142,17 +141,25 @@ func TestMain(m *testing.M) {
 // brokenImpl starts the test binary as the broken child.
 func brokenImpl(t *testing.T, bug string) impl.Impl {
 	t.Helper()
+	return startTestChild(t, "CONFORM_BROKEN", bug, "-test.run=^$") // restarted children inherit it too
+}
+
+// startTestChild starts the test binary with args as a conform/1 child
+// whose TestMain serves as the environment variable env, set to value,
+// says; it is closed when the test ends.
+func startTestChild(tb testing.TB, env, value, args string) impl.Impl {
+	tb.Helper()
 	exe, err := os.Executable()
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Setenv("CONFORM_BROKEN", bug) // restarted children inherit it too
-	im, err := oracle.Open(fmt.Sprintf("%s -test.run=^$", exe), 5*time.Second)
+	tb.Setenv(env, value)
+	child, err := oracle.Open(exe+" "+args, 5*time.Second)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { im.Close() })
-	return im
+	tb.Cleanup(func() { child.Close() })
+	return child
 }
 
 // TestFuzzFindsPlantedBugs runs `conform fuzz` against each broken child

@@ -12,7 +12,6 @@ import (
 	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/impl"
-	"github.com/conformsuite/conform/internal/oracle"
 	"github.com/conformsuite/conform/internal/protocol"
 	"github.com/conformsuite/conform/internal/rawarray"
 )
@@ -82,17 +81,7 @@ func rawAnswer(line []byte) []byte {
 // startInstant starts the instant child of mode (see instantEnv).
 func startInstant(tb testing.TB, mode string) impl.Impl {
 	tb.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Setenv(instantEnv, mode)
-	child, err := oracle.Open(fmt.Sprintf("%s -test.run=^$ -test.bench=^$", exe), 5*time.Second)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { child.Close() })
-	return child
+	return startTestChild(tb, instantEnv, mode, "-test.run=^$ -test.bench=^$")
 }
 
 // TestRawArraysChild checks that fuzzing sends a child whose hello says

@@ -77,15 +77,8 @@ func (e *Ecosystem) WriteMarkdown(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "\nOf %d rules, %s\n", len(e.Rows), e.Tally())
 	for _, g := range e.groups() {
-		fmt.Fprintf(&b, "\n## %s\n\n| rule | cases | agree |", mdText(g.Name))
-		for _, im := range e.Impls {
-			fmt.Fprintf(&b, " %s |", mdText(im.Label()))
-		}
-		b.WriteString("\n|---|---:|---|")
-		for range e.Impls {
-			b.WriteString("---|")
-		}
-		b.WriteString("\n")
+		fmt.Fprintf(&b, "\n## %s\n\n", mdText(g.Name))
+		writeTableHead(&b, "| rule | cases | agree |", "|---|---:|---|", e.Impls)
 		for _, row := range g.Rows {
 			agree := row.Agreement()
 			if row.Alone != "" {

@@ -30,15 +30,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "# Spec compliance: %s\n\n", mdText(r.Corpus))
 	fmt.Fprintf(&b, "%d cases. Each cell: cases passed / cases run, and how many the implementation skipped. ", r.Cases)
 	b.WriteString("✅ all passed, ❌ some failed, ⚠️ none failed but most were skipped (not a pass), ➖ not run.\n\n")
-	b.WriteString("| rule | group | cases |")
-	for _, im := range r.Impls {
-		fmt.Fprintf(&b, " %s |", mdText(im.Label()))
-	}
-	b.WriteString("\n|---|---|---:|")
-	for range r.Impls {
-		b.WriteString("---|")
-	}
-	b.WriteString("\n")
+	writeTableHead(&b, "| rule | group | cases |", "|---|---|---:|", r.Impls)
 	for _, row := range r.Rows {
 		fmt.Fprintf(&b, "| %s | %s | %d |", mdCode(row.ID), mdText(row.Group), row.Cases)
 		for _, c := range row.Cells {
@@ -207,6 +199,21 @@ func cut(s string) string {
 		n--
 	}
 	return s[:n] + "..."
+}
+
+// writeTableHead writes the head of a Markdown table: the columns of
+// first, then one per implementation of impls, and its delimiter row,
+// the delimiters of first then one per implementation.
+func writeTableHead(b *strings.Builder, first, delimiters string, impls []Impl) {
+	b.WriteString(first)
+	for _, im := range impls {
+		fmt.Fprintf(b, " %s |", mdText(im.Label()))
+	}
+	b.WriteString("\n" + delimiters)
+	for range impls {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
 }
 
 // mdText escapes text for a line of Markdown (a paragraph, a heading or
