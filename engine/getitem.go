@@ -44,7 +44,7 @@ func getItemPlan(shape []int, items []IndexItem, rules Rules, fromBool []bool) (
 	}
 	b := basicPlanner{
 		shape: shape, rules: rules, widen: widen, drop: drop, consumed: n.consumed, emptyFixed: -1,
-		plan: &Plan{Fixed: make([]int, rank), Axes: make([]PlanAxis, 0, max(rank-n.ints+n.newAxes, 0)+1)},
+		plan: newPlan(rank, max(rank-n.ints+n.newAxes, 0)+1),
 	}
 	for i, it := range items {
 		if err := b.add(it, fromBool != nil && fromBool[i]); err != nil {

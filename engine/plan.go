@@ -28,6 +28,46 @@ type Plan struct {
 	Axes []PlanAxis
 }
 
+// smallRank is the largest rank whose view header, plan and dimensions
+// are allocated in one piece: a slice is often taken of a small tensor,
+// where the allocations, not the elements, are most of its time.
+const smallRank = 6
+
+// newView returns a tensor of rank n whose Shape and Strides are zeros
+// (their capacities their lengths, so that neither grows into the other),
+// allocated with them in one piece up to smallRank.
+func newView(n int) *Tensor {
+	var v *Tensor
+	var dims []int
+	if n <= smallRank {
+		h := new(struct {
+			t    Tensor
+			dims [2 * smallRank]int
+		})
+		v, dims = &h.t, h.dims[:2*n]
+	} else {
+		v, dims = new(Tensor), make([]int, 2*n)
+	}
+	v.Shape, v.Strides = dims[:n:n], dims[n:2*n:2*n]
+	return v
+}
+
+// newPlan returns an empty plan for an input of rank inputs and up to
+// outputs output axes (Fixed zeros of length inputs, Axes empty),
+// allocated in one piece up to smallRank.
+func newPlan(inputs, outputs int) *Plan {
+	if inputs <= smallRank && outputs <= smallRank+1 {
+		h := new(struct {
+			p     Plan
+			fixed [smallRank]int
+			axes  [smallRank + 1]PlanAxis
+		})
+		h.p.Fixed, h.p.Axes = h.fixed[:inputs:inputs], h.axes[:0:outputs]
+		return &h.p
+	}
+	return &Plan{Fixed: make([]int, inputs), Axes: make([]PlanAxis, 0, outputs)}
+}
+
 // OutputShape returns the shape of the tensor the plan produces.
 func (p *Plan) OutputShape() []int {
 	shape := make([]int, len(p.Axes))
@@ -40,11 +80,10 @@ func (p *Plan) OutputShape() []int {
 // View applies the plan to x and returns a zero-copy view. The plan must
 // have been built for x's shape.
 func (p *Plan) View(x *Tensor) *Tensor {
-	v := &Tensor{
-		DType:   x.DType,
-		Shape:   p.OutputShape(),
-		Strides: make([]int, len(p.Axes)),
-		Data:    x.Data,
+	v := newView(len(p.Axes))
+	v.DType, v.Data = x.DType, x.Data
+	for i, a := range p.Axes {
+		v.Shape[i] = a.Count
 	}
 	empty := false
 	offset := x.Offset
