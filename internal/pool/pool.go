@@ -211,7 +211,7 @@ func (p *Pool) done(m *member, a protocol.Answer) {
 func (p *Pool) grow() {
 	defer p.growing.Done()
 	c, err := protocol.Start(p.argv, p.opts)
-	if err == nil && !sameHello(c.Hello(), p.hello) {
+	if err == nil && !c.Hello().Same(p.hello) {
 		err = fmt.Errorf("its hello %+v is not the first child's %+v", c.Hello(), p.hello)
 		c.Close()
 	}
@@ -229,11 +229,6 @@ func (p *Pool) grow() {
 	if err == nil && closed {
 		c.Close() // started too late: Close waits for it to end
 	}
-}
-
-// sameHello reports whether two hellos say the same.
-func sameHello(a, b protocol.Hello) bool {
-	return a.Name == b.Name && a.Version == b.Version && a.Errors == b.Errors && slices.Equal(a.Ops, b.Ops)
 }
 
 // Close stops every child (see protocol.Client.Close) and returns their

@@ -63,6 +63,19 @@ func runChild(mode string) {
 			os.Exit(5)
 		}
 		hello()
+	case "rawonce":
+		// The first start takes raw arrays; every later one says a
+		// plain hello.
+		path := os.Getenv(childStateEnv)
+		data, _ := os.ReadFile(path)
+		n, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+		os.WriteFile(path, []byte(strconv.Itoa(n+1)), 0o644)
+		if n > 0 {
+			hello()
+			break
+		}
+		fmt.Fprintln(out, `{"hello": {"name": "testchild", "version": "1.0", "ops": ["getitem", "slice"], "arrays": "raw"}}`)
+		out.Flush()
 	case "exitclean":
 		hello()
 	case "exit0":

@@ -25,6 +25,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,6 +53,15 @@ type Hello struct {
 	// Arrays says how the child takes and gives arrays: ArraysRaw if
 	// in the raw form of package rawarray, "" if as base64 .npy files.
 	Arrays string `json:"arrays,omitempty"`
+}
+
+// Same reports whether h and o say the same: name, version, ops (in
+// order), errors and arrays. A child restarted, or started beside
+// another, must say what the first said: the requests already encoded and
+// the answers already compared assume it.
+func (h Hello) Same(o Hello) bool {
+	return h.Name == o.Name && h.Version == o.Version && slices.Equal(h.Ops, o.Ops) &&
+		h.Errors == o.Errors && h.Arrays == o.Arrays
 }
 
 // ErrorsPython is the hello's "errors" of a child whose errors are Python
@@ -321,8 +331,8 @@ func Start(argv []string, opts Options) (*Client, error) {
 	return c, nil
 }
 
-// Hello returns the hello of the running child (of the latest one, after
-// restarts).
+// Hello returns the hello of the running child: the first child's (a
+// restarted child that says anything else is not used).
 func (c *Client) Hello() Hello {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -1049,11 +1059,19 @@ func (c *Client) restart() {
 		closed := c.closed
 		c.restarts++
 		gen := c.restarts
+		first := c.hello // every child so far said the first child's hello
 		c.mu.Unlock()
 		if closed {
 			return
 		}
 		ch, hello, err := c.spawn(gen)
+		if err == nil && !hello.Same(first) {
+			// Requests are encoded by what the first hello said (raw
+			// arrays or .npy files) and answers compared by its errors:
+			// a child that now says otherwise cannot be used.
+			ch.kill()
+			ch, err = nil, fmt.Errorf("its hello %+v is not the first child's %+v", hello, first)
+		}
 		c.mu.Lock()
 		if c.closed {
 			c.mu.Unlock()

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -485,6 +486,59 @@ func TestRestartLimit(t *testing.T) {
 	}
 	if err := c.Close(); err == nil || !strings.Contains(err.Error(), "cannot restart") {
 		t.Errorf("Close() = %v, want the restart error", err)
+	}
+}
+
+// TestRestartWithAnotherHello checks that a restarted child whose hello
+// is not the first child's is not used: the requests are encoded, and
+// the answers read, by what the first said (here raw arrays).
+func TestRestartWithAnotherHello(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "starts")
+	c := startChild(t, "rawonce", Options{Env: []string{childStateEnv + "=" + state}, MaxStartFailures: 2})
+	if r := do(c, map[string]any{"crash": true}); r.CrashKind != CrashDied {
+		t.Fatalf("crashing case: got %+v, want the child to die", r)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	var r response
+	for {
+		r = do(c, map[string]any{"value": "v"})
+		if r.CrashKind == CrashUnavailable || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if r.CrashKind != CrashUnavailable {
+		t.Fatalf("after restarts that said another hello: got %+v, want a crash of kind %q", r, CrashUnavailable)
+	}
+	if !c.Hello().Same(Hello{Name: "testchild", Version: "1.0", Ops: []string{"getitem", "slice"}, Arrays: ArraysRaw}) {
+		t.Errorf("Hello() = %+v, want the first child's", c.Hello())
+	}
+}
+
+// TestHelloSame checks that two hellos are the same only when every
+// field is.
+func TestHelloSame(t *testing.T) {
+	base := Hello{Name: "n", Version: "1", Ops: []string{"getitem", "take"}, Errors: ErrorsPython, Arrays: ArraysRaw}
+	tests := []struct {
+		name string
+		edit func(*Hello)
+		want bool
+	}{
+		{"an identical hello is the same", func(*Hello) {}, true},
+		{"another name differs", func(h *Hello) { h.Name = "m" }, false},
+		{"another version differs", func(h *Hello) { h.Version = "2" }, false},
+		{"ops in another order differ", func(h *Hello) { h.Ops = []string{"take", "getitem"} }, false},
+		{"fewer ops differ", func(h *Hello) { h.Ops = []string{"getitem"} }, false},
+		{"errors by kind differ from Python errors", func(h *Hello) { h.Errors = "" }, false},
+		{".npy arrays differ from raw arrays", func(h *Hello) { h.Arrays = "" }, false},
+	}
+	for _, tt := range tests {
+		h := base
+		h.Ops = slices.Clone(base.Ops)
+		tt.edit(&h)
+		if got := h.Same(base); got != tt.want {
+			t.Errorf("%s: Same = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }
 
