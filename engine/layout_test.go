@@ -29,10 +29,7 @@ func TestCopyBlocksRanges(t *testing.T) {
 				hi += reach
 			}
 		}
-		data := make([]byte, hi-lo)
-		for i := range data {
-			data[i] = byte(i*7 + i>>8)
-		}
+		data := patternBytes(hi - lo)
 		v := &Tensor{DType: DType{Kind: Bytes, Size: size}, Shape: shape, Strides: strides, Offset: -lo, Data: data}
 		l := newLayout(v)
 		if len(l.shape) == 0 {
@@ -50,6 +47,77 @@ func TestCopyBlocksRanges(t *testing.T) {
 			t.Fatalf("blocks %d to %d of shape %v strides %v: got %x, want %x", first, last, shape, strides, part, whole[first*l.block:last*l.block])
 		}
 	})
+}
+
+// patternBytes returns n bytes in which no two nearby bytes are equal.
+func patternBytes(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i*7 + i>>8)
+	}
+	return b
+}
+
+// TestCopyLineSizes checks copyLine's loops for blocks of 1, 2, 4, 8 and
+// 16 bytes against copyLineBlocks, one copy per block: every stride
+// (negative, zero, smaller than a block, not a multiple of it), lines of
+// 0 to 21 blocks (every tail of the unrolled loops), and lines that
+// start or end at the first or last byte of src (the bounds are checked
+// once per line).
+func TestCopyLineSizes(t *testing.T) {
+	for _, size := range []int{1, 2, 4, 8, 16} {
+		strides := []int{0, 1, 3, -1, -3, 2*size + 1, -size - 1}
+		for _, step := range []int{1, -1, 2, -2, 3, -3, 5, 6, -7} {
+			strides = append(strides, step*size)
+		}
+		for _, stride := range strides {
+			for n := 0; n <= 21; n++ {
+				// The bytes the line reaches, relative to its first block.
+				lo, hi := 0, size
+				if n > 0 {
+					lo, hi = min(0, (n-1)*stride), max(0, (n-1)*stride)+size
+				}
+				for _, pad := range []int{0, 1, 5} { // bytes of src on each side
+					src := patternBytes(pad + hi - lo + pad)
+					off := pad - lo
+					want := make([]byte, n*size)
+					copyLineBlocks(want, src, off, stride, size)
+					got := make([]byte, n*size)
+					copyLine(got, src, off, stride, size)
+					if !bytes.Equal(got, want) {
+						t.Fatalf("%d blocks of %d bytes, stride %d, offset %d of %d bytes: got %x, want %x", n, size, stride, off, len(src), got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCopyLineOutside checks that copyLine's loops that read through a
+// pointer panic, as a bounds check does, on a line that reaches one byte
+// past either end of src, instead of reading memory outside it.
+func TestCopyLineOutside(t *testing.T) {
+	src := patternBytes(64)
+	for _, tc := range []struct {
+		name                string
+		blocks, off, stride int
+	}{
+		// Blocks at 1, 13, ..., 49, 61: the last one ends at byte 65.
+		{"past the end", 6, 1, 12},
+		// Blocks at 59, 47, ..., 11, -1: the last one starts at byte -1.
+		{"before the start", 6, 59, -12},
+		// The first block ends one byte past the end.
+		{"first block", 1, 61, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("no panic")
+				}
+			}()
+			copyLine(make([]byte, 4*tc.blocks), src, tc.off, tc.stride, 4)
+		})
+	}
 }
 
 // TestParallelForRanges checks how parallelFor splits work on 2 cores:
