@@ -281,8 +281,9 @@ func (l *layout) copyBlocks(dst []byte, first int) {
 // copyLine copies len(dst)/size blocks of size bytes from src into dst,
 // starting at byte off of src and moving by stride bytes. Blocks of 1, 2,
 // 4, 8 and 16 bytes (the elements of every fixed-size dtype) are moved as
-// integers (blocks of 4 bytes two per 8-byte store), and reversed runs of
-// 1, 2 and 4 byte elements eight bytes at a time.
+// integers (blocks of 4 bytes by copyLine4, without a bounds check per
+// element), and reversed runs of 1, 2 and 4 byte elements eight bytes at a
+// time.
 func copyLine(dst, src []byte, off, stride, size int) {
 	if stride == -size && size <= 4 && len(dst) >= 8 {
 		reverseElements(dst, src[off+size-len(dst):off+size], size)
@@ -330,12 +331,12 @@ func copyLineBlocks(dst, src []byte, off, stride, size int) {
 }
 
 // copyLine4 is copyLine for blocks of 4 bytes (float32, int32 and the
-// like), the elements of x[:, ::3] and of most strided views. Its loop
-// moves four elements per pass, two per 8-byte store (stores, one a
-// cycle, bound it), and reads through a pointer to src's memory: the
-// bounds of every element are checked once, by the check of the first and
-// last (the other elements lie between them), not once per element,
-// which made the loop several times as long.
+// like), the elements of x[:, ::3] and of most strided views. It reads
+// and writes through pointers to the memory of src and dst, whose bounds
+// are checked once for the whole line (the check of its first and last
+// element: the others lie between them), and moves eight elements per
+// pass, each with one 4-byte load and one 4-byte store; checking the
+// bounds of each element made the loop several times as long.
 func copyLine4(dst, src []byte, off, stride int) {
 	n := len(dst) / 4
 	if n == 0 {
@@ -344,30 +345,26 @@ func copyLine4(dst, src []byte, off, stride int) {
 	last := off + (n-1)*stride
 	_ = src[min(off, last) : max(off, last)+4] // every element is in src
 	s, d := unsafe.Pointer(unsafe.SliceData(src)), unsafe.Pointer(unsafe.SliceData(dst))
-	i := 0
-	for ; i+4 <= n; i += 4 {
-		a, b := load32(s, off), load32(s, off+stride)
-		c, e := load32(s, off+2*stride), load32(s, off+3*stride)
-		store64(d, 4*i, a|b<<32)
-		store64(d, 4*i+8, c|e<<32)
-		off += 4 * stride
+	i, stride3 := 0, 3*stride
+	for ; i+8 <= n; i += 8 {
+		// Elements i to i+3 at p, i+4 to i+7 at p4, each stride bytes
+		// after the one before; their places in dst at q.
+		p, q := unsafe.Add(s, off), unsafe.Add(d, 4*i)
+		p4 := unsafe.Add(p, 4*stride)
+		*(*[4]byte)(q) = *(*[4]byte)(p)
+		*(*[4]byte)(unsafe.Add(q, 4)) = *(*[4]byte)(unsafe.Add(p, stride))
+		*(*[4]byte)(unsafe.Add(q, 8)) = *(*[4]byte)(unsafe.Add(p, 2*stride))
+		*(*[4]byte)(unsafe.Add(q, 12)) = *(*[4]byte)(unsafe.Add(p, stride3))
+		*(*[4]byte)(unsafe.Add(q, 16)) = *(*[4]byte)(p4)
+		*(*[4]byte)(unsafe.Add(q, 20)) = *(*[4]byte)(unsafe.Add(p4, stride))
+		*(*[4]byte)(unsafe.Add(q, 24)) = *(*[4]byte)(unsafe.Add(p4, 2*stride))
+		*(*[4]byte)(unsafe.Add(q, 28)) = *(*[4]byte)(unsafe.Add(p4, stride3))
+		off += 8 * stride
 	}
 	for ; i < n; i++ {
-		binary.LittleEndian.PutUint32((*[4]byte)(unsafe.Add(d, 4*i))[:], uint32(load32(s, off)))
+		*(*[4]byte)(unsafe.Add(d, 4*i)) = *(*[4]byte)(unsafe.Add(s, off))
 		off += stride
 	}
-}
-
-// load32 returns the 4 bytes at byte o of the memory at p, a
-// little-endian integer; p+o..p+o+4 must be in one allocation.
-func load32(p unsafe.Pointer, o int) uint64 {
-	return uint64(binary.LittleEndian.Uint32((*[4]byte)(unsafe.Add(p, o))[:]))
-}
-
-// store64 writes v as 8 little-endian bytes at byte o of the memory at p,
-// which must hold them.
-func store64(p unsafe.Pointer, o int, v uint64) {
-	binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(p, o))[:], v)
 }
 
 // reverseElements copies the elements of src, of 1, 2 or 4 bytes, into dst
