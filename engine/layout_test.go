@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"fmt"
 	"runtime"
 	"sync"
 	"testing"
@@ -59,7 +60,7 @@ func patternBytes(n int) []byte {
 }
 
 // TestCopyLineSizes checks copyLine's loops for blocks of 1, 2, 4, 8 and
-// 16 bytes against copyLineBlocks, one copy per block: every stride
+// 16 bytes (copyElements, and reversed runs) against copyLineBlocks, one copy per block: every stride
 // (negative, zero, smaller than a block, not a multiple of it), lines of
 // 0 to 21 blocks (every tail of the unrolled loops), and lines that
 // start or end at the first or last byte of src (the bounds are checked
@@ -97,26 +98,28 @@ func TestCopyLineSizes(t *testing.T) {
 // pointer panic, as a bounds check does, on a line that reaches one byte
 // past either end of src, instead of reading memory outside it.
 func TestCopyLineOutside(t *testing.T) {
-	src := patternBytes(64)
-	for _, tc := range []struct {
-		name                string
-		blocks, off, stride int
-	}{
-		// Blocks at 1, 13, ..., 49, 61: the last one ends at byte 65.
-		{"past the end", 6, 1, 12},
-		// Blocks at 59, 47, ..., 11, -1: the last one starts at byte -1.
-		{"before the start", 6, 59, -12},
-		// The first block ends one byte past the end.
-		{"first block", 1, 61, 4},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("no panic")
-				}
-			}()
-			copyLine(make([]byte, 4*tc.blocks), src, tc.off, tc.stride, 4)
-		})
+	src := patternBytes(256)
+	for _, size := range []int{1, 2, 4, 8, 16} {
+		for _, tc := range []struct {
+			name                string
+			blocks, off, stride int
+		}{
+			// Four blocks 3 apart, the last one ending one byte past the end.
+			{"past the end", 4, len(src) - size + 1 - 9*size, 3 * size},
+			// Four blocks 3 apart backwards, the last one starting at byte -1.
+			{"before the start", 4, 9*size - 1, -3 * size},
+			// One block, ending one byte past the end.
+			{"first block", 1, len(src) - size + 1, size},
+		} {
+			t.Run(fmt.Sprintf("%s/%d", tc.name, size), func(t *testing.T) {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("no panic")
+					}
+				}()
+				copyLine(make([]byte, size*tc.blocks), src, tc.off, tc.stride, size)
+			})
+		}
 	}
 }
 
@@ -165,10 +168,10 @@ func TestParallelForRanges(t *testing.T) {
 	}
 }
 
-// BenchmarkCopyLine4 measures copyLine4 on a strip in the cache: 4096
+// BenchmarkCopyLineStep3 measures copyLine on a strip in the cache: 4096
 // elements of 4 bytes, every third one (x[:, ::3] of float32), 48 KiB
 // read, 16 KiB written; the loop, not the memory, sets its time.
-func BenchmarkCopyLine4(b *testing.B) {
+func BenchmarkCopyLineStep3(b *testing.B) {
 	src := patternBytes(4096 * 12)
 	dst := make([]byte, 4096*4)
 	b.SetBytes(int64(len(dst)))

@@ -280,43 +280,25 @@ func (l *layout) copyBlocks(dst []byte, first int) {
 
 // copyLine copies len(dst)/size blocks of size bytes from src into dst,
 // starting at byte off of src and moving by stride bytes. Blocks of 1, 2,
-// 4, 8 and 16 bytes (the elements of every fixed-size dtype) are moved as
-// integers (blocks of 4 bytes by copyLine4, without a bounds check per
-// element), and reversed runs of 1, 2 and 4 byte elements eight bytes at a
-// time.
+// 4, 8 and 16 bytes (the elements of every fixed-size dtype) are moved by
+// copyElements, without a bounds check per element, and reversed runs of
+// 1, 2 and 4 byte elements eight bytes at a time.
 func copyLine(dst, src []byte, off, stride, size int) {
 	if stride == -size && size <= 4 && len(dst) >= 8 {
 		reverseElements(dst, src[off+size-len(dst):off+size], size)
 		return
 	}
-	// The three-index slices below have a constant length, so that the
-	// element copies compile to one load and one store without further
-	// bounds checks.
 	switch size {
 	case 1:
-		for i := range dst {
-			dst[i] = src[off]
-			off += stride
-		}
+		copyElements[[1]byte](dst, src, off, stride)
 	case 2:
-		for i := 0; i < len(dst); i += 2 {
-			binary.LittleEndian.PutUint16(dst[i:i+2:i+2], binary.LittleEndian.Uint16(src[off:off+2:off+2]))
-			off += stride
-		}
+		copyElements[[2]byte](dst, src, off, stride)
 	case 4:
-		copyLine4(dst, src, off, stride)
+		copyElements[[4]byte](dst, src, off, stride)
 	case 8:
-		for i := 0; i < len(dst); i += 8 {
-			binary.LittleEndian.PutUint64(dst[i:i+8:i+8], binary.LittleEndian.Uint64(src[off:off+8:off+8]))
-			off += stride
-		}
+		copyElements[[8]byte](dst, src, off, stride)
 	case 16:
-		for i := 0; i < len(dst); i += 16 {
-			d, s := dst[i:i+16:i+16], src[off:off+16:off+16]
-			binary.LittleEndian.PutUint64(d[:8], binary.LittleEndian.Uint64(s[:8]))
-			binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(s[8:]))
-			off += stride
-		}
+		copyElements[[16]byte](dst, src, off, stride)
 	default:
 		copyLineBlocks(dst, src, off, stride, size)
 	}
@@ -330,39 +312,47 @@ func copyLineBlocks(dst, src []byte, off, stride, size int) {
 	}
 }
 
-// copyLine4 is copyLine for blocks of 4 bytes (float32, int32 and the
-// like), the elements of x[:, ::3] and of most strided views. It reads
-// and writes through pointers to the memory of src and dst, whose bounds
-// are checked once for the whole line (the check of its first and last
-// element: the others lie between them), and moves eight elements per
-// pass, each with one 4-byte load and one 4-byte store; checking the
-// bounds of each element made the loop several times as long.
-func copyLine4(dst, src []byte, off, stride int) {
-	n := len(dst) / 4
+// element is the memory of one element of a fixed-size dtype: copying
+// one moves its bytes, whatever their order, at any alignment.
+type element interface {
+	[1]byte | [2]byte | [4]byte | [8]byte | [16]byte
+}
+
+// copyElements is copyLine for blocks of the size of E, the elements of
+// x[:, ::3] and of most strided views. It reads and writes through
+// pointers to the memory of src and dst, whose bounds are checked once
+// for the whole line (the check of its first and last element: the others
+// lie between them), and moves eight elements per pass, each with one
+// load and one store; checking the bounds of each element made the loop
+// several times as long.
+func copyElements[E element](dst, src []byte, off, stride int) {
+	var zero E
+	size := int(unsafe.Sizeof(zero))
+	n := len(dst) / size
 	if n == 0 {
 		return
 	}
 	last := off + (n-1)*stride
-	_ = src[min(off, last) : max(off, last)+4] // every element is in src
+	_ = src[min(off, last) : max(off, last)+size] // every element is in src
 	s, d := unsafe.Pointer(unsafe.SliceData(src)), unsafe.Pointer(unsafe.SliceData(dst))
 	i, stride3 := 0, 3*stride
 	for ; i+8 <= n; i += 8 {
 		// Elements i to i+3 at p, i+4 to i+7 at p4, each stride bytes
-		// after the one before; their places in dst at q.
-		p, q := unsafe.Add(s, off), unsafe.Add(d, 4*i)
+		// after the one before; their places in dst from q on.
+		p, q := unsafe.Add(s, off), unsafe.Add(d, size*i)
 		p4 := unsafe.Add(p, 4*stride)
-		*(*[4]byte)(q) = *(*[4]byte)(p)
-		*(*[4]byte)(unsafe.Add(q, 4)) = *(*[4]byte)(unsafe.Add(p, stride))
-		*(*[4]byte)(unsafe.Add(q, 8)) = *(*[4]byte)(unsafe.Add(p, 2*stride))
-		*(*[4]byte)(unsafe.Add(q, 12)) = *(*[4]byte)(unsafe.Add(p, stride3))
-		*(*[4]byte)(unsafe.Add(q, 16)) = *(*[4]byte)(p4)
-		*(*[4]byte)(unsafe.Add(q, 20)) = *(*[4]byte)(unsafe.Add(p4, stride))
-		*(*[4]byte)(unsafe.Add(q, 24)) = *(*[4]byte)(unsafe.Add(p4, 2*stride))
-		*(*[4]byte)(unsafe.Add(q, 28)) = *(*[4]byte)(unsafe.Add(p4, stride3))
+		*(*E)(q) = *(*E)(p)
+		*(*E)(unsafe.Add(q, size)) = *(*E)(unsafe.Add(p, stride))
+		*(*E)(unsafe.Add(q, 2*size)) = *(*E)(unsafe.Add(p, 2*stride))
+		*(*E)(unsafe.Add(q, 3*size)) = *(*E)(unsafe.Add(p, stride3))
+		*(*E)(unsafe.Add(q, 4*size)) = *(*E)(p4)
+		*(*E)(unsafe.Add(q, 5*size)) = *(*E)(unsafe.Add(p4, stride))
+		*(*E)(unsafe.Add(q, 6*size)) = *(*E)(unsafe.Add(p4, 2*stride))
+		*(*E)(unsafe.Add(q, 7*size)) = *(*E)(unsafe.Add(p4, stride3))
 		off += 8 * stride
 	}
 	for ; i < n; i++ {
-		*(*[4]byte)(unsafe.Add(d, 4*i)) = *(*[4]byte)(unsafe.Add(s, off))
+		*(*E)(unsafe.Add(d, size*i)) = *(*E)(unsafe.Add(s, off))
 		off += stride
 	}
 }
