@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // MaxRank is the largest number of dimensions a tensor may have (NumPy's
@@ -279,57 +280,80 @@ func (l *layout) copyBlocks(dst []byte, first int) {
 
 // copyLine copies len(dst)/size blocks of size bytes from src into dst,
 // starting at byte off of src and moving by stride bytes. Blocks of 1, 2,
-// 4, 8 and 16 bytes (the elements of every fixed-size dtype) are moved as
-// integers (blocks of 4 bytes two per 8-byte store), and reversed runs of
+// 4, 8 and 16 bytes (the elements of every fixed-size dtype) are moved by
+// copyElements, without a bounds check per element, and reversed runs of
 // 1, 2 and 4 byte elements eight bytes at a time.
 func copyLine(dst, src []byte, off, stride, size int) {
 	if stride == -size && size <= 4 && len(dst) >= 8 {
 		reverseElements(dst, src[off+size-len(dst):off+size], size)
 		return
 	}
-	// The three-index slices below have a constant length, so that the
-	// element copies compile to one load and one store without further
-	// bounds checks.
 	switch size {
 	case 1:
-		for i := range dst {
-			dst[i] = src[off]
-			off += stride
-		}
+		copyElements[[1]byte](dst, src, off, stride)
 	case 2:
-		for i := 0; i < len(dst); i += 2 {
-			binary.LittleEndian.PutUint16(dst[i:i+2:i+2], binary.LittleEndian.Uint16(src[off:off+2:off+2]))
-			off += stride
-		}
+		copyElements[[2]byte](dst, src, off, stride)
 	case 4:
-		// Two elements per store: stores, one a cycle, bound the loop.
-		i := 0
-		for ; i+8 <= len(dst); i += 8 {
-			a := binary.LittleEndian.Uint32(src[off : off+4 : off+4])
-			b := binary.LittleEndian.Uint32(src[off+stride : off+stride+4 : off+stride+4])
-			binary.LittleEndian.PutUint64(dst[i:i+8:i+8], uint64(a)|uint64(b)<<32)
-			off += 2 * stride
-		}
-		if i < len(dst) {
-			binary.LittleEndian.PutUint32(dst[i:i+4:i+4], binary.LittleEndian.Uint32(src[off:off+4:off+4]))
-		}
+		copyElements[[4]byte](dst, src, off, stride)
 	case 8:
-		for i := 0; i < len(dst); i += 8 {
-			binary.LittleEndian.PutUint64(dst[i:i+8:i+8], binary.LittleEndian.Uint64(src[off:off+8:off+8]))
-			off += stride
-		}
+		copyElements[[8]byte](dst, src, off, stride)
 	case 16:
-		for i := 0; i < len(dst); i += 16 {
-			d, s := dst[i:i+16:i+16], src[off:off+16:off+16]
-			binary.LittleEndian.PutUint64(d[:8], binary.LittleEndian.Uint64(s[:8]))
-			binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(s[8:]))
-			off += stride
-		}
+		copyElements[[16]byte](dst, src, off, stride)
 	default:
-		for i := 0; i < len(dst); i += size {
-			copy(dst[i:i+size], src[off:off+size])
-			off += stride
-		}
+		copyLineBlocks(dst, src, off, stride, size)
+	}
+}
+
+// copyLineBlocks is copyLine for blocks of any size: one copy per block.
+func copyLineBlocks(dst, src []byte, off, stride, size int) {
+	for i := 0; i < len(dst); i += size {
+		copy(dst[i:i+size], src[off:off+size])
+		off += stride
+	}
+}
+
+// element is the memory of one element of a fixed-size dtype: copying
+// one moves its bytes, whatever their order, at any alignment.
+type element interface {
+	[1]byte | [2]byte | [4]byte | [8]byte | [16]byte
+}
+
+// copyElements is copyLine for blocks of the size of E, the elements of
+// x[:, ::3] and of most strided views. It reads and writes through
+// pointers to the memory of src and dst, whose bounds are checked once
+// for the whole line (the check of its first and last element: the others
+// lie between them), and moves eight elements per pass, each with one
+// load and one store; checking the bounds of each element made the loop
+// several times as long.
+func copyElements[E element](dst, src []byte, off, stride int) {
+	var zero E
+	size := int(unsafe.Sizeof(zero))
+	n := len(dst) / size
+	if n == 0 {
+		return
+	}
+	last := off + (n-1)*stride
+	_ = src[min(off, last) : max(off, last)+size] // every element is in src
+	s, d := unsafe.Pointer(unsafe.SliceData(src)), unsafe.Pointer(unsafe.SliceData(dst))
+	i, stride3 := 0, 3*stride
+	for ; i+8 <= n; i += 8 {
+		// Elements i to i+3 at p, i+4 to i+7 at p4, each stride bytes
+		// after the one before; their places in dst from q on.
+		p, q := unsafe.Add(s, off), unsafe.Add(d, size*i)
+		p4 := unsafe.Add(p, 4*stride)
+		*(*E)(q) = *(*E)(p)
+		*(*E)(unsafe.Add(q, size)) = *(*E)(unsafe.Add(p, stride))
+		*(*E)(unsafe.Add(q, 2*size)) = *(*E)(unsafe.Add(p, 2*stride))
+		*(*E)(unsafe.Add(q, 3*size)) = *(*E)(unsafe.Add(p, stride3))
+		*(*E)(unsafe.Add(q, 4*size)) = *(*E)(p4)
+		*(*E)(unsafe.Add(q, 5*size)) = *(*E)(unsafe.Add(p4, stride))
+		*(*E)(unsafe.Add(q, 6*size)) = *(*E)(unsafe.Add(p4, 2*stride))
+		*(*E)(unsafe.Add(q, 7*size)) = *(*E)(unsafe.Add(p4, stride3))
+		off += 8 * stride
+	}
+	for ; i < n; i++ {
+		*(*E)(unsafe.Add(d, size*i)) = *(*E)(unsafe.Add(s, off))
+		off += stride
 	}
 }
 
