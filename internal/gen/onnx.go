@@ -207,10 +207,7 @@ const (
 
 // onnxIndexDTypeWeights: int64 (either byte order), int32 and the other
 // integer types, a float type. Only int64 is valid (bad_input otherwise).
-var onnxIndexDTypeWeights = []struct {
-	dt     engine.DType
-	weight int
-}{
+var onnxIndexDTypeWeights = []weightedDType{
 	{engine.Int64Type, 960},
 	{engine.Int32Type, 20},
 	{engine.Uint64Type, 5},
@@ -267,14 +264,7 @@ func drawONNXGatherND(t *rapid.T) *casefile.Case {
 		ishape = nil
 	}
 
-	w := make([]int, len(onnxIndexDTypeWeights))
-	for i, d := range onnxIndexDTypeWeights {
-		w[i] = d.weight
-	}
-	idt := onnxIndexDTypeWeights[pick(t, "index dtype", w...)].dt
-	if idt.HasByteOrder() {
-		idt.BigEndian = chance(t, "big-endian", bigEndianPerMille)
-	}
+	idt := drawWeightedDType(t, onnxIndexDTypeWeights)
 	values := make([]int64, engine.NumElements(ishape))
 	badRate := onnxBadRowsPerMille
 	if engine.NumElements(dshape[min(nb+depth, r):]) == 0 {

@@ -53,14 +53,13 @@ type weightedDType struct {
 	weight int
 }
 
+// rate returns d's weight (for pickOf).
+func (d weightedDType) rate() int { return d.weight }
+
 // drawWeightedDType draws one of dts; multi-byte types are big-endian
 // about one time in seven.
 func drawWeightedDType(t *rapid.T, dts []weightedDType) engine.DType {
-	w := make([]int, len(dts))
-	for i, d := range dts {
-		w[i] = d.weight
-	}
-	dt := dts[pick(t, "index dtype", w...)].dt
+	dt := dts[pickOf(t, "index dtype", dts, weightedDType.rate)].dt
 	if dt.HasByteOrder() {
 		dt.BigEndian = chance(t, "big-endian", bigEndianPerMille)
 	}
