@@ -21,7 +21,7 @@ import (
 // Append appends t in the raw form, its elements in row-major order.
 func Append(dst []byte, t *engine.Tensor) []byte {
 	dst = append(dst, `{"dtype":"`...)
-	dst = append(dst, t.DType.String()...)
+	dst = t.DType.AppendString(dst)
 	dst = append(dst, `","shape":[`...)
 	for i, d := range t.Shape {
 		if i > 0 {
