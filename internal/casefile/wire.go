@@ -61,14 +61,13 @@ func (c *Case) appendRequest(dst []byte, raw bool) ([]byte, error) {
 		return nil, c.wireErr
 	}
 	key := c.wireKey()
-	dst = slices.Grow(dst, c.requestSize(key))
 	dst = append(dst, '{')
 	keys := c.requestKeys(key != nil)
 	for i, k := range keys {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst, _ = appendJSON(dst, k)
+		dst = appendJSONString(dst, k)
 		dst = append(dst, ':')
 		dst = append(dst, c.requestField(k, key)...)
 	}
@@ -80,7 +79,7 @@ func (c *Case) appendRequest(dst []byte, raw bool) ([]byte, error) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst, _ = appendJSON(dst, name)
+		dst = appendJSONString(dst, name)
 		dst = append(dst, ':')
 		if raw {
 			dst = rawarray.Append(dst, c.Inputs[name])
@@ -201,11 +200,7 @@ func (c *Case) inputNames() []string {
 func appendJSON(dst []byte, v any) ([]byte, error) {
 	switch v := v.(type) {
 	case string:
-		if plainString(v) {
-			dst = append(dst, '"')
-			dst = append(dst, v...)
-			return append(dst, '"'), nil
-		}
+		return appendJSONString(dst, v), nil
 	case int:
 		return strconv.AppendInt(dst, int64(v), 10), nil
 	case int64:
@@ -228,6 +223,17 @@ func appendJSON(dst []byte, v any) ([]byte, error) {
 		return nil, err
 	}
 	return append(dst, data...), nil
+}
+
+// appendJSONString appends s as encoding/json writes it.
+func appendJSONString(dst []byte, s string) []byte {
+	if plainString(s) {
+		dst = append(dst, '"')
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
+	data, _ := json.Marshal(s) // a string always encodes
+	return append(dst, data...)
 }
 
 // plainString reports whether s is printable ASCII that JSON (and
