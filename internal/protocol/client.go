@@ -717,22 +717,14 @@ func (c *Client) onTimer() {
 	c.failLocked(c.child, CrashTimeout, reason, head)
 }
 
-// onLine handles one response line from ch.
+// onLine handles one response line from ch. It keeps nothing of line,
+// which the reader reuses once it returns.
 func (c *Client) onLine(ch *child, line []byte) {
-	var fields map[string]json.RawMessage
-	var perr error
-	var resp Answer
 	bad := ""
 	id, resp, idOK := plainOutput(line, ch.raw)
-	if idOK {
-		fields = map[string]json.RawMessage{} // not nil: the line is an object
-	} else {
-		perr = json.Unmarshal(line, &fields)
-		idRaw, hasID := fields["id"]
-		idOK = perr == nil && fields != nil && hasID && json.Unmarshal(idRaw, &id) == nil
-		if idOK {
-			resp, bad = parseResponse(fields, ch.raw)
-		}
+	object := idOK
+	if !idOK {
+		object, id, idOK, resp, bad = parseLine(line, ch.raw)
 	}
 
 	c.mu.Lock()
@@ -754,7 +746,7 @@ func (c *Client) onLine(ch *child, line []byte) {
 	}
 	if cl == nil {
 		switch {
-		case perr != nil || fields == nil:
+		case !object:
 			c.failLocked(ch, CrashGarbage, "garbage response (not a JSON object): "+quote(line), nil)
 		case !idOK:
 			c.failLocked(ch, CrashGarbage, "garbage response (no integer id): "+quote(line), nil)
@@ -782,6 +774,23 @@ func (c *Client) onLine(ch *child, line []byte) {
 	ch.recent[ch.recentNext%len(ch.recent)] = cl
 	ch.recentNext++
 	c.afterAnswerLocked(cl)
+}
+
+// parseLine reads a response line the general way, with the JSON
+// decoder: whether it is a JSON object, its id (idOK if it has an integer
+// one) and, if it does, its answer (bad says what is wrong with it, see
+// parseResponse).
+func parseLine(line []byte, raw bool) (object bool, id int64, idOK bool, resp Answer, bad string) {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(line, &fields) != nil || fields == nil {
+		return false, 0, false, resp, ""
+	}
+	idRaw, hasID := fields["id"]
+	if !hasID || json.Unmarshal(idRaw, &id) != nil {
+		return true, 0, false, resp, ""
+	}
+	resp, bad = parseResponse(fields, raw)
+	return true, id, true, resp, bad
 }
 
 // secondAnswerLocked handles a second answer from ch for case id (see
@@ -1361,8 +1370,8 @@ func (ch *child) readLoop(c *Client) {
 			c.onExit(ch, err)
 			return
 		}
-		// Copy: ReadSlice's buffer is reused.
-		c.onLine(ch, append([]byte(nil), line...))
+		// line is valid until the next read: onLine keeps nothing of it.
+		c.onLine(ch, line)
 	}
 }
 

@@ -573,3 +573,36 @@ func TestCloseReportsExitStatus(t *testing.T) {
 		t.Errorf("Close() = %v, want exit status 9", err)
 	}
 }
+
+// TestOnLineKeepsNothingOfTheLine checks that the answer onLine gives a
+// case holds nothing of the line it read: the reader reuses its buffer
+// for the next line as soon as onLine returns.
+func TestOnLineKeepsNothingOfTheLine(t *testing.T) {
+	c := startChild(t, "hangall", Options{CloseTimeout: 100 * time.Millisecond})
+	tests := []struct {
+		rule string
+		line string
+		want response
+	}{
+		{"an output in the common form", `{"id":%d,"output":"YWJj"}`, response{Output: []byte("abc")}},
+		{"an output the general way", `{"output": "YWJj", "id": %d}`, response{Output: []byte("abc")}},
+		{"an error the general way", `{"id":%d,"error":{"kind":"out_of_range","message":"m"}}`, response{ErrKind: "out_of_range", ErrMessage: "m"}},
+	}
+	for _, tt := range tests {
+		c.mu.Lock()
+		ch := c.child
+		c.nextID++
+		cl := &call{id: c.nextID, line: []byte("{}\n"), done: make(chan Answer, 1)}
+		c.sendLocked(ch, cl)
+		c.mu.Unlock()
+		line := []byte(fmt.Sprintf(tt.line, cl.id))
+		c.onLine(ch, line)
+		for i := range line {
+			line[i] = 'x'
+		}
+		tt.want.ID = cl.id
+		if diff := cmp.Diff(tt.want, responseOf(<-cl.done, cl.id)); diff != "" {
+			t.Errorf("%s: the answer after its line was overwritten (-want +got):\n%s", tt.rule, diff)
+		}
+	}
+}

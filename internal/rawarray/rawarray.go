@@ -52,7 +52,7 @@ func Parse(b []byte) (t *engine.Tensor, ok bool, err error) {
 	if !found {
 		return nil, false, nil
 	}
-	var shape []int
+	shape := make([]int, 0, 8) // one allocation for the usual ranks
 	for len(rest) > 0 && rest[0] != ']' {
 		n := 0
 		for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
