@@ -160,7 +160,7 @@ func New(fields map[string]any, inputs map[string]*engine.Tensor) *Case {
 	// The fields are encoded into one buffer, each a slice of it.
 	keys := make([]string, 0, len(fields))
 	ends := make([]int, 0, len(fields))
-	var buf []byte
+	buf := make([]byte, 0, 256) // room for the fields of most generated cases
 	var wireErr error
 	for k, v := range fields {
 		if k == "inputs" {
