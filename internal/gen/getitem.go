@@ -399,14 +399,13 @@ func breakSyntax(t *rapid.T, src string) string {
 // integer and boolean arrays, named (each name an input of the case) or
 // written inline, among basic items.
 func GetItemCase() *rapid.Generator[*casefile.Case] {
-	getItemShapes := ShapeN(0, engine.MaxRank)
 	return rapid.Custom(func(t *rapid.T) *casefile.Case {
 		if chance(t, "advanced", advancedPerMille) {
 			m, _ := drawAdvancedGetItem(t)
 			return m
 		}
-		shape := getItemShapes.Draw(t, "shape")
-		x := Tensor(DType(), rapid.Just(shape)).Draw(t, "x")
+		shape := drawShape(t, 0, engine.MaxRank, MaxElements)
+		x := tensorOf(t, drawDType, shape)
 		return casefile.New(map[string]any{"op": casefile.OpGetItem, "index": drawSubscript(t, shape)}, map[string]*engine.Tensor{"x": x})
 	})
 }

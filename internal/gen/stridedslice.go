@@ -366,10 +366,9 @@ func roleDims(roles []int, shape []int) []int {
 // any dtype with a shape of rank 0 to 12 (mostly up to 8; TF's kernel
 // stops at 8, the semantics do not) and a StridedSliceSpec for it.
 func StridedSliceCase() *rapid.Generator[*casefile.Case] {
-	stridedSliceShapes := ShapeN(0, 12)
 	return rapid.Custom(func(t *rapid.T) *casefile.Case {
-		shape := stridedSliceShapes.Draw(t, "shape")
-		x := Tensor(DType(), rapid.Just(shape)).Draw(t, "x")
+		shape := drawShape(t, 0, 12, MaxElements)
+		x := tensorOf(t, drawDType, shape)
 		return casefile.New(drawStridedSlice(t, shape), map[string]*engine.Tensor{"x": x})
 	})
 }

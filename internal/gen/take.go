@@ -286,7 +286,7 @@ func TakeCase() *rapid.Generator[*casefile.Case] {
 // result) or the error kind.
 func drawTake(t *rapid.T) (*casefile.Case, engine.ErrorKind) {
 	shape := drawDataShape(t, 0, 4)
-	a := Tensor(DType(), rapid.Just(shape)).Draw(t, "a")
+	a := tensorOf(t, drawDType, shape)
 	r := len(shape)
 	spec := map[string]any{"op": casefile.OpTake}
 
@@ -419,7 +419,7 @@ func drawTakeAlongAxis(t *rapid.T) (*casefile.Case, engine.ErrorKind) {
 	if !chance(t, "scalar arr", takeAlongScalarArrPerMille) {
 		shape = drawDataShape(t, 1, 4)
 	}
-	arr := Tensor(DType(), rapid.Just(shape)).Draw(t, "arr")
+	arr := tensorOf(t, drawDType, shape)
 	r := len(shape)
 	spec := map[string]any{"op": casefile.OpTakeAlongAxis}
 	var p plan
