@@ -819,13 +819,15 @@ func (c *Client) secondAnswerLocked(ch *child, id int64, line []byte) {
 	}
 }
 
-// plainOutput reads the common answer `{"id":N,"output":"BASE64"}`,
-// written exactly so (no spaces, N a decimal integer without leading
-// zeros, the string only base64 characters), and, from a child that
-// takes raw arrays, `{"id":N,"output":{"dtype":...}}` with the array as
-// rawarray.Append writes it, without the JSON decoder. ok is false for
-// any other line, which onLine then reads the general way; a line
-// plainOutput accepts means the same to both.
+// plainOutput reads the common answers without the JSON decoder:
+// `{"id":N,"output":"BASE64"}`, written exactly so (no spaces, N a
+// decimal integer without leading zeros, the string only base64
+// characters); from a child that takes raw arrays,
+// `{"id":N,"output":{"dtype":...}}` with the array as rawarray.Append
+// writes it; and the errors `{"id":N,"error":{"kind":"K","message":"M"}}`
+// with an optional `,"type":"T"` after the message (see plainError). ok
+// is false for any other line, which onLine then reads the general way;
+// a line plainOutput accepts means the same to both.
 func plainOutput(line []byte, raw bool) (id int64, a Answer, ok bool) {
 	const head, mid, tail = `{"id":`, `,"output":"`, `"}`
 	rest, found := bytes.CutPrefix(line, []byte(head))
@@ -842,6 +844,10 @@ func plainOutput(line []byte, raw bool) (id int64, a Answer, ok bool) {
 	id, err := strconv.ParseInt(string(rest[:n]), 10, 64)
 	if err != nil {
 		return 0, a, false
+	}
+	if obj, found := bytes.CutPrefix(rest[n:], []byte(`,"error":{"kind":"`)); found {
+		a, ok = plainError(obj)
+		return id, a, ok
 	}
 	if raw {
 		if obj, found := bytes.CutPrefix(rest[n:], []byte(`,"output":`)); found && len(obj) > 0 && obj[0] == '{' {
@@ -875,6 +881,49 @@ func plainOutput(line []byte, raw bool) (id int64, a Answer, ok bool) {
 		return 0, a, false // the general way reports it
 	}
 	return id, EncodedOutput(output[:m]), true
+}
+
+// plainError reads the end of an error answer after `"kind":"`:
+// `K","message":"M"}}` or `K","message":"M","type":"T"}}`, with K a valid
+// kind, M a string without escapes or control characters in valid UTF-8
+// (the JSON decoder reads it as it is written) and T a valid type (see
+// ValidType). ok is false for anything else.
+func plainError(b []byte) (a Answer, ok bool) {
+	i := bytes.IndexByte(b, '"')
+	if i < 0 {
+		return a, false
+	}
+	kind := engine.ErrorKind(b[:i])
+	rest, found := bytes.CutPrefix(b[i:], []byte(`","message":"`))
+	if !kind.Valid() || !found {
+		return a, false
+	}
+	i = bytes.IndexByte(rest, '"')
+	if i < 0 {
+		return a, false
+	}
+	msg := rest[:i]
+	for _, c := range msg {
+		if c < 0x20 || c == '\\' {
+			return a, false
+		}
+	}
+	if !utf8.Valid(msg) {
+		return a, false
+	}
+	rest = rest[i+1:]
+	typ := ""
+	if t, found := bytes.CutPrefix(rest, []byte(`,"type":"`)); found {
+		i = bytes.IndexByte(t, '"')
+		if i < 0 || !ValidType(string(t[:i])) {
+			return a, false
+		}
+		typ, rest = string(t[:i]), t[i+1:]
+	}
+	if string(rest) != "}}" {
+		return a, false
+	}
+	return TypedError(kind, Truncate(string(msg), MaxMessageBytes), typ), true
 }
 
 // rawAnswer is the answer of an output given as a raw array that reads
