@@ -225,6 +225,16 @@ func parsed(fields map[string]json.RawMessage, inputs map[string]*engine.Tensor)
 	return c
 }
 
+// plainOpName returns what is between the quotes of raw if raw is a
+// JSON string written with no escape, nil otherwise: the name of a
+// registered op as a case writes it.
+func plainOpName(raw []byte) []byte {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' || bytes.IndexByte(raw, '\\') >= 0 {
+		return nil
+	}
+	return raw[1 : len(raw)-1]
+}
+
 // isCompact reports whether raw has no white space, where json.Compact
 // would find some to take out (a string's spaces make it answer false:
 // Compact then keeps them).
@@ -272,10 +282,14 @@ func (c *Case) parseSpec() error {
 	if !ok {
 		return bad(`case has no "op" field`)
 	}
-	if err := unmarshalString(raw, &c.Op); err != nil {
+	d, ok := registry[string(plainOpName(raw))] // no copy: a map index
+	if ok {
+		c.Op = d.Name // the registry's string: no copy of the name per case
+	} else if err := unmarshalString(raw, &c.Op); err != nil {
 		return bad(`"op" must be a string`)
+	} else {
+		d, ok = registry[c.Op]
 	}
-	d, ok := registry[c.Op]
 	if !ok {
 		return bad("unknown op %q (want one of %s)", c.Op, strings.Join(OpNames(), ", "))
 	}

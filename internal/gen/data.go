@@ -148,22 +148,17 @@ func putFloat(b []byte, o binary.ByteOrder, f float64) {
 	}
 }
 
-// putString stores s in b as a fixed-width string of dt (bytes for S,
-// UCS-4 code units for U), cut to the width and padded with NULs.
-func putString(b []byte, dt engine.DType, s []rune) {
-	for i := range b {
-		b[i] = 0
-	}
+// putDigits stores ASCII digits as a string element: a byte each (S)
+// or a code point each (U), cut to the element's width and padded with
+// NULs.
+func putDigits(b []byte, dt engine.DType, digits []byte) {
+	clear(b)
 	if dt.Kind == engine.Bytes {
-		for i, c := range s {
-			if i < len(b) {
-				b[i] = byte(c)
-			}
-		}
+		copy(b, digits)
 		return
 	}
 	o := order(dt)
-	for i, c := range s {
+	for i, c := range digits {
 		if 4*i < len(b) {
 			o.PutUint32(b[4*i:], uint32(c))
 		}
@@ -185,7 +180,8 @@ func putArange(b []byte, dt engine.DType, i int) {
 		putFloat(b[:h], o, float64(i))
 		putFloat(b[h:], o, -float64(i+1))
 	case engine.Bytes, engine.Unicode:
-		putString(b, dt, []rune(strconv.Itoa(i)))
+		var digits [20]byte
+		putDigits(b, dt, strconv.AppendInt(digits[:0], int64(i), 10))
 	}
 }
 
