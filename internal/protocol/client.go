@@ -1436,6 +1436,7 @@ func (ch *child) wake() {
 func (ch *child) writeLoop() {
 	w := bufio.NewWriterSize(ch.stdin, 1<<16)
 	defer ch.stdin.Close()
+	var spare [][]byte
 	for {
 		select {
 		case <-ch.wakeCh:
@@ -1452,9 +1453,11 @@ func (ch *child) writeLoop() {
 		case <-ch.exited:
 			return
 		}
+		// The queue and spare swap: the lines queued from now on go to
+		// the slice this loop wrote last time.
 		ch.mu.Lock()
 		lines := ch.queue
-		ch.queue = nil
+		ch.queue = spare[:0]
 		ch.mu.Unlock()
 		for _, l := range lines {
 			if _, err := w.Write(l); err != nil {
@@ -1464,6 +1467,8 @@ func (ch *child) writeLoop() {
 		if err := w.Flush(); err != nil {
 			return
 		}
+		clear(lines) // keeps no line alive
+		spare = lines
 	}
 }
 
