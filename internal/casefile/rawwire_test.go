@@ -58,8 +58,8 @@ func TestAppendRawRequest(t *testing.T) {
 }
 
 // TestAppendRawRequestAllocations checks that AppendRawRequest into a
-// buffer of RequestSize bytes allocates only the two sorted lists of
-// names (fields and inputs): fuzzing writes a request for every case.
+// buffer of RequestSize bytes allocates nothing: fuzzing writes a request
+// for every case.
 func TestAppendRawRequestAllocations(t *testing.T) {
 	x := mustTensor(engine.Int64Type, []int{2, 3})
 	c := casefile.New(map[string]any{"op": "slice", "begin": []int64{0, 1}, "size": []int64{-1, 2}}, map[string]*engine.Tensor{"x": x})
@@ -69,7 +69,7 @@ func TestAppendRawRequestAllocations(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	if allocs > 2 {
-		t.Errorf("AppendRawRequest into a buffer of RequestSize: %v allocations, want at most 2", allocs)
+	if allocs > 0 {
+		t.Errorf("AppendRawRequest into a buffer of RequestSize: %v allocations, want none", allocs)
 	}
 }
