@@ -157,15 +157,16 @@ func Parse(data []byte, load InputLoader) (*Case, error) {
 // reason in Err (see Case). New takes inputs over: the caller must not
 // change the map afterwards.
 func New(fields map[string]any, inputs map[string]*engine.Tensor) *Case {
-	// The fields are encoded into one buffer, each a slice of it.
-	keys := make([]string, 0, len(fields))
-	ends := make([]int, 0, len(fields))
+	// The fields are encoded into one buffer, each a slice of it (a slice
+	// of an earlier array if the buffer grows: its bytes stay as they are).
+	raw := make(map[string]json.RawMessage, len(fields))
 	buf := make([]byte, 0, 256) // room for the fields of most generated cases
 	var wireErr error
 	for k, v := range fields {
 		if k == "inputs" {
 			continue
 		}
+		start := len(buf)
 		data, err := appendJSON(buf, v)
 		if err != nil {
 			if wireErr == nil {
@@ -174,14 +175,7 @@ func New(fields map[string]any, inputs map[string]*engine.Tensor) *Case {
 			continue
 		}
 		buf = data
-		keys = append(keys, k)
-		ends = append(ends, len(buf))
-	}
-	raw := make(map[string]json.RawMessage, len(keys))
-	start := 0
-	for i, k := range keys {
-		raw[k] = buf[start:ends[i]:ends[i]]
-		start = ends[i]
+		raw[k] = buf[start:len(buf):len(buf)]
 	}
 	c := parsed(raw, inputs)
 	if wireErr != nil {
