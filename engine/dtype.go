@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"fmt"
-	"strconv"
-)
+import "strconv"
 
 // Kind is the NumPy kind character of a dtype.
 type Kind byte
@@ -124,18 +121,25 @@ func (d DType) HasByteOrder() bool {
 
 // String returns the dtype as NumPy writes it in a .npy header.
 func (d DType) String() string {
-	order := "|"
+	var buf [16]byte
+	return string(d.AppendString(buf[:0]))
+}
+
+// AppendString appends the dtype as String writes it to dst.
+func (d DType) AppendString(dst []byte) []byte {
+	order := byte('|')
 	if d.HasByteOrder() {
-		order = "<"
+		order = '<'
 		if d.BigEndian {
-			order = ">"
+			order = '>'
 		}
 	}
 	n := d.Size
 	if d.Kind == Unicode {
 		n /= 4
 	}
-	return fmt.Sprintf("%s%c%d", order, byte(d.Kind), n)
+	dst = append(dst, order, byte(d.Kind))
+	return strconv.AppendInt(dst, int64(n), 10)
 }
 
 // IsInteger reports whether the dtype is a signed or unsigned integer.

@@ -46,7 +46,12 @@ func NumElements(shape []int) int {
 
 // ContiguousStrides returns the row-major byte strides of shape.
 func ContiguousStrides(shape []int, itemSize int) []int {
-	strides := make([]int, len(shape))
+	return putContiguousStrides(make([]int, len(shape)), shape, itemSize)
+}
+
+// putContiguousStrides writes the row-major byte strides of shape into
+// strides, of its length, and returns strides.
+func putContiguousStrides(strides, shape []int, itemSize int) []int {
 	s := itemSize
 	for i := len(shape) - 1; i >= 0; i-- {
 		strides[i] = s
@@ -73,7 +78,11 @@ func FromBytes(dt DType, shape []int, data []byte) (*Tensor, error) {
 	if len(data) != n*dt.Size {
 		return nil, RuleInputDataLength.Errorf("shape %v of %v needs %d bytes, have %d", shape, dt, n*dt.Size, len(data))
 	}
-	return &Tensor{DType: dt, Shape: append([]int{}, shape...), Strides: ContiguousStrides(shape, dt.Size), Data: data}, nil
+	t := newView(len(shape)) // the header, shape and strides in one allocation
+	t.DType, t.Data = dt, data
+	copy(t.Shape, shape)
+	putContiguousStrides(t.Strides, shape, dt.Size)
+	return t, nil
 }
 
 // Zeros returns a new C-contiguous tensor of zero bytes.

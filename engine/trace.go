@@ -46,12 +46,14 @@ func (t *Trace) Rules() []RuleID {
 	if t == nil || len(t.seen) == 0 {
 		return nil
 	}
+	// The few rules seen, sorted, rather than the whole table scanned.
 	out := make([]RuleID, 0, len(t.seen))
-	for _, r := range RuleTable {
-		if t.seen[r.ID] {
-			out = append(out, r.ID)
+	for id, seen := range t.seen {
+		if _, ok := ruleIndex[id]; ok && seen {
+			out = append(out, id)
 		}
 	}
+	slices.SortFunc(out, func(a, b RuleID) int { return ruleIndex[a] - ruleIndex[b] })
 	return out
 }
 

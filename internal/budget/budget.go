@@ -41,10 +41,16 @@ func (b *Budget) Used() int64 {
 
 // Acquire waits until n bytes fit in the budget after the work already
 // waiting, or until nothing is held, and takes them. If ctx is done
-// first it takes nothing and returns ctx's error.
+// first it takes nothing and returns ctx's error. A request that fits
+// at once, with nothing waiting, allocates nothing.
 func (b *Budget) Acquire(ctx context.Context, n int64) error {
-	w := &waiter{n: n, ready: make(chan struct{})}
 	b.mu.Lock()
+	if len(b.queue) == 0 && b.fits(n) {
+		b.used += n
+		b.mu.Unlock()
+		return nil
+	}
+	w := &waiter{n: n, ready: make(chan struct{})}
 	b.queue = append(b.queue, w)
 	b.grantLocked()
 	b.mu.Unlock()
@@ -85,7 +91,7 @@ func (b *Budget) Adjust(delta int64) {
 func (b *Budget) grantLocked() {
 	for len(b.queue) > 0 {
 		w := b.queue[0]
-		if b.used > 0 && b.used+w.n > b.max {
+		if !b.fits(w.n) {
 			return
 		}
 		b.queue[0] = nil
@@ -94,4 +100,10 @@ func (b *Budget) grantLocked() {
 		w.granted = true
 		close(w.ready)
 	}
+}
+
+// fits reports whether n bytes may be taken now: they fit in what is
+// left, or nothing is held. b.mu is held.
+func (b *Budget) fits(n int64) bool {
+	return b.used == 0 || b.used+n <= b.max
 }

@@ -92,3 +92,18 @@ func TestCancelWhileWaiting(t *testing.T) {
 		t.Errorf("%d bytes held, want 100", got)
 	}
 }
+
+// TestAcquireAtOnceAllocatesNothing checks that a request that fits, with
+// nothing waiting, is let through without allocating: a pipeline takes
+// from its budgets for every piece of work.
+func TestAcquireAtOnceAllocatesNothing(t *testing.T) {
+	b := New(100)
+	ctx := context.Background()
+	allocs := testing.AllocsPerRun(100, func() {
+		b.Acquire(ctx, 10)
+		b.Release(10)
+	})
+	if allocs != 0 {
+		t.Errorf("Acquire and Release of a request that fits: %v allocations, want 0", allocs)
+	}
+}

@@ -157,15 +157,16 @@ func Parse(data []byte, load InputLoader) (*Case, error) {
 // reason in Err (see Case). New takes inputs over: the caller must not
 // change the map afterwards.
 func New(fields map[string]any, inputs map[string]*engine.Tensor) *Case {
-	// The fields are encoded into one buffer, each a slice of it.
-	keys := make([]string, 0, len(fields))
-	ends := make([]int, 0, len(fields))
-	var buf []byte
+	// The fields are encoded into one buffer, each a slice of it (a slice
+	// of an earlier array if the buffer grows: its bytes stay as they are).
+	raw := make(map[string]json.RawMessage, len(fields))
+	buf := make([]byte, 0, 256) // room for the fields of most generated cases
 	var wireErr error
 	for k, v := range fields {
 		if k == "inputs" {
 			continue
 		}
+		start := len(buf)
 		data, err := appendJSON(buf, v)
 		if err != nil {
 			if wireErr == nil {
@@ -174,14 +175,7 @@ func New(fields map[string]any, inputs map[string]*engine.Tensor) *Case {
 			continue
 		}
 		buf = data
-		keys = append(keys, k)
-		ends = append(ends, len(buf))
-	}
-	raw := make(map[string]json.RawMessage, len(keys))
-	start := 0
-	for i, k := range keys {
-		raw[k] = buf[start:ends[i]:ends[i]]
-		start = ends[i]
+		raw[k] = buf[start:len(buf):len(buf)]
 	}
 	c := parsed(raw, inputs)
 	if wireErr != nil {
@@ -223,6 +217,16 @@ func parsed(fields map[string]json.RawMessage, inputs map[string]*engine.Tensor)
 		c.Spec, c.Err = nil, err
 	}
 	return c
+}
+
+// plainOpName returns what is between the quotes of raw if raw is a
+// JSON string written with no escape, nil otherwise: the name of a
+// registered op as a case writes it.
+func plainOpName(raw []byte) []byte {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' || bytes.IndexByte(raw, '\\') >= 0 {
+		return nil
+	}
+	return raw[1 : len(raw)-1]
 }
 
 // isCompact reports whether raw has no white space, where json.Compact
@@ -272,10 +276,14 @@ func (c *Case) parseSpec() error {
 	if !ok {
 		return bad(`case has no "op" field`)
 	}
-	if err := unmarshalString(raw, &c.Op); err != nil {
+	d, ok := registry[string(plainOpName(raw))] // no copy: a map index
+	if ok {
+		c.Op = d.Name // the registry's string: no copy of the name per case
+	} else if err := unmarshalString(raw, &c.Op); err != nil {
 		return bad(`"op" must be a string`)
+	} else {
+		d, ok = registry[c.Op]
 	}
-	d, ok := registry[c.Op]
 	if !ok {
 		return bad("unknown op %q (want one of %s)", c.Op, strings.Join(OpNames(), ", "))
 	}

@@ -243,7 +243,7 @@ func (c *Case) enumField(name string, values ...string) (string, error) {
 		return values[0], nil
 	}
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if unmarshalString(raw, &s) == nil {
 		for _, v := range values {
 			if s == v {
 				return s, nil

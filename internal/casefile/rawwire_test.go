@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
 	"github.com/conformsuite/conform/internal/rawarray"
 )
@@ -53,5 +54,22 @@ func TestAppendRawRequest(t *testing.T) {
 				t.Errorf("%s: input %s reads back as %v, want %v", c, name, back, c.Inputs[name])
 			}
 		}
+	}
+}
+
+// TestAppendRawRequestAllocations checks that AppendRawRequest into a
+// buffer of RequestSize bytes allocates nothing: fuzzing writes a request
+// for every case.
+func TestAppendRawRequestAllocations(t *testing.T) {
+	x := mustTensor(engine.Int64Type, []int{2, 3})
+	c := casefile.New(map[string]any{"op": "slice", "begin": []int64{0, 1}, "size": []int64{-1, 2}}, map[string]*engine.Tensor{"x": x})
+	buf := make([]byte, 0, c.RequestSize())
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := c.AppendRawRequest(buf); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 0 {
+		t.Errorf("AppendRawRequest into a buffer of RequestSize: %v allocations, want none", allocs)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -25,7 +24,7 @@ import (
 func (c *Case) Request(id int64) map[string]any {
 	req := make(map[string]any, len(c.Fields)+3)
 	key := c.wireKey()
-	for _, k := range c.requestKeys(key != nil) {
+	for _, k := range c.requestKeys(nil, key != nil) {
 		req[k] = c.requestField(k, key)
 	}
 	inputs := make(map[string]string, len(c.Inputs))
@@ -61,14 +60,15 @@ func (c *Case) appendRequest(dst []byte, raw bool) ([]byte, error) {
 		return nil, c.wireErr
 	}
 	key := c.wireKey()
-	dst = slices.Grow(dst, c.requestSize(key))
 	dst = append(dst, '{')
-	keys := c.requestKeys(key != nil)
+	// The names are sorted in arrays on the stack (for up to 16 of each).
+	var keyBuf, nameBuf [16]string
+	keys := c.requestKeys(keyBuf[:0], key != nil)
 	for i, k := range keys {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst, _ = appendJSON(dst, k)
+		dst = appendJSONString(dst, k)
 		dst = append(dst, ':')
 		dst = append(dst, c.requestField(k, key)...)
 	}
@@ -76,11 +76,11 @@ func (c *Case) appendRequest(dst []byte, raw bool) ([]byte, error) {
 		dst = append(dst, ',')
 	}
 	dst = append(dst, `"inputs":{`...)
-	for i, name := range c.inputNames() {
+	for i, name := range c.inputNames(nameBuf[:0]) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst, _ = appendJSON(dst, name)
+		dst = appendJSONString(dst, name)
 		dst = append(dst, ':')
 		if raw {
 			dst = rawarray.Append(dst, c.Inputs[name])
@@ -148,24 +148,26 @@ func (a *appender) Write(p []byte) (int, error) {
 }
 
 // specKeys lists the fields sent with the case, sorted: all but "inputs"
-// and "id", which a request replaces.
-func (c *Case) specKeys() []string {
-	keys := make([]string, 0, len(c.Fields))
+// and "id", which a request replaces. The list is built in dst's array
+// while it has room (dst may be nil).
+func (c *Case) specKeys(dst []string) []string {
+	keys := dst[:0]
 	for k := range c.Fields {
 		if k == "inputs" || k == "id" {
 			continue
 		}
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	return keys
 }
 
 // requestKeys lists the fields of the case's request, sorted: specKeys,
 // and for getitem KeyField only if withKey (the structured key replaces a
-// field of that name written in the case).
-func (c *Case) requestKeys(withKey bool) []string {
-	keys := c.specKeys()
+// field of that name written in the case). The list is built in dst's
+// array while it has room.
+func (c *Case) requestKeys(dst []string, withKey bool) []string {
+	keys := c.specKeys(dst)
 	if c.Def != getItemOp {
 		return keys
 	}
@@ -186,12 +188,14 @@ func (c *Case) requestField(k string, key []byte) json.RawMessage {
 	return c.Fields[k]
 }
 
-func (c *Case) inputNames() []string {
-	names := make([]string, 0, len(c.Inputs))
+// inputNames lists the names of the case's inputs, sorted, in dst's
+// array while it has room.
+func (c *Case) inputNames(dst []string) []string {
+	names := dst[:0]
 	for name := range c.Inputs {
 		names = append(names, name)
 	}
-	sort.Strings(names)
+	slices.Sort(names)
 	return names
 }
 
@@ -201,11 +205,7 @@ func (c *Case) inputNames() []string {
 func appendJSON(dst []byte, v any) ([]byte, error) {
 	switch v := v.(type) {
 	case string:
-		if plainString(v) {
-			dst = append(dst, '"')
-			dst = append(dst, v...)
-			return append(dst, '"'), nil
-		}
+		return appendJSONString(dst, v), nil
 	case int:
 		return strconv.AppendInt(dst, int64(v), 10), nil
 	case int64:
@@ -230,6 +230,17 @@ func appendJSON(dst []byte, v any) ([]byte, error) {
 	return append(dst, data...), nil
 }
 
+// appendJSONString appends s as encoding/json writes it.
+func appendJSONString(dst []byte, s string) []byte {
+	if plainString(s) {
+		dst = append(dst, '"')
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
+	data, _ := json.Marshal(s) // a string always encodes
+	return append(dst, data...)
+}
+
 // plainString reports whether s is printable ASCII that JSON (and
 // encoding/json's HTML-safe escaping) writes as it is.
 func plainString(s string) bool {
@@ -246,7 +257,7 @@ func plainString(s string) bool {
 // messages.
 func (c *Case) String() string {
 	fields := make(map[string]json.RawMessage, len(c.Fields))
-	for _, k := range c.specKeys() {
+	for _, k := range c.specKeys(nil) {
 		fields[k] = c.Fields[k]
 	}
 	data, err := json.Marshal(fields)
@@ -263,7 +274,7 @@ func (c *Case) String() string {
 func (c *Case) Describe() string {
 	var b strings.Builder
 	b.WriteString(c.Op)
-	for _, k := range c.specKeys() {
+	for _, k := range c.specKeys(nil) {
 		if k == "op" {
 			continue
 		}
@@ -275,7 +286,7 @@ func (c *Case) Describe() string {
 		}
 		fmt.Fprintf(&b, "%s=%s", k, c.Fields[k])
 	}
-	for i, name := range c.inputNames() {
+	for i, name := range c.inputNames(nil) {
 		if i == 0 {
 			b.WriteString("; ")
 		} else {

@@ -34,6 +34,17 @@ func pick(t *rapid.T, label string, weights ...int) int {
 	return len(weights) - 1
 }
 
+// pickOf is pick over items, each weighing weight(item), without
+// allocating a slice of the weights (up to 32 items).
+func pickOf[E any](t *rapid.T, label string, items []E, weight func(E) int) int {
+	var buf [32]int
+	weights := buf[:0]
+	for _, it := range items {
+		weights = append(weights, weight(it))
+	}
+	return pick(t, label, weights...)
+}
+
 // chance reports true with probability perMille/1000 (up to the 1/1024
 // resolution of pick).
 func chance(t *rapid.T, label string, perMille int) bool {

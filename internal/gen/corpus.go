@@ -65,14 +65,11 @@ func Corpus(seed uint64, perOp map[string]int) []*casefile.Case {
 // platforms (two cases that share a seed are the same case, which Corpus
 // drops as a duplicate).
 func CaseSeed(seed uint64, op string, i int) int {
-	h := sha256.New()
-	var buf [16]byte
-	binary.LittleEndian.PutUint64(buf[:8], seed)
-	binary.LittleEndian.PutUint64(buf[8:], uint64(i))
-	h.Write(buf[:])
-	h.Write([]byte(op))
-	sum := h.Sum(nil)
-	return int(binary.LittleEndian.Uint32(sum) >> 1)
+	var buf [64]byte // the hash's input, on the stack for ops of up to 48 bytes
+	b := binary.LittleEndian.AppendUint64(buf[:0], seed)
+	b = binary.LittleEndian.AppendUint64(b, uint64(i))
+	sum := sha256.Sum256(append(b, op...))
+	return int(binary.LittleEndian.Uint32(sum[:]) >> 1)
 }
 
 // Fingerprint returns a SHA-256 digest of everything that makes up a case:

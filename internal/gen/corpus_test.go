@@ -220,3 +220,11 @@ func BenchmarkCorpus(b *testing.B) {
 		Corpus(uint64(i), perOp(2500))
 	}
 }
+
+// TestCaseSeedAllocatesNothing checks that CaseSeed hashes on the stack:
+// fuzzing takes a seed for every case.
+func TestCaseSeedAllocatesNothing(t *testing.T) {
+	if allocs := testing.AllocsPerRun(100, func() { CaseSeed(1, casefile.OpGatherND, 7) }); allocs != 0 {
+		t.Errorf("CaseSeed: %v allocations, want 0", allocs)
+	}
+}

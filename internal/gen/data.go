@@ -29,6 +29,28 @@ func Tensor(dtype *rapid.Generator[engine.DType], shape *rapid.Generator[[]int])
 	})
 }
 
+// tensorOf draws a tensor of the given shape, its dtype drawn by dtype:
+// the draws of Tensor(rapid.Custom(dtype), rapid.Just(shape)), so that a
+// seed gives the same tensor, without the generators Tensor and Data
+// make for every tensor and the work rapid does for each generator drawn.
+func tensorOf(t *rapid.T, dtype func(*rapid.T) engine.DType, shape []int) *engine.Tensor {
+	dt := dtype(t)
+	justDraw.Draw(t, "shape")
+	return newTensor(dt, shape, drawData(t, dt, engine.NumElements(shape)))
+}
+
+// justDraw draws what rapid.Just(v) draws for any v: tensorOf and
+// boolDType draw it where a value used to come from rapid.Just, so that
+// the seeds give the cases they gave then.
+var justDraw = rapid.Uint64Range(0, 0)
+
+// boolDType is the dtype drawer of bool tensors (rapid.Just(BoolType)'s
+// draw).
+func boolDType(t *rapid.T) engine.DType {
+	justDraw.Draw(t, "dtype")
+	return engine.BoolType
+}
+
 // newTensor wraps data; the generators only build valid tensors.
 func newTensor(dt engine.DType, shape []int, data []byte) *engine.Tensor {
 	x, err := engine.FromBytes(dt, shape, data)
@@ -57,20 +79,23 @@ func newTensor(dt engine.DType, shape []int, data []byte) *engine.Tensor {
 // thousands of elements cost two draws; rapid shrinks the seed, not the
 // individual elements.
 func Data(dt engine.DType, n int) *rapid.Generator[[]byte] {
-	return rapid.Custom(func(t *rapid.T) []byte {
-		out := make([]byte, n*dt.Size)
-		if pick(t, "fill", fillWeights...) == fillArange {
-			for i := 0; i < n; i++ {
-				putArange(out[i*dt.Size:(i+1)*dt.Size], dt, i)
-			}
-			return out
-		}
-		r := &splitmix{anyUint64.Draw(t, "data seed")}
+	return rapid.Custom(func(t *rapid.T) []byte { return drawData(t, dt, n) })
+}
+
+// drawData draws what Data(dt, n) draws.
+func drawData(t *rapid.T, dt engine.DType, n int) []byte {
+	out := make([]byte, n*dt.Size)
+	if pick(t, "fill", fillWeights...) == fillArange {
 		for i := 0; i < n; i++ {
-			putRandom(out[i*dt.Size:(i+1)*dt.Size], dt, r)
+			putArange(out[i*dt.Size:(i+1)*dt.Size], dt, i)
 		}
 		return out
-	})
+	}
+	r := &splitmix{anyUint64.Draw(t, "data seed")}
+	for i := 0; i < n; i++ {
+		putRandom(out[i*dt.Size:(i+1)*dt.Size], dt, r)
+	}
+	return out
 }
 
 // splitmix is the SplitMix64 generator: tiny, fast and the same on every
@@ -123,22 +148,17 @@ func putFloat(b []byte, o binary.ByteOrder, f float64) {
 	}
 }
 
-// putString stores s in b as a fixed-width string of dt (bytes for S,
-// UCS-4 code units for U), cut to the width and padded with NULs.
-func putString(b []byte, dt engine.DType, s []rune) {
-	for i := range b {
-		b[i] = 0
-	}
+// putDigits stores ASCII digits as a string element: a byte each (S)
+// or a code point each (U), cut to the element's width and padded with
+// NULs.
+func putDigits(b []byte, dt engine.DType, digits []byte) {
+	clear(b)
 	if dt.Kind == engine.Bytes {
-		for i, c := range s {
-			if i < len(b) {
-				b[i] = byte(c)
-			}
-		}
+		copy(b, digits)
 		return
 	}
 	o := order(dt)
-	for i, c := range s {
+	for i, c := range digits {
 		if 4*i < len(b) {
 			o.PutUint32(b[4*i:], uint32(c))
 		}
@@ -160,7 +180,8 @@ func putArange(b []byte, dt engine.DType, i int) {
 		putFloat(b[:h], o, float64(i))
 		putFloat(b[h:], o, -float64(i+1))
 	case engine.Bytes, engine.Unicode:
-		putString(b, dt, []rune(strconv.Itoa(i)))
+		var digits [20]byte
+		putDigits(b, dt, strconv.AppendInt(digits[:0], int64(i), 10))
 	}
 }
 

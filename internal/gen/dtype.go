@@ -8,10 +8,7 @@ import (
 
 // dtypeWeights lists every kind and size of engine dtype with its relative
 // rate; S and U get a drawn width.
-var dtypeWeights = []struct {
-	dt     engine.DType
-	weight int
-}{
+var dtypeWeights = []weightedDType{
 	{engine.Int64Type, 9},
 	{engine.Float32Type, 9},
 	{engine.BoolType, 6},
@@ -38,16 +35,14 @@ const bigEndianPerMille = 150
 // int8-64, uint8-64, float16/32/64, complex64/128, S<n> (n mostly 1 to 8,
 // sometimes up to 40) and U<n> (n mostly 1 to 6, sometimes up to 20).
 // Dtypes with a byte order are big-endian about one time in seven.
-func DType() *rapid.Generator[engine.DType] {
-	return rapid.Custom(drawDType)
-}
+func DType() *rapid.Generator[engine.DType] { return dtypes }
+
+// dtypes is the generator DType returns, made once: the generators draw
+// a dtype for nearly every tensor.
+var dtypes = rapid.Custom(drawDType)
 
 func drawDType(t *rapid.T) engine.DType {
-	w := make([]int, len(dtypeWeights))
-	for i, d := range dtypeWeights {
-		w[i] = d.weight
-	}
-	dt := dtypeWeights[pick(t, "dtype", w...)].dt
+	dt := dtypeWeights[pickOf(t, "dtype", dtypeWeights, weightedDType.rate)].dt
 	switch dt.Kind {
 	case engine.Bytes:
 		dt.Size = stringWidth(t, 8, 40)
@@ -72,10 +67,7 @@ func stringWidth(t *rapid.T, common, wide int) int {
 // indexDTypeWeights are the dtypes of gather_nd indices: int32 and int64
 // mostly, the other integer types sometimes and, rarely, a float type that
 // the engine rejects as bad_input.
-var indexDTypeWeights = []struct {
-	dt     engine.DType
-	weight int
-}{
+var indexDTypeWeights = []weightedDType{
 	{engine.Int32Type, 440},
 	{engine.Int64Type, 400},
 	{engine.Int8Type, 25},
@@ -93,16 +85,9 @@ var indexDTypeWeights = []struct {
 // five times in six, the other integer types otherwise and, about one time
 // in sixty, a float dtype (which the engine rejects with bad_input).
 // Multi-byte types are big-endian about one time in seven.
-func IndexDType() *rapid.Generator[engine.DType] {
-	return rapid.Custom(func(t *rapid.T) engine.DType {
-		w := make([]int, len(indexDTypeWeights))
-		for i, d := range indexDTypeWeights {
-			w[i] = d.weight
-		}
-		dt := indexDTypeWeights[pick(t, "index dtype", w...)].dt
-		if dt.HasByteOrder() {
-			dt.BigEndian = chance(t, "big-endian", bigEndianPerMille)
-		}
-		return dt
-	})
-}
+func IndexDType() *rapid.Generator[engine.DType] { return indexDTypes }
+
+// indexDTypes is the generator IndexDType returns, made once.
+var indexDTypes = rapid.Custom(func(t *rapid.T) engine.DType {
+	return drawWeightedDType(t, indexDTypeWeights)
+})

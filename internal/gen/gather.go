@@ -76,7 +76,7 @@ func drawGather(t *rapid.T) (*casefile.Case, engine.ErrorKind) {
 	if !chance(t, "scalar params", gatherScalarParamsPerMille) {
 		shape = drawDataShape(t, 1, 4)
 	}
-	params := Tensor(DType(), rapid.Just(shape)).Draw(t, "params")
+	params := tensorOf(t, drawDType, shape)
 	r := len(shape)
 
 	bcat := pick(t, "batch_dims", gatherBatchWeights...)
@@ -254,7 +254,7 @@ func drawONNXGatherHead(t *rapid.T, op string) *onnxGatherHead {
 	if !chance(t, "scalar data", onnxGatherScalarDataPerMille) {
 		h.shape = drawDataShape(t, 1, 4)
 	}
-	h.data = Tensor(DType(), rapid.Just(h.shape)).Draw(t, "data")
+	h.data = tensorOf(t, drawDType, h.shape)
 	h.idt = drawWeightedDType(t, onnxGatherIndexDTypes)
 	if h.idt.Kind != engine.Int || h.idt.Size < 4 {
 		h.fail(engine.BadInput)

@@ -93,9 +93,7 @@ func GatherNDCase() *rapid.Generator[*casefile.Case] {
 }
 
 func drawGatherND(t *rapid.T) *casefile.Case {
-	pshape := rapid.Custom(func(t *rapid.T) []int {
-		return drawShape(t, 1, 6, gatherParamsBudget)
-	}).Draw(t, "params shape")
+	pshape := drawShape(t, 1, 6, gatherParamsBudget)
 	if !chance(t, "empty params", emptyParamsPerMil) {
 		for i, d := range pshape {
 			if d == 0 {
@@ -103,7 +101,7 @@ func drawGatherND(t *rapid.T) *casefile.Case {
 			}
 		}
 	}
-	params := Tensor(DType(), rapid.Just(pshape)).Draw(t, "params")
+	params := tensorOf(t, drawDType, pshape)
 	pr := len(pshape)
 
 	b := drawBatchDims(t, pr)
@@ -117,7 +115,7 @@ func drawGatherND(t *rapid.T) *casefile.Case {
 	}
 	ishape = appendRows(t, ishape, pshape, nb, depth, rowRank)
 
-	idt := IndexDType().Draw(t, "indices dtype")
+	idt := drawWeightedDType(t, indexDTypeWeights)
 	n := engine.NumElements(ishape)
 	values := make([]int64, n)
 	bad := chance(t, "bad rows", badRowsPerMille)

@@ -404,8 +404,8 @@ func GetItemCase() *rapid.Generator[*casefile.Case] {
 			m, _ := drawAdvancedGetItem(t)
 			return m
 		}
-		shape := ShapeN(0, engine.MaxRank).Draw(t, "shape")
-		x := Tensor(DType(), rapid.Just(shape)).Draw(t, "x")
+		shape := drawShape(t, 0, engine.MaxRank, MaxElements)
+		x := tensorOf(t, drawDType, shape)
 		return casefile.New(map[string]any{"op": casefile.OpGetItem, "index": drawSubscript(t, shape)}, map[string]*engine.Tensor{"x": x})
 	})
 }

@@ -94,7 +94,7 @@ func drawAdvancedGetItem(t *rapid.T) (*casefile.Case, int) {
 	if chance(t, "x[x]", selfIndexPerMille) {
 		return drawSelfIndex(t, shape), advFaultNone
 	}
-	x := Tensor(DType(), rapid.Just(shape)).Draw(t, "x")
+	x := tensorOf(t, drawDType, shape)
 	fault := drawAdvFault(t, len(shape))
 	capacity := len(shape)
 	if fault == advFaultTooMany {
@@ -523,7 +523,7 @@ func renderAdvKey(t *rapid.T, items []*advItem) string {
 func drawSelfIndex(t *rapid.T, shape []int) *casefile.Case {
 	var x *engine.Tensor
 	if bit.Draw(t, "boolean self") {
-		x = Tensor(rapid.Just(engine.BoolType), rapid.Just(shape)).Draw(t, "x")
+		x = tensorOf(t, boolDType, shape)
 	} else {
 		dt := drawWeightedDType(t, advIndexDTypes)
 		n := engine.NumElements(shape)

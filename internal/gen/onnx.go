@@ -185,11 +185,9 @@ func ONNXSliceCase() *rapid.Generator[*casefile.Case] {
 	return rapid.Custom(func(t *rapid.T) *casefile.Case {
 		var shape []int
 		if !chance(t, "scalar data", onnxScalarDataPerMille) {
-			shape = rapid.Custom(func(t *rapid.T) []int {
-				return drawShape(t, 1, 8, MaxElements)
-			}).Draw(t, "shape")
+			shape = drawShape(t, 1, 8, MaxElements)
 		}
-		data := Tensor(DType(), rapid.Just(shape)).Draw(t, "data")
+		data := tensorOf(t, drawDType, shape)
 		return casefile.New(drawONNXSlice(t, shape), map[string]*engine.Tensor{"data": data})
 	})
 }
@@ -207,10 +205,7 @@ const (
 
 // onnxIndexDTypeWeights: int64 (either byte order), int32 and the other
 // integer types, a float type. Only int64 is valid (bad_input otherwise).
-var onnxIndexDTypeWeights = []struct {
-	dt     engine.DType
-	weight int
-}{
+var onnxIndexDTypeWeights = []weightedDType{
 	{engine.Int64Type, 960},
 	{engine.Int32Type, 20},
 	{engine.Uint64Type, 5},
@@ -237,9 +232,7 @@ func ONNXGatherNDCase() *rapid.Generator[*casefile.Case] {
 func drawONNXGatherND(t *rapid.T) *casefile.Case {
 	var dshape []int
 	if !chance(t, "scalar data", onnxScalarDataPerMille) {
-		dshape = rapid.Custom(func(t *rapid.T) []int {
-			return drawShape(t, 1, 6, gatherParamsBudget)
-		}).Draw(t, "data shape")
+		dshape = drawShape(t, 1, 6, gatherParamsBudget)
 	}
 	if !chance(t, "empty data", emptyParamsPerMil) {
 		for i, d := range dshape {
@@ -251,7 +244,7 @@ func drawONNXGatherND(t *rapid.T) *casefile.Case {
 	if len(dshape) > 1 && chance(t, "empty slices", onnxEmptySlicesPerMille) {
 		dshape[len(dshape)-1] = 0
 	}
-	data := Tensor(DType(), rapid.Just(dshape)).Draw(t, "data")
+	data := tensorOf(t, drawDType, dshape)
 	r := len(dshape)
 
 	b := drawBatchDims(t, r)
@@ -267,14 +260,7 @@ func drawONNXGatherND(t *rapid.T) *casefile.Case {
 		ishape = nil
 	}
 
-	w := make([]int, len(onnxIndexDTypeWeights))
-	for i, d := range onnxIndexDTypeWeights {
-		w[i] = d.weight
-	}
-	idt := onnxIndexDTypeWeights[pick(t, "index dtype", w...)].dt
-	if idt.HasByteOrder() {
-		idt.BigEndian = chance(t, "big-endian", bigEndianPerMille)
-	}
+	idt := drawWeightedDType(t, onnxIndexDTypeWeights)
 	values := make([]int64, engine.NumElements(ishape))
 	badRate := onnxBadRowsPerMille
 	if engine.NumElements(dshape[min(nb+depth, r):]) == 0 {

@@ -21,6 +21,9 @@ const highRankWeight = 6
 // ones, as (weight, first size, last size).
 type dimCategory struct{ weight, lo, hi int }
 
+// rate returns c's weight (for pickOf).
+func (c dimCategory) rate() int { return c.weight }
+
 var (
 	// dimsLowRank is used for ranks up to 8.
 	dimsLowRank = []dimCategory{{7, 0, 0}, {20, 1, 1}, {60, 2, 5}, {13, 6, 12}}
@@ -32,7 +35,10 @@ var (
 // Shape returns a generator of shapes of rank 0 to 8: mostly ranks 1 to
 // 4, dimensions mostly 2 to 5, often 1, sometimes 0 and sometimes up to 12,
 // with at most MaxElements elements.
-func Shape() *rapid.Generator[[]int] { return ShapeN(0, 8) }
+func Shape() *rapid.Generator[[]int] { return shapes }
+
+// shapes is the generator Shape returns, made once.
+var shapes = ShapeN(0, 8)
 
 // ShapeN returns a generator of shapes whose rank is in [minRank, maxRank]
 // (0 <= minRank <= maxRank <= engine.MaxRank), with the distribution of
@@ -52,7 +58,9 @@ func ShapeN(minRank, maxRank int) *rapid.Generator[[]int] {
 // offset. A dimension that would take the product of the non-zero
 // dimensions above budget becomes 1.
 func drawShape(t *rapid.T, minRank, maxRank, budget int) []int {
-	var ranks, weights []int
+	// At most ranks 0 to 8 and the band above: arrays, not allocations.
+	var ranksBuf, weightsBuf [len(rankWeights) + 1]int
+	ranks, weights := ranksBuf[:0], weightsBuf[:0]
 	for r := minRank; r <= maxRank && r <= 8; r++ {
 		ranks = append(ranks, r)
 		weights = append(weights, rankWeights[r])
@@ -91,10 +99,6 @@ func drawDims(t *rapid.T, rank int, cats []dimCategory, budget int) []int {
 
 // drawDim draws one dimension from the categories.
 func drawDim(t *rapid.T, cats []dimCategory) int {
-	w := make([]int, len(cats))
-	for i, c := range cats {
-		w[i] = c.weight
-	}
-	c := cats[pick(t, "dim category", w...)]
+	c := cats[pickOf(t, "dim category", cats, dimCategory.rate)]
 	return c.lo + offset(t, "dim", c.hi-c.lo)
 }

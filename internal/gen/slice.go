@@ -129,8 +129,8 @@ func drawSlice(t *rapid.T, shape []int) map[string]any {
 // with a shape of rank 0 to 8 and a SliceSpec for it.
 func SliceCase() *rapid.Generator[*casefile.Case] {
 	return rapid.Custom(func(t *rapid.T) *casefile.Case {
-		shape := Shape().Draw(t, "shape")
-		x := Tensor(DType(), rapid.Just(shape)).Draw(t, "x")
+		shape := drawShape(t, 0, 8, MaxElements)
+		x := tensorOf(t, drawDType, shape)
 		return casefile.New(drawSlice(t, shape), map[string]*engine.Tensor{"x": x})
 	})
 }

@@ -367,8 +367,8 @@ func roleDims(roles []int, shape []int) []int {
 // stops at 8, the semantics do not) and a StridedSliceSpec for it.
 func StridedSliceCase() *rapid.Generator[*casefile.Case] {
 	return rapid.Custom(func(t *rapid.T) *casefile.Case {
-		shape := ShapeN(0, 12).Draw(t, "shape")
-		x := Tensor(DType(), rapid.Just(shape)).Draw(t, "x")
+		shape := drawShape(t, 0, 12, MaxElements)
+		x := tensorOf(t, drawDType, shape)
 		return casefile.New(drawStridedSlice(t, shape), map[string]*engine.Tensor{"x": x})
 	})
 }

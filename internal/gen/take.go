@@ -53,14 +53,13 @@ type weightedDType struct {
 	weight int
 }
 
+// rate returns d's weight (for pickOf).
+func (d weightedDType) rate() int { return d.weight }
+
 // drawWeightedDType draws one of dts; multi-byte types are big-endian
 // about one time in seven.
 func drawWeightedDType(t *rapid.T, dts []weightedDType) engine.DType {
-	w := make([]int, len(dts))
-	for i, d := range dts {
-		w[i] = d.weight
-	}
-	dt := dts[pick(t, "index dtype", w...)].dt
+	dt := dts[pickOf(t, "index dtype", dts, weightedDType.rate)].dt
 	if dt.HasByteOrder() {
 		dt.BigEndian = chance(t, "big-endian", bigEndianPerMille)
 	}
@@ -287,7 +286,7 @@ func TakeCase() *rapid.Generator[*casefile.Case] {
 // result) or the error kind.
 func drawTake(t *rapid.T) (*casefile.Case, engine.ErrorKind) {
 	shape := drawDataShape(t, 0, 4)
-	a := Tensor(DType(), rapid.Just(shape)).Draw(t, "a")
+	a := tensorOf(t, drawDType, shape)
 	r := len(shape)
 	spec := map[string]any{"op": casefile.OpTake}
 
@@ -420,7 +419,7 @@ func drawTakeAlongAxis(t *rapid.T) (*casefile.Case, engine.ErrorKind) {
 	if !chance(t, "scalar arr", takeAlongScalarArrPerMille) {
 		shape = drawDataShape(t, 1, 4)
 	}
-	arr := Tensor(DType(), rapid.Just(shape)).Draw(t, "arr")
+	arr := tensorOf(t, drawDType, shape)
 	r := len(shape)
 	spec := map[string]any{"op": casefile.OpTakeAlongAxis}
 	var p plan

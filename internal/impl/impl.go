@@ -197,9 +197,11 @@ func (p *Protocol) Run(ctx context.Context, c *casefile.Case) protocol.Answer {
 	}
 	// The request is encoded once the client has room for it. A case
 	// that is not valid is sent as written: the child must refuse it.
-	appendRequest := c.AppendRequest
+	var appendRequest func([]byte) ([]byte, error)
 	if p.hello.Arrays == protocol.ArraysRaw {
 		appendRequest = c.AppendRawRequest
+	} else {
+		appendRequest = c.AppendRequest
 	}
 	a := p.client.DoAppend(ctx, c.RequestSize(), appendRequest)
 	if a.IsSkip() {

@@ -717,22 +717,14 @@ func (c *Client) onTimer() {
 	c.failLocked(c.child, CrashTimeout, reason, head)
 }
 
-// onLine handles one response line from ch.
+// onLine handles one response line from ch. It keeps nothing of line,
+// which the reader reuses once it returns.
 func (c *Client) onLine(ch *child, line []byte) {
-	var fields map[string]json.RawMessage
-	var perr error
-	var resp Answer
 	bad := ""
 	id, resp, idOK := plainOutput(line, ch.raw)
-	if idOK {
-		fields = map[string]json.RawMessage{} // not nil: the line is an object
-	} else {
-		perr = json.Unmarshal(line, &fields)
-		idRaw, hasID := fields["id"]
-		idOK = perr == nil && fields != nil && hasID && json.Unmarshal(idRaw, &id) == nil
-		if idOK {
-			resp, bad = parseResponse(fields, ch.raw)
-		}
+	object := idOK
+	if !idOK {
+		object, id, idOK, resp, bad = parseLine(line, ch.raw)
 	}
 
 	c.mu.Lock()
@@ -754,7 +746,7 @@ func (c *Client) onLine(ch *child, line []byte) {
 	}
 	if cl == nil {
 		switch {
-		case perr != nil || fields == nil:
+		case !object:
 			c.failLocked(ch, CrashGarbage, "garbage response (not a JSON object): "+quote(line), nil)
 		case !idOK:
 			c.failLocked(ch, CrashGarbage, "garbage response (no integer id): "+quote(line), nil)
@@ -784,6 +776,23 @@ func (c *Client) onLine(ch *child, line []byte) {
 	c.afterAnswerLocked(cl)
 }
 
+// parseLine reads a response line the general way, with the JSON
+// decoder: whether it is a JSON object, its id (idOK if it has an integer
+// one) and, if it does, its answer (bad says what is wrong with it, see
+// parseResponse).
+func parseLine(line []byte, raw bool) (object bool, id int64, idOK bool, resp Answer, bad string) {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(line, &fields) != nil || fields == nil {
+		return false, 0, false, resp, ""
+	}
+	idRaw, hasID := fields["id"]
+	if !hasID || json.Unmarshal(idRaw, &id) != nil {
+		return true, 0, false, resp, ""
+	}
+	resp, bad = parseResponse(fields, raw)
+	return true, id, true, resp, bad
+}
+
 // secondAnswerLocked handles a second answer from ch for case id (see
 // Client): the case's Answer becomes a CrashProtocol if its caller has
 // not received the first answer yet, and a Fault is recorded otherwise.
@@ -810,13 +819,15 @@ func (c *Client) secondAnswerLocked(ch *child, id int64, line []byte) {
 	}
 }
 
-// plainOutput reads the common answer `{"id":N,"output":"BASE64"}`,
-// written exactly so (no spaces, N a decimal integer without leading
-// zeros, the string only base64 characters), and, from a child that
-// takes raw arrays, `{"id":N,"output":{"dtype":...}}` with the array as
-// rawarray.Append writes it, without the JSON decoder. ok is false for
-// any other line, which onLine then reads the general way; a line
-// plainOutput accepts means the same to both.
+// plainOutput reads the common answers without the JSON decoder:
+// `{"id":N,"output":"BASE64"}`, written exactly so (no spaces, N a
+// decimal integer without leading zeros, the string only base64
+// characters); from a child that takes raw arrays,
+// `{"id":N,"output":{"dtype":...}}` with the array as rawarray.Append
+// writes it; and the errors `{"id":N,"error":{"kind":"K","message":"M"}}`
+// with an optional `,"type":"T"` after the message (see plainError). ok
+// is false for any other line, which onLine then reads the general way;
+// a line plainOutput accepts means the same to both.
 func plainOutput(line []byte, raw bool) (id int64, a Answer, ok bool) {
 	const head, mid, tail = `{"id":`, `,"output":"`, `"}`
 	rest, found := bytes.CutPrefix(line, []byte(head))
@@ -833,6 +844,10 @@ func plainOutput(line []byte, raw bool) (id int64, a Answer, ok bool) {
 	id, err := strconv.ParseInt(string(rest[:n]), 10, 64)
 	if err != nil {
 		return 0, a, false
+	}
+	if obj, found := bytes.CutPrefix(rest[n:], []byte(`,"error":{"kind":"`)); found {
+		a, ok = plainError(obj)
+		return id, a, ok
 	}
 	if raw {
 		if obj, found := bytes.CutPrefix(rest[n:], []byte(`,"output":`)); found && len(obj) > 0 && obj[0] == '{' {
@@ -866,6 +881,49 @@ func plainOutput(line []byte, raw bool) (id int64, a Answer, ok bool) {
 		return 0, a, false // the general way reports it
 	}
 	return id, EncodedOutput(output[:m]), true
+}
+
+// plainError reads the end of an error answer after `"kind":"`:
+// `K","message":"M"}}` or `K","message":"M","type":"T"}}`, with K a valid
+// kind, M a string without escapes or control characters in valid UTF-8
+// (the JSON decoder reads it as it is written) and T a valid type (see
+// ValidType). ok is false for anything else.
+func plainError(b []byte) (a Answer, ok bool) {
+	i := bytes.IndexByte(b, '"')
+	if i < 0 {
+		return a, false
+	}
+	kind := engine.ErrorKind(b[:i])
+	rest, found := bytes.CutPrefix(b[i:], []byte(`","message":"`))
+	if !kind.Valid() || !found {
+		return a, false
+	}
+	i = bytes.IndexByte(rest, '"')
+	if i < 0 {
+		return a, false
+	}
+	msg := rest[:i]
+	for _, c := range msg {
+		if c < 0x20 || c == '\\' {
+			return a, false
+		}
+	}
+	if !utf8.Valid(msg) {
+		return a, false
+	}
+	rest = rest[i+1:]
+	typ := ""
+	if t, found := bytes.CutPrefix(rest, []byte(`,"type":"`)); found {
+		i = bytes.IndexByte(t, '"')
+		if i < 0 || !ValidType(string(t[:i])) {
+			return a, false
+		}
+		typ, rest = string(t[:i]), t[i+1:]
+	}
+	if string(rest) != "}}" {
+		return a, false
+	}
+	return TypedError(kind, Truncate(string(msg), MaxMessageBytes), typ), true
 }
 
 // rawAnswer is the answer of an output given as a raw array that reads
@@ -1361,8 +1419,8 @@ func (ch *child) readLoop(c *Client) {
 			c.onExit(ch, err)
 			return
 		}
-		// Copy: ReadSlice's buffer is reused.
-		c.onLine(ch, append([]byte(nil), line...))
+		// line is valid until the next read: onLine keeps nothing of it.
+		c.onLine(ch, line)
 	}
 }
 
@@ -1378,6 +1436,7 @@ func (ch *child) wake() {
 func (ch *child) writeLoop() {
 	w := bufio.NewWriterSize(ch.stdin, 1<<16)
 	defer ch.stdin.Close()
+	var spare [][]byte
 	for {
 		select {
 		case <-ch.wakeCh:
@@ -1394,9 +1453,11 @@ func (ch *child) writeLoop() {
 		case <-ch.exited:
 			return
 		}
+		// The queue and spare swap: the lines queued from now on go to
+		// the slice this loop wrote last time.
 		ch.mu.Lock()
 		lines := ch.queue
-		ch.queue = nil
+		ch.queue = spare[:0]
 		ch.mu.Unlock()
 		for _, l := range lines {
 			if _, err := w.Write(l); err != nil {
@@ -1406,6 +1467,8 @@ func (ch *child) writeLoop() {
 		if err := w.Flush(); err != nil {
 			return
 		}
+		clear(lines) // keeps no line alive
+		spare = lines
 	}
 }
 

@@ -573,3 +573,69 @@ func TestCloseReportsExitStatus(t *testing.T) {
 		t.Errorf("Close() = %v, want exit status 9", err)
 	}
 }
+
+// TestOnLineKeepsNothingOfTheLine checks that the answer onLine gives a
+// case holds nothing of the line it read: the reader reuses its buffer
+// for the next line as soon as onLine returns.
+func TestOnLineKeepsNothingOfTheLine(t *testing.T) {
+	c := startChild(t, "hangall", Options{CloseTimeout: 100 * time.Millisecond})
+	tests := []struct {
+		rule string
+		line string
+		want response
+	}{
+		{"an output in the common form", `{"id":%d,"output":"YWJj"}`, response{Output: []byte("abc")}},
+		{"an output the general way", `{"output": "YWJj", "id": %d}`, response{Output: []byte("abc")}},
+		{"an error in the common form", `{"id":%d,"error":{"kind":"out_of_range","message":"m"}}`, response{ErrKind: "out_of_range", ErrMessage: "m"}},
+		{"an error the general way", `{"id": %d, "error": {"kind": "out_of_range", "message": "m"}}`, response{ErrKind: "out_of_range", ErrMessage: "m"}},
+	}
+	for _, tt := range tests {
+		c.mu.Lock()
+		ch := c.child
+		c.nextID++
+		cl := &call{id: c.nextID, line: []byte("{}\n"), done: make(chan Answer, 1)}
+		c.sendLocked(ch, cl)
+		c.mu.Unlock()
+		line := []byte(fmt.Sprintf(tt.line, cl.id))
+		c.onLine(ch, line)
+		for i := range line {
+			line[i] = 'x'
+		}
+		tt.want.ID = cl.id
+		if diff := cmp.Diff(tt.want, responseOf(<-cl.done, cl.id)); diff != "" {
+			t.Errorf("%s: the answer after its line was overwritten (-want +got):\n%s", tt.rule, diff)
+		}
+	}
+}
+
+// TestPlainOutputErrors checks which error answers plainOutput reads
+// without the JSON decoder: the compact form a child writes, with or
+// without a type; anything else (escapes in the message, an unknown kind,
+// an invalid type, another field) is left to the general reader.
+func TestPlainOutputErrors(t *testing.T) {
+	tests := []struct {
+		rule     string
+		line     string
+		ok       bool
+		kind     engine.ErrorKind
+		msg, typ string
+	}{
+		{"an error without a type", `{"id":3,"error":{"kind":"out_of_range","message":"index 5"}}`, true, engine.OutOfRange, "index 5", ""},
+		{"an error with a type", `{"id":3,"error":{"kind":"bad_input","message":"m","type":"numpy.AxisError"}}`, true, engine.BadInput, "m", "numpy.AxisError"},
+		{"a message in UTF-8 is read as written", `{"id":3,"error":{"kind":"invalid_spec","message":"é"}}`, true, engine.InvalidSpec, "é", ""},
+		{"a message with an escape is left to the decoder", `{"id":3,"error":{"kind":"invalid_spec","message":"a\"b"}}`, false, "", "", ""},
+		{"an unknown kind is left to the decoder", `{"id":3,"error":{"kind":"nope","message":"m"}}`, false, "", "", ""},
+		{"an invalid type is left to the decoder", `{"id":3,"error":{"kind":"bad_input","message":"m","type":"1x"}}`, false, "", "", ""},
+		{"another field is left to the decoder", `{"id":3,"error":{"kind":"bad_input","message":"m"},"skip":""}`, false, "", "", ""},
+	}
+	for _, tt := range tests {
+		id, a, ok := plainOutput([]byte(tt.line), false)
+		if ok != tt.ok {
+			t.Errorf("%s: accepted %v, want %v", tt.rule, ok, tt.ok)
+			continue
+		}
+		if ok && (id != 3 || !a.IsError() || a.Kind() != tt.kind || a.Message() != tt.msg || a.Type() != tt.typ) {
+			t.Errorf("%s: id %d, answer %+v", tt.rule, id, a)
+		}
+	}
+}

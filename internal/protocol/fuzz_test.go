@@ -10,7 +10,8 @@ import (
 // parsers (the hello line and a response line): they must never panic,
 // a response they accept must hold exactly one result (a crash the child
 // reports has the code CrashReported when it gives none), and a line the
-// fast reader plainOutput accepts must mean the same to the general one.
+// fast reader plainOutput accepts (outputs and errors) must mean the same
+// to the general one.
 func FuzzProtocolLines(f *testing.F) {
 	for _, seed := range []string{
 		`{"hello": {"name": "x", "version": "1", "ops": ["getitem"]}}`,
@@ -27,6 +28,12 @@ func FuzzProtocolLines(f *testing.F) {
 		`{"id":7,"output":{"dtype":"<i4","shape":[3],"data":"AQAAAAIAAAA="}}`,
 		`{"id":7,"output":{"dtype":"|b1","shape":[],"data":"AQ=="}}`,
 		`{"id":7,"output":{"dtype":"<i4","shape":[2,],"data":"AQAAAAIAAAA="}}`,
+		`{"id":7,"error":{"kind":"out_of_range","message":"index 3 is out of bounds"}}`,
+		`{"id":7,"error":{"kind":"bad_input","message":"m","type":"numpy.AxisError"}}`,
+		`{"id":7,"error":{"kind":"bad_input","message":"a \"quote\" \u00e9","type":"IndexError"}}`,
+		`{"id":7,"error":{"kind":"bad_input","message":"m","type":"1x"}}`,
+		`{"id":7,"error":{"kind":"nope","message":"m"}}`,
+		`{"id":7,"error":{"kind":"invalid_spec","message":"m"},"skip":"x"}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -48,7 +55,7 @@ func FuzzProtocolLines(f *testing.F) {
 			if jsonErr != nil || json.Unmarshal(line, &general) != nil || bad != "" {
 				t.Fatalf("plainOutput accepted %q, which is not a valid response", line)
 			}
-			if r, f := responseOf(a, 0), responseOf(fast, 0); general.ID != id || !reflect.DeepEqual(r, f) {
+			if r, f := responseOf(a, 0), responseOf(fast, 0); general.ID != id || !reflect.DeepEqual(r, f) || a.Type() != fast.Type() {
 				t.Fatalf("plainOutput (raw %v) read %q as id %d, %+v; the JSON decoder as id %d, %+v", raw, line, id, f, general.ID, r)
 			}
 		}

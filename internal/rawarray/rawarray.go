@@ -21,7 +21,7 @@ import (
 // Append appends t in the raw form, its elements in row-major order.
 func Append(dst []byte, t *engine.Tensor) []byte {
 	dst = append(dst, `{"dtype":"`...)
-	dst = append(dst, t.DType.String()...)
+	dst = t.DType.AppendString(dst)
 	dst = append(dst, `","shape":[`...)
 	for i, d := range t.Shape {
 		if i > 0 {
@@ -52,7 +52,7 @@ func Parse(b []byte) (t *engine.Tensor, ok bool, err error) {
 	if !found {
 		return nil, false, nil
 	}
-	var shape []int
+	shape := make([]int, 0, 8) // one allocation for the usual ranks
 	for len(rest) > 0 && rest[0] != ']' {
 		n := 0
 		for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {

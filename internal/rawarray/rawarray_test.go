@@ -85,3 +85,13 @@ func TestInvalid(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendAllocatesNothing checks that Append writes into a buffer with
+// room without allocating: every request of a fuzz run appends its inputs.
+func TestAppendAllocatesNothing(t *testing.T) {
+	x := tensor(">U2", []int{1, 1}, "\x00\x00\x00a\x00\x00\x00b")
+	buf := make([]byte, 0, 256)
+	if allocs := testing.AllocsPerRun(100, func() { Append(buf, x) }); allocs != 0 {
+		t.Errorf("Append into a buffer with room: %v allocations, want 0", allocs)
+	}
+}
