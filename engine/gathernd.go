@@ -345,6 +345,22 @@ func (c *rowCursor) fill(offsets []int) int {
 		return bad
 	}
 	// Little-endian int64 indices, the common case: read them in place.
+	if len(c.row) == 2 {
+		if c.r == c.batchEnd {
+			c.batchOffset += c.batchBytes
+			c.batchEnd += c.rowsPerBatch
+		}
+		if c.r+len(offsets) <= c.batchEnd {
+			return c.fillPairs(offsets)
+		}
+	}
+	return c.fillInt64(offsets)
+}
+
+// fillInt64 is fill for little-endian int64 indices under TF's bounds
+// rule (no variant), read in place.
+func (c *rowCursor) fillInt64(offsets []int) int {
+	bad := -1
 	depth := len(c.row)
 	b := c.indices.Data[c.r*depth*8 : (c.r+len(offsets))*depth*8]
 	for k := range offsets {
@@ -368,6 +384,33 @@ func (c *rowCursor) fill(offsets []int) int {
 			bad = k
 		}
 	}
+	return bad
+}
+
+// fillPairs is fillInt64 for rows of two components, all in the batch
+// entry of row c.r (c.r < c.batchEnd): one loop without the per-component
+// loop, slices and calls of fillInt64, for gather_nd of single elements
+// of a matrix (the gather-scalars row of engine/kernels_bench_test.go),
+// where resolving the rows took about as long as the scattered reads.
+func (c *rowCursor) fillPairs(offsets []int) int {
+	base := c.batchOffset
+	d0, d1 := uint64(c.dims[0]), uint64(c.dims[1])
+	s0, s1 := c.strides[0], c.strides[1]
+	b := c.indices.Data[c.r*16 : (c.r+len(offsets))*16]
+	bad := -1
+	for k := range offsets {
+		i0 := binary.LittleEndian.Uint64(b[16*k : 16*k+8 : 16*k+8])
+		i1 := binary.LittleEndian.Uint64(b[16*k+8 : 16*k+16 : 16*k+16])
+		if i0 >= d0 || i1 >= d1 { // a negative component, as uint64, too
+			offsets[k] = -1
+			if bad < 0 {
+				bad = k
+			}
+			continue
+		}
+		offsets[k] = base + int(i0)*s0 + int(i1)*s1
+	}
+	c.r += len(offsets)
 	return bad
 }
 
