@@ -23,6 +23,14 @@ MASK64 = (1 << 64) - 1
 
 
 INT64 = np.dtype(np.int64)
+INTP = np.dtype(np.intp)
+
+# Index arrays of at most this many values are checked and turned into
+# positions in plain Python (a list from tolist()): on a few dozen values
+# that is cheaper than the NumPy calls a vectorized check makes, each of
+# which costs about a microsecond whatever the size. Larger ones take the
+# vectorized path.
+SMALL = 256
 
 
 def short(v):
@@ -103,6 +111,25 @@ def shape_count(shape, itemsize):
     if count > INT64_MAX // itemsize:
         raise invalid("output shape %s is too large" % (shape,))
     return count
+
+
+def unravel(i, shape):
+    """The position of flat (C-order) element i of an array of shape, as a
+    list: np.unravel_index in plain Python."""
+    pos = []
+    for d in reversed(shape):
+        i, r = divmod(i, d)
+        pos.append(r)
+    pos.reverse()
+    return pos
+
+
+def c_strides(shape):
+    """The C-order strides of shape, in elements."""
+    strides = [1] * len(shape)
+    for j in range(len(shape) - 2, -1, -1):
+        strides[j] = strides[j + 1] * shape[j + 1]
+    return strides
 
 
 def count_of(shape):

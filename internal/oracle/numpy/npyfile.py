@@ -227,7 +227,9 @@ def load_raw(name, v):
         descr, shape, data = v["dtype"], v["shape"], v["data"]
     except KeyError:
         raise bad('input %r: raw array: want "dtype", "shape" and "data"' % name)
-    dt = raw_dtype(name, descr)
+    dt = RAW_DTYPES.get(descr)
+    if dt is None or type(dt) is str:
+        dt = raw_dtype(name, descr)
     if type(shape) is not list or len(shape) > MAX_RANK:
         raise bad("input %r: raw array: \"shape\" must be a list of at most %d dimensions" % (name, MAX_RANK))
     n = 1
@@ -249,9 +251,20 @@ def load_raw(name, v):
     return ndarray(tuple(shape), dt, b)
 
 
+# Raw answers: each dtype's .str as bytes, and the answer's format by the
+# result's rank (as many %d as dimensions).
+DTYPE_STR = {}
+RAW_FORMATS = [b'{"id":%s,"output":{"dtype":"%s","shape":[' + b",".join([b"%d"] * n) + b'],"data":"%s"}}\n'
+               for n in range(MAX_RANK + 1)]
+
+
 def raw_output(rid, result):
     """The answer line (bytes) giving result, a C-contiguous array, as a
     raw array."""
-    return b'{"id":%s,"output":{"dtype":"%s","shape":[%s],"data":"%s"}}\n' % (
-        rid, result.dtype.str.encode("ascii"), ",".join(map(str, result.shape)).encode("ascii"),
-        b2a_base64(result.tobytes(), newline=False))
+    dt = result.dtype
+    s = DTYPE_STR.get(dt)
+    if s is None:
+        if len(DTYPE_STR) >= 4096:
+            DTYPE_STR.clear()
+        s = DTYPE_STR[dt] = dt.str.encode("ascii")
+    return RAW_FORMATS[result.ndim] % ((rid, s) + result.shape + (b2a_base64(result.tobytes(), newline=False),))

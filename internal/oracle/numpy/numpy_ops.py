@@ -270,7 +270,7 @@ def op_take(spec, inputs):
             return np.empty(out_shape, a.dtype), a.dtype
         indices = np.mod(indices.astype(INT64), n)
     try:
-        r = np.asarray(np.take(a, indices, axis=axis, mode=mode))
+        r = np.asarray(a.take(indices, axis=axis, mode=mode))  # what np.take calls
     except IndexError as e:
         raise out_of_range(one_line(e), exception_class(e))
     except (ValueError, TypeError) as e:

@@ -3,7 +3,8 @@ GatherElements-13, with the specification's checks."""
 
 import numpy as np
 
-from common import INT64, INT64_MAX, MAX_RANK, bad, invalid, out_of_range, shape_count
+from common import (INT64, INT64_MAX, INTP, MAX_RANK, SMALL, bad, c_strides, invalid, out_of_range, shape_count,
+                    unravel)
 
 
 def onnx_slice_item(d, start, end, step):
@@ -96,19 +97,6 @@ def op_onnx_gather_nd(spec, inputs):
         # the size of its rows is allocated.
         return np.empty(out_shape, dtype=data.dtype), data.dtype
     dims = data.shape[b:b + k]
-    tuples = indices.astype(INT64, copy=False).reshape(rows, k)
-    if k > 0:
-        # Every component must be in [-s, s) on its axis of size s.
-        hi = np.array(dims, dtype=INT64)
-        outside = (tuples < -hi) | (tuples >= hi)
-        if outside.any():
-            i = int(np.argmax(outside.any(axis=1)))
-            raise out_of_range("indices tuple %d = %s is outside data.shape[%d:%d] = %s"
-                               % (i, tuples[i].tolist(), b, b + k, dims))
-        tuples = np.where(tuples < 0, tuples + hi, tuples)
-        within = np.ravel_multi_index(tuple(tuples.T), dims)  # position in a batch entry
-    else:
-        within = np.zeros(rows, dtype=INT64)  # each tuple selects the whole entry
     # Rows of data viewed as (batch entries * index positions, slice).
     per_entry = 1
     for d in dims:
@@ -119,10 +107,56 @@ def op_onnx_gather_nd(spec, inputs):
     tail = 1
     for d in data.shape[b + k:]:
         tail *= d
+    if rows * max(k, 1) <= SMALL:
+        flat = gather_nd_rows(indices.ravel().tolist(), rows, k, dims, b, rows // entries, per_entry)
+        return take_rows(data, entries * per_entry, tail, flat).reshape(out_shape), data.dtype
+    tuples = indices.astype(INT64, copy=False).reshape(rows, k)
+    if k > 0:
+        # Every component must be in [-s, s) on its axis of size s.
+        hi = np.array(dims, dtype=INT64)
+        outside = (tuples < -hi) | (tuples >= hi)
+        if outside.any():
+            i = int(np.argmax(outside.any(axis=1)))
+            raise tuple_outside(i, tuples[i].tolist(), b, dims)
+        tuples = np.where(tuples < 0, tuples + hi, tuples)
+        within = np.ravel_multi_index(tuple(tuples.T), dims)  # position in a batch entry
+    else:
+        within = np.zeros(rows, dtype=INT64)  # each tuple selects the whole entry
     entry = np.arange(rows, dtype=INT64) // (rows // entries)
     flat = entry * per_entry + within
     res = data.reshape(entries * per_entry, tail)[flat]
     return res.reshape(out_shape), data.dtype
+
+
+def tuple_outside(i, row, b, dims):
+    return out_of_range("indices tuple %d = %s is outside data.shape[%d:%d] = %s" % (i, row, b, b + len(dims), dims))
+
+
+def gather_nd_rows(vals, rows, k, dims, b, per_entry_rows, per_entry):
+    """op_onnx_gather_nd's row positions in plain Python, for few index
+    values: vals is indices flattened, rows tuples of k components; tuple r
+    belongs to batch entry r // per_entry_rows and reads the row of data
+    that its components name in that entry (C order over dims)."""
+    flat = []
+    pos = 0
+    for r in range(rows):
+        f = 0
+        for j in range(k):
+            v, s = vals[pos + j], dims[j]
+            if v < -s or v >= s:
+                raise tuple_outside(r, vals[pos:pos + k], b, dims)
+            f = f * s + (v + s if v < 0 else v)
+        flat.append(r // per_entry_rows * per_entry + f)
+        pos += k
+    return flat
+
+
+def take_rows(data, nrows, tail, flat):
+    """The rows flat (a list of positions) of data viewed as (nrows, tail),
+    as an array of shape (len(flat), tail)."""
+    if tail == 1:
+        return data.reshape(nrows)[np.array(flat, dtype=INTP)]
+    return data.reshape(nrows, tail).take(flat, 0)
 
 
 def onnx_indices(indices, op):
@@ -138,16 +172,26 @@ def onnx_axis(axis, r):
 
 
 def onnx_wrap(indices, s):
-    """int64 indices along an axis of size s, each in [-s, s-1] (else
-    out_of_range), negative ones wrapped once."""
+    """The positions along an axis of size s that indices name, each index
+    in [-s, s-1] (else out_of_range), negative ones wrapped once: a list in
+    C order for a small array (SMALL values), else an int64 array of
+    indices' shape."""
+    if indices.size <= SMALL:
+        vals = indices.ravel().tolist()
+        if vals and (min(vals) < -s or max(vals) >= s):
+            i = next(i for i, v in enumerate(vals) if v < -s or v >= s)
+            raise index_outside(unravel(i, indices.shape), vals[i], s)
+        return [v + s if v < 0 else v for v in vals]
     idx = indices.astype(INT64, copy=False)
-    if idx.size:
-        outside = (idx < -s) | (idx >= s)
-        if outside.any():
-            pos = np.unravel_index(int(np.argmax(outside)), idx.shape)
-            raise out_of_range("indices%s = %d is outside [-%d, %d]" % (list(map(int, pos)), int(idx[pos]), s, s - 1))
-        idx = np.where(idx < 0, idx + s, idx)
-    return idx
+    outside = (idx < -s) | (idx >= s)
+    if outside.any():
+        pos = np.unravel_index(int(np.argmax(outside)), idx.shape)
+        raise index_outside(list(map(int, pos)), int(idx[pos]), s)
+    return np.where(idx < 0, idx + s, idx)
+
+
+def index_outside(pos, v, s):
+    return out_of_range("indices%s = %d is outside [-%d, %d]" % (pos, v, s, s - 1))
 
 
 def op_onnx_gather(spec, inputs):
@@ -167,9 +211,9 @@ def op_onnx_gather(spec, inputs):
                       % (MAX_RANK, len(out_shape)))
     shape_count(out_shape, data.dtype.itemsize)
     idx = onnx_wrap(indices, data.shape[axis])
-    if idx.size == 0:
+    if len(idx) == 0:
         return np.empty(out_shape, dtype=data.dtype), data.dtype
-    res = np.take(data, idx.reshape(-1), axis=axis)
+    res = data.take(idx if type(idx) is list else idx.reshape(-1), axis)
     return res.reshape(out_shape), data.dtype
 
 
@@ -193,7 +237,22 @@ def op_onnx_gather_elements(spec, inputs):
             raise invalid("indices.shape[%d] = %d exceeds data.shape[%d] = %d"
                           % (d, indices.shape[d], d, data.shape[d]))
     idx = onnx_wrap(indices, data.shape[axis])
-    if idx.size == 0:
+    if len(idx) == 0:
         return np.empty(indices.shape, dtype=data.dtype), data.dtype
+    if type(idx) is list:
+        # Few values: the flat position in data of each result element,
+        # its own position but along the axis, where the index says.
+        strides = c_strides(data.shape)
+        base = [0]
+        for d in range(r):
+            n = indices.shape[d]
+            if d == axis:
+                base = [p for p in base for _ in range(n)]
+            else:
+                st = strides[d]
+                base = [p + j * st for p in base for j in range(n)]
+        st = strides[axis]
+        flat = np.array([p + v * st for p, v in zip(base, idx)], dtype=INTP)
+        return data.reshape(-1)[flat].reshape(indices.shape), data.dtype
     part = data[tuple(slice(None) if d == axis else slice(0, indices.shape[d]) for d in range(r))]
     return np.take_along_axis(part, idx, axis), data.dtype

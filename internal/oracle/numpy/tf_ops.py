@@ -3,7 +3,8 @@ gather, with TF's checks."""
 
 import numpy as np
 
-from common import (INT64_MAX, MAX_RANK, MAX_SPEC_LENGTH, bad, int64_indices, invalid, out_of_range, shape_count)
+from common import (INT64_MAX, INTP, MAX_RANK, MAX_SPEC_LENGTH, SMALL, bad, int64_indices, invalid, out_of_range,
+                    shape_count, unravel)
 from numpy_ops import numpy_index
 
 
@@ -170,7 +171,7 @@ def op_gather_nd(spec, inputs):
     size = 1
     for d in dims:
         size *= d
-    if rows * k <= 64:
+    if rows * max(k, 1) <= SMALL:
         return gather_small(params, indices, policy, rows, k, dims, size, tail, per_batch, out_shape)
     # uint64 values above int64 wrap to negative numbers: out of range.
     idx = indices.astype(np.int64).reshape(rows, k)
@@ -222,7 +223,10 @@ def gather_small(params, indices, policy, rows, k, dims, size, tail, per_batch, 
             f = f * d + v
         flat.append(f + (r // per_batch) * size)
         pos += k
-    res = params.reshape(-1, tail)[flat]
+    if tail == 1:
+        res = params.reshape(-1)[np.array(flat, dtype=INTP)]
+    else:
+        res = params.reshape(-1, tail).take(flat, 0)
     if bad_rows:
         res[bad_rows] = np.zeros((), dtype=params.dtype)
     return res.reshape(out_shape), params.dtype
@@ -274,15 +278,6 @@ def op_gather(spec, inputs):
             pos = np.unravel_index(0, indices.shape)
             raise out_of_range("indices%s = %d is not in [0, 0)" % (list(map(int, pos)), int(indices[pos])))
         return np.zeros(out_shape, dtype=params.dtype), params.dtype
-    idx = int64_indices(indices)
-    outside = (idx < 0) | (idx >= n)
-    any_bad = bool(outside.any())
-    if any_bad:
-        if policy == "error":
-            pos = np.unravel_index(int(np.argmax(outside)), indices.shape)
-            raise out_of_range("indices%s = %d is not in [0, %d)"
-                               % (list(map(int, pos)), int(idx[pos]), n))
-        idx = np.where(outside, 0, idx)
     batch = 1
     for d in params.shape[:b]:
         batch *= d
@@ -292,9 +287,53 @@ def op_gather(spec, inputs):
     inner = 1
     for d in params.shape[axis + 1:]:
         inner *= d
+    if indices.size * outer <= SMALL:
+        return gather_few(params, indices, policy, n, batch, outer, inner, out_shape), params.dtype
+    idx = int64_indices(indices)
+    outside = (idx < 0) | (idx >= n)
+    any_bad = bool(outside.any())
+    if any_bad:
+        if policy == "error":
+            pos = np.unravel_index(int(np.argmax(outside)), indices.shape)
+            raise out_of_range("indices%s = %d is not in [0, %d)"
+                               % (list(map(int, pos)), int(idx[pos]), n))
+        idx = np.where(outside, 0, idx)
     rows = idx.reshape(batch, -1)  # per batch entry, its index values
     p4 = params.reshape(batch, outer, n, inner)
     res = p4[np.arange(batch)[:, None], :, rows]  # (batch, values, outer, inner)
     if any_bad:
         res[outside.reshape(batch, -1)] = np.zeros((), dtype=params.dtype)
     return res.transpose(0, 2, 1, 3).reshape(out_shape), params.dtype
+
+
+def gather_few(params, indices, policy, n, batch, outer, inner, out_shape):
+    """The rest of op_gather for few index values, in plain Python: params
+    viewed as (batch, outer, n, inner) rows of inner elements; the result
+    is, in C order over (batch, outer, index value of that batch entry),
+    the row the value names, or zeros for a value outside [0, n) under
+    bad_indices "zero"."""
+    vals = indices.ravel().tolist()
+    if min(vals) < 0 or max(vals) >= n:
+        if policy == "error":
+            i = next(i for i, v in enumerate(vals) if v < 0 or v >= n)
+            raise out_of_range("indices%s = %d is not in [0, %d)" % (unravel(i, indices.shape), vals[i], n))
+    m = len(vals) // batch  # index values per batch entry
+    rows = []
+    zero = []
+    for bt in range(batch):
+        mine = vals[bt * m:(bt + 1) * m]
+        for o in range(outer):
+            start = (bt * outer + o) * n
+            for v in mine:
+                if 0 <= v < n:
+                    rows.append(start + v)
+                else:
+                    zero.append(len(rows))
+                    rows.append(0)
+    if inner == 1:
+        res = params.reshape(-1)[np.array(rows, dtype=INTP)]
+    else:
+        res = params.reshape(-1, inner).take(rows, 0)
+    if zero:
+        res[zero] = np.zeros((), dtype=params.dtype)
+    return res.reshape(out_shape)
