@@ -92,7 +92,7 @@ command line starting a conform/1 child.
 		fset.Uint64Var(&o.seed, "seed", 0, "generator `seed` (0: a random one, printed)")
 		fset.StringVar(&o.out, "out", "fuzz-findings", "save minimal cases in `DIR`")
 		shard := fset.String("shard", "0/1", "run shard `i/n` of the case space")
-		fset.IntVar(&o.workers, "workers", 64, "cases in flight")
+		fset.IntVar(&o.workers, "workers", fuzz.DefaultWorkers, "cases in flight")
 		fset.DurationVar(&o.shrinkTime, "shrink-time", 5*time.Second, "time limit for shrinking one disagreement")
 		fset.IntVar(&o.maxShrinks, "max-findings", 25, "save at most `N` minimal cases no rule explains (one per signature or divergence class; causes are not bounded)")
 		fset.StringVar(&o.known, "known-failures", "", "`FILE` of signatures and causes expected to disagree (check's format)")

@@ -54,7 +54,7 @@ type Options struct {
 	Shard, Shards int
 	// Out is the directory minimal cases are saved in ("" saves nothing).
 	Out string
-	// Workers is the number of cases in flight.
+	// Workers is the number of cases in flight (default DefaultWorkers).
 	Workers int
 	// ShrinkTime bounds the shrinking of one disagreement.
 	ShrinkTime time.Duration
@@ -347,7 +347,7 @@ func withDefaults(opts Options) (Options, []string, error) {
 		return opts, nil, fmt.Errorf("%s supports none of the ops %v", opts.Impl.Name(), casefile.OpNames())
 	}
 	if opts.Workers < 1 {
-		opts.Workers = 64
+		opts.Workers = DefaultWorkers
 	}
 	if opts.MaxShrinks < 1 {
 		opts.MaxShrinks = 20
@@ -375,6 +375,13 @@ func deadlineContexts(runCtx context.Context, start time.Time, opts Options) (ca
 		cancelCases()
 	}
 }
+
+// DefaultWorkers is the number of cases in flight when Options.Workers is
+// not set: enough that each child of a fast oracle reads many requests at
+// a time and answers them in few writes (with 64, NumPy's two children
+// read about 12 requests a read; fuzz against NumPy ran 1% to 21% faster
+// with 256 in three alternating pairs of runs).
+const DefaultWorkers = 256
 
 // shrinkers is the number of disagreements shrunk at once.
 const shrinkers = 4
@@ -604,11 +611,11 @@ func (r *run) generate() {
 }
 
 // yieldToShrinking pauses worker w while disagreements wait to be shrunk,
-// unless it is one of the first eighth of the workers: shrinking compares
-// one case at a time, and would otherwise queue behind every generated
-// case in flight.
+// unless it is one of the first eighth of the workers (at most 8):
+// shrinking compares one case at a time, and would otherwise queue behind
+// every generated case in flight.
 func (r *run) yieldToShrinking(w int) {
-	for w >= r.opts.Workers/8 && r.pending.Load() > 0 && r.genCtx.Err() == nil {
+	for w >= min(r.opts.Workers/8, 8) && r.pending.Load() > 0 && r.genCtx.Err() == nil {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
