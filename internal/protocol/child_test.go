@@ -36,6 +36,16 @@ const childEnv = "CONFORM_TEST_CHILD"
 // childState names a file a "flaky" child counts its starts in.
 const childStateEnv = "CONFORM_TEST_CHILD_STATE"
 
+// countStart counts one more start of the child in the file
+// childStateEnv names and returns how many there were before.
+func countStart() int {
+	path := os.Getenv(childStateEnv)
+	data, _ := os.ReadFile(path)
+	n, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	os.WriteFile(path, []byte(strconv.Itoa(n+1)), 0o644)
+	return n
+}
+
 func runChild(mode string) {
 	out := bufio.NewWriter(os.Stdout)
 	hello := func() {
@@ -54,11 +64,7 @@ func runChild(mode string) {
 		time.Sleep(time.Hour)
 	case "flaky":
 		// The first start succeeds; every later one dies at hello.
-		path := os.Getenv(childStateEnv)
-		data, _ := os.ReadFile(path)
-		n, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-		os.WriteFile(path, []byte(strconv.Itoa(n+1)), 0o644)
-		if n > 0 {
+		if countStart() > 0 {
 			fmt.Fprintln(os.Stderr, "flaky: refusing to start again")
 			os.Exit(5)
 		}
@@ -66,11 +72,7 @@ func runChild(mode string) {
 	case "rawonce":
 		// The first start takes raw arrays; every later one says a
 		// plain hello.
-		path := os.Getenv(childStateEnv)
-		data, _ := os.ReadFile(path)
-		n, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-		os.WriteFile(path, []byte(strconv.Itoa(n+1)), 0o644)
-		if n > 0 {
+		if countStart() > 0 {
 			hello()
 			break
 		}

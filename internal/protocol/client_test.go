@@ -466,26 +466,33 @@ func TestStartErrors(t *testing.T) {
 func TestRestartLimit(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "starts")
 	c := startChild(t, "flaky", Options{Env: []string{childStateEnv + "=" + state}, MaxStartFailures: 2})
-	r := do(c, map[string]any{"crash": true})
-	if r.CrashKind != CrashDied {
-		t.Fatalf("crashing case: got %+v, want the child to die", r)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		r = do(c, map[string]any{"value": "v"})
-		if r.CrashKind == CrashUnavailable || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if r.CrashKind != CrashUnavailable {
-		t.Fatalf("after failed restarts: got %+v, want a crash of kind %q", r, CrashUnavailable)
-	}
+	r := killAndWaitUnavailable(t, c)
 	if !strings.Contains(r.Crash, "cannot restart the child (2 failures in a row)") || !strings.Contains(r.Crash, "refusing to start again") {
 		t.Errorf("after failed restarts: crash %q does not name the restart failures", r.Crash)
 	}
 	if err := c.Close(); err == nil || !strings.Contains(err.Error(), "cannot restart") {
 		t.Errorf("Close() = %v, want the restart error", err)
+	}
+}
+
+// killAndWaitUnavailable kills c's child with a crashing case and sends
+// cases until one finds that the child cannot be restarted (for 10 s at
+// most), returning that case's response.
+func killAndWaitUnavailable(t *testing.T, c *Client) response {
+	t.Helper()
+	if r := do(c, map[string]any{"crash": true}); r.CrashKind != CrashDied {
+		t.Fatalf("crashing case: got %+v, want the child to die", r)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		r := do(c, map[string]any{"value": "v"})
+		if r.CrashKind == CrashUnavailable {
+			return r
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after restarts that failed: got %+v, want a crash of kind %q", r, CrashUnavailable)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -495,21 +502,7 @@ func TestRestartLimit(t *testing.T) {
 func TestRestartWithAnotherHello(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "starts")
 	c := startChild(t, "rawonce", Options{Env: []string{childStateEnv + "=" + state}, MaxStartFailures: 2})
-	if r := do(c, map[string]any{"crash": true}); r.CrashKind != CrashDied {
-		t.Fatalf("crashing case: got %+v, want the child to die", r)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	var r response
-	for {
-		r = do(c, map[string]any{"value": "v"})
-		if r.CrashKind == CrashUnavailable || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if r.CrashKind != CrashUnavailable {
-		t.Fatalf("after restarts that said another hello: got %+v, want a crash of kind %q", r, CrashUnavailable)
-	}
+	killAndWaitUnavailable(t, c)
 	if !c.Hello().Same(Hello{Name: "testchild", Version: "1.0", Ops: []string{"getitem", "slice"}, Arrays: ArraysRaw}) {
 		t.Errorf("Hello() = %+v, want the first child's", c.Hello())
 	}
