@@ -295,17 +295,25 @@ func TestSecondAnswer(t *testing.T) {
 	}
 }
 
+// sendEmpty sends the request "{}" to c's child as the client sends any
+// request, and returns the child and the call, whose answer a test then
+// gives with c.onLine.
+func sendEmpty(c *Client) (*child, *call) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := c.child
+	c.nextID++
+	cl := &call{id: c.nextID, line: []byte("{}\n"), done: make(chan Answer, 1)}
+	c.sendLocked(ch, cl)
+	return ch, cl
+}
+
 // TestSecondAnswerReplacesUntakenResponse: a second answer that comes
 // while the first is still waiting for its caller replaces it, so the
 // caller sees the protocol error rather than either answer.
 func TestSecondAnswerReplacesUntakenResponse(t *testing.T) {
 	c := startChild(t, "hangall", Options{CloseTimeout: 100 * time.Millisecond})
-	c.mu.Lock()
-	ch := c.child
-	c.nextID++
-	cl := &call{id: c.nextID, line: []byte("{}\n"), done: make(chan Answer, 1)}
-	c.sendLocked(ch, cl)
-	c.mu.Unlock()
+	ch, cl := sendEmpty(c)
 	answer := []byte(fmt.Sprintf(`{"id":%d,"output":"YWJj"}`, cl.id))
 	c.onLine(ch, answer)
 	c.onLine(ch, answer) // nobody has received the first one yet
@@ -583,12 +591,7 @@ func TestOnLineKeepsNothingOfTheLine(t *testing.T) {
 		{"an error the general way", `{"id": %d, "error": {"kind": "out_of_range", "message": "m"}}`, response{ErrKind: "out_of_range", ErrMessage: "m"}},
 	}
 	for _, tt := range tests {
-		c.mu.Lock()
-		ch := c.child
-		c.nextID++
-		cl := &call{id: c.nextID, line: []byte("{}\n"), done: make(chan Answer, 1)}
-		c.sendLocked(ch, cl)
-		c.mu.Unlock()
+		ch, cl := sendEmpty(c)
 		line := []byte(fmt.Sprintf(tt.line, cl.id))
 		c.onLine(ch, line)
 		for i := range line {
