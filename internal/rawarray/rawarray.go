@@ -44,8 +44,8 @@ func Parse(b []byte) (t *engine.Tensor, ok bool, err error) {
 		return nil, false, nil
 	}
 	i := bytes.IndexByte(rest, '"')
-	if i < 0 || bytes.IndexByte(rest[:i], '\\') >= 0 {
-		return nil, false, nil // an escape: left to Decode
+	if i < 0 || bytes.IndexByte(rest[:i], '\\') >= 0 || hasControl(rest[:i]) {
+		return nil, false, nil // an escape or a control character: left to Decode
 	}
 	descr := rest[:i]
 	rest, found = bytes.CutPrefix(rest[i:], []byte(`","shape":[`))
@@ -73,11 +73,22 @@ func Parse(b []byte) (t *engine.Tensor, ok bool, err error) {
 		return nil, false, nil
 	}
 	b64, found := bytes.CutSuffix(rest, []byte(`"}`))
-	if !found || bytes.IndexByte(b64, '"') >= 0 || bytes.IndexByte(b64, '\\') >= 0 {
+	if !found || bytes.IndexByte(b64, '"') >= 0 || bytes.IndexByte(b64, '\\') >= 0 || hasControl(b64) {
 		return nil, false, nil
 	}
 	t, err = build(string(descr), shape, b64)
 	return t, true, err
+}
+
+// hasControl reports whether b holds a control character, which JSON does
+// not allow in a string as it is (a line with one is not JSON at all).
+func hasControl(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
 }
 
 // Decode reads an array in the raw form from any JSON object with the

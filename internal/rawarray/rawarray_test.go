@@ -74,6 +74,8 @@ func TestInvalid(t *testing.T) {
 		{"trailing comma in shape", `{"dtype":"|b1","shape":[1,],"data":"AQ=="}`, false},
 		{"missing data", `{"dtype":"|b1","shape":[]}`, false},
 		{"shape not a list", `{"dtype":"|b1","shape":1,"data":"AQ=="}`, false},
+		{"a control character in data is not JSON", "{\"dtype\":\"|b1\",\"shape\":[],\"data\":\"\nAQ==\"}", false},
+		{"a control character in dtype is not JSON", "{\"dtype\":\"|b1\t\",\"shape\":[],\"data\":\"AQ==\"}", false},
 	}
 	for _, tc := range tests {
 		_, ok, err := Parse([]byte(tc.text))
