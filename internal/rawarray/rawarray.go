@@ -14,6 +14,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/conformsuite/conform/engine"
 )
@@ -44,8 +45,8 @@ func Parse(b []byte) (t *engine.Tensor, ok bool, err error) {
 		return nil, false, nil
 	}
 	i := bytes.IndexByte(rest, '"')
-	if i < 0 || bytes.IndexByte(rest[:i], '\\') >= 0 || hasControl(rest[:i]) {
-		return nil, false, nil // an escape or a control character: left to Decode
+	if i < 0 || bytes.IndexByte(rest[:i], '\\') >= 0 || !plainText(rest[:i]) {
+		return nil, false, nil // an escape, a control character or bytes not UTF-8: left to Decode
 	}
 	descr := rest[:i]
 	rest, found = bytes.CutPrefix(rest[i:], []byte(`","shape":[`))
@@ -73,22 +74,24 @@ func Parse(b []byte) (t *engine.Tensor, ok bool, err error) {
 		return nil, false, nil
 	}
 	b64, found := bytes.CutSuffix(rest, []byte(`"}`))
-	if !found || bytes.IndexByte(b64, '"') >= 0 || bytes.IndexByte(b64, '\\') >= 0 || hasControl(b64) {
+	if !found || bytes.IndexByte(b64, '"') >= 0 || bytes.IndexByte(b64, '\\') >= 0 || !plainText(b64) {
 		return nil, false, nil
 	}
 	t, err = build(string(descr), shape, b64)
 	return t, true, err
 }
 
-// hasControl reports whether b holds a control character, which JSON does
-// not allow in a string as it is (a line with one is not JSON at all).
-func hasControl(b []byte) bool {
+// plainText reports whether the JSON decoder reads the string b as it is:
+// valid UTF-8 without control characters, which JSON does not allow in a
+// string as they are (a line with one is not JSON at all). An invalid
+// byte the decoder would read as U+FFFD.
+func plainText(b []byte) bool {
 	for _, c := range b {
 		if c < 0x20 {
-			return true
+			return false
 		}
 	}
-	return false
+	return utf8.Valid(b)
 }
 
 // Decode reads an array in the raw form from any JSON object with the

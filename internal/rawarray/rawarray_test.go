@@ -75,6 +75,7 @@ func TestInvalid(t *testing.T) {
 		{"missing data", `{"dtype":"|b1","shape":[]}`, false},
 		{"shape not a list", `{"dtype":"|b1","shape":1,"data":"AQ=="}`, false},
 		{"a control character in data is not JSON", "{\"dtype\":\"|b1\",\"shape\":[],\"data\":\"\nAQ==\"}", false},
+		{"bytes not UTF-8 in dtype are read as U+FFFD by the decoder", "{\"dtype\":\"|b1\xf3\",\"shape\":[],\"data\":\"AQ==\"}", false},
 		{"a control character in dtype is not JSON", "{\"dtype\":\"|b1\t\",\"shape\":[],\"data\":\"AQ==\"}", false},
 	}
 	for _, tc := range tests {
