@@ -903,12 +903,7 @@ func plainError(b []byte) (a Answer, ok bool) {
 		return a, false
 	}
 	msg := rest[:i]
-	for _, c := range msg {
-		if c < 0x20 || c == '\\' {
-			return a, false
-		}
-	}
-	if !utf8.Valid(msg) {
+	if !rawarray.Verbatim(msg) {
 		return a, false
 	}
 	rest = rest[i+1:]

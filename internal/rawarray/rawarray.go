@@ -45,7 +45,7 @@ func Parse(b []byte) (t *engine.Tensor, ok bool, err error) {
 		return nil, false, nil
 	}
 	i := bytes.IndexByte(rest, '"')
-	if i < 0 || bytes.IndexByte(rest[:i], '\\') >= 0 || !plainText(rest[:i]) {
+	if i < 0 || !Verbatim(rest[:i]) {
 		return nil, false, nil // an escape, a control character or bytes not UTF-8: left to Decode
 	}
 	descr := rest[:i]
@@ -74,20 +74,22 @@ func Parse(b []byte) (t *engine.Tensor, ok bool, err error) {
 		return nil, false, nil
 	}
 	b64, found := bytes.CutSuffix(rest, []byte(`"}`))
-	if !found || bytes.IndexByte(b64, '"') >= 0 || bytes.IndexByte(b64, '\\') >= 0 || !plainText(b64) {
+	if !found || bytes.IndexByte(b64, '"') >= 0 || !Verbatim(b64) {
 		return nil, false, nil
 	}
 	t, err = build(string(descr), shape, b64)
 	return t, true, err
 }
 
-// plainText reports whether the JSON decoder reads the string b as it is:
-// valid UTF-8 without control characters, which JSON does not allow in a
-// string as they are (a line with one is not JSON at all). An invalid
-// byte the decoder would read as U+FFFD.
-func plainText(b []byte) bool {
+// Verbatim reports whether the JSON decoder reads the contents b of a
+// string as they are written: no escape, no control character (which JSON
+// does not allow in a string as it is: a line with one is not JSON at
+// all) and valid UTF-8 (an invalid byte the decoder reads as U+FFFD).
+// The readers that skip the decoder for the common lines read only such
+// strings.
+func Verbatim(b []byte) bool {
 	for _, c := range b {
-		if c < 0x20 {
+		if c < 0x20 || c == '\\' {
 			return false
 		}
 	}
