@@ -109,9 +109,10 @@ def parse_index(text):
 def parse_item(item, key):
     """One item of the subscript as a NumPy key item; key holds the items before it."""
     if isinstance(item, ast.Slice):
+        # A bound NumPy refuses (x[1.0:2]) is left in the slice for NumPy to refuse (TypeError)
+        # when it reaches it: after the checks it makes on reading the items (an integer beyond
+        # int64, a second ellipsis, too many indices), before the positions after it.
         parts = [None if p is None else subscript_value(p) for p in (item.lower, item.upper, item.step)]
-        if any(isinstance(p, REFUSED_LITERALS) for p in parts):
-            raise Refused("invalid_spec", "slice indices must be integers or None")
         return slice(*parts)  # bounds beyond int64 are clamped by NumPy, as CPython does
     if isinstance(item, ast.Name) and item.id != "Ellipsis":
         return InputName(item.id)
