@@ -326,6 +326,11 @@ func writeFinding(w io.Writer, f fuzz.Finding, implName string) (saved int) {
 	}
 	printable.Fprintf(w, "    minimal case %s: %s: %s gives %v; %s gives %v (%d input elements, shrunk from %d)\n",
 		f.ID, neighbour.Describe(f.Case), implName, f.Got, reference, f.Want, elementsOf(f), f.Original)
+	if f.Detail != "" && fmt.Sprint(f.Got) == fmt.Sprint(f.Want) {
+		// Two outputs of one dtype and shape: their summaries read the
+		// same, so say where the elements differ.
+		printable.Fprintf(w, "    they differ: %s\n", f.Detail)
+	}
 	if f.Partial {
 		fmt.Fprintf(w, "    shrinking stopped at the --duration deadline: not necessarily minimal\n")
 	}

@@ -246,6 +246,31 @@ func TestFindingNamesReference(t *testing.T) {
 	}
 }
 
+// TestFindingSaysWhereValuesDiffer checks that a finding whose two
+// outputs read the same (one dtype and shape, other elements) says where
+// they differ, and one whose answers already read differently does not.
+func TestFindingSaysWhereValuesDiffer(t *testing.T) {
+	c := casefile.New(map[string]any{"op": "take", "axis": 0},
+		map[string]*engine.Tensor{"a": int32s(t, 1, 2), "indices": int64s(t, 0)})
+	tests := []struct {
+		got  protocol.Answer
+		want bool
+	}{
+		// Same dtype and shape, other values: the summaries are equal.
+		{protocol.Output(int32s(t, 2)), true},
+		// An error against an output: the summaries already differ.
+		{protocol.Error(engine.OutOfRange, ""), false},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		writeFinding(&b, fuzz.Finding{ID: "f", Case: c, Oracle: "numpy", Want: protocol.Output(int32s(t, 1)),
+			Got: tt.got, Detail: "element [0] is 2, want 1"}, "impl")
+		if got := strings.Contains(b.String(), "they differ: element [0] is 2, want 1"); got != tt.want {
+			t.Errorf("got %v: says where they differ %v, want %v:\n%s", tt.got, got, tt.want, b.String())
+		}
+	}
+}
+
 // TestShowONNX checks that the snippet of an ONNX op's case is ONNX code
 // (the operator's node made by onnx.helper, in a model that onnx.reference
 // or onnxruntime evaluates) and that it runs under the Python with NumPy
