@@ -311,7 +311,7 @@ def op_take(spec, inputs):
                       % (MAX_RANK, len(out_shape)), "ValueError")
     if mode == "wrap":
         # NumPy's wrap mode steps an index into range one axis length at a
-        # time: an index near INT64_MIN takes ages, and into an axis of
+        # time: an index near INT64_MIN or INT64_MAX takes ages, and into an axis of
         # length 0 it never ends (NumPy refuses that only when the result
         # has elements). The same positions, reduced here at once.
         n = shape[ax]
