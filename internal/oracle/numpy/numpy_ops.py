@@ -199,7 +199,10 @@ def advanced_index(x, items, inputs):
                 elif it.ndim:
                     shapes.append(it.shape)
         broadcast_or_fail(shapes)
-        iterator_limits(x, key, rest)
+        # Each item is at most one index array, but a boolean array one per
+        # dim it covers: fewer than 31 items and dims cannot reach a limit.
+        if len(key) + ndim >= MAX_RANK - 1:
+            iterator_limits(x, key, rest)
     # 8. NumPy itself: what it can still refuse is a value out of bounds.
     try:
         r = x[tuple(key)]
