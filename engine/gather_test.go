@@ -681,19 +681,29 @@ func TestTakeScalarResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	raw, err := engine.FromBytes(engine.DType{Kind: engine.Bool, Size: 1}, []int{2}, []byte{0, 7})
+	if err != nil {
+		t.Fatal(err)
+	}
 	zero := intTensor(t, nil, 1)
 	tests := []struct {
 		rule  string
+		a     *engine.Tensor // x when nil
 		spec  engine.TakeSpec
 		rules engine.Rules
 		want  array
 	}{
-		{"a 0-d result is a native-order scalar", engine.TakeSpec{}, engine.Rules{}, array{"<i4", []int{}, []byte{2, 0, 0, 0}}},
-		{"a 0-d result keeps the input's dtype under input-byte-order", engine.TakeSpec{}, engine.Rules{}.With(engine.InputByteOrder), array{">i4", []int{}, []byte{0, 0, 0, 2}}},
-		{"a flattened 0-d result is a scalar too", engine.TakeSpec{Flatten: true}, engine.Rules{}, array{"<i4", []int{}, []byte{2, 0, 0, 0}}},
+		{"a 0-d result is a native-order scalar", nil, engine.TakeSpec{}, engine.Rules{}, array{"<i4", []int{}, []byte{2, 0, 0, 0}}},
+		{"a 0-d result keeps the input's dtype under input-byte-order", nil, engine.TakeSpec{}, engine.Rules{}.With(engine.InputByteOrder), array{">i4", []int{}, []byte{0, 0, 0, 2}}},
+		{"a flattened 0-d result is a scalar too", nil, engine.TakeSpec{Flatten: true}, engine.Rules{}, array{"<i4", []int{}, []byte{2, 0, 0, 0}}},
+		{"a bool scalar is np.True_: a .npy byte of 7 gives 1", raw, engine.TakeSpec{}, engine.Rules{}, array{"|b1", []int{}, []byte{1}}},
 	}
 	for _, tt := range tests {
-		got, err := engine.TakeUnder(x, zero, tt.spec, tt.rules)
+		a := tt.a
+		if a == nil {
+			a = x
+		}
+		got, err := engine.TakeUnder(a, zero, tt.spec, tt.rules)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.rule, err)
 		}

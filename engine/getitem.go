@@ -260,6 +260,8 @@ func basicGetItem(x *Tensor, items []IndexItem, r Rules, fromBool []bool) (*Tens
 //     NUL byte);
 //   - U: likewise the code points without trailing NULs (np.str_), in a
 //     native-order U<n>, at least U1.
+//   - bool: np.True_ or np.False_, so a byte other than 0 and 1 (which a
+//     .npy file may hold; NumPy reads it as true) becomes 1.
 //
 // Native means little-endian, the byte order of every machine conform
 // runs on (ParseDType reads '=' the same way). Every other result is out
@@ -278,6 +280,13 @@ func getItemResult(rank int, items []IndexItem, out *Tensor, r Rules) *Tensor {
 	dt := out.DType
 	b := out.Bytes()
 	switch dt.Kind {
+	case Bool:
+		if b[0] > 1 {
+			// np.True_: a .npy byte other than 0 and 1 is true, and the
+			// scalar NumPy makes of it holds 1.
+			return &Tensor{DType: dt, Shape: []int{}, Strides: []int{}, Data: []byte{1}}
+		}
+		return out
 	case Bytes:
 		n := len(b)
 		for n > 0 && b[n-1] == 0 {

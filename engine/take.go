@@ -68,9 +68,10 @@ type TakeAlongAxisSpec struct {
 //
 // Where NumPy does not terminate, conform decides: wrap mode on an axis of
 // size 0 with an empty result (a.shape[axis+1:] empty) returns the empty
-// result, as clip mode does (NumPy loops forever subtracting 0); and a
-// negative index far below -n wraps by its remainder (NumPy adds n in a
-// loop, which for indices near INT64_MIN does not end in practice).
+// result, as clip mode does (NumPy loops forever subtracting 0); and an
+// index far outside [0, n) wraps by its remainder (NumPy adds or subtracts
+// n in a loop, which for indices near INT64_MIN or INT64_MAX does not end
+// in practice).
 func Take(a, indices *Tensor, spec TakeSpec) (*Tensor, error) {
 	return TakeUnder(a, indices, spec, Rules{})
 }

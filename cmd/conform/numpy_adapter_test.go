@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -11,7 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/conformsuite/conform/engine"
 	"github.com/conformsuite/conform/internal/casefile"
+	"github.com/conformsuite/conform/internal/npy"
 )
 
 // numpyAdapter is the plain NumPy conform/1 adapter of testdata/numpy_adapter.py:
@@ -203,4 +206,80 @@ func mustGlob(t *testing.T, pattern string) []string {
 		t.Fatalf("%s: %v", pattern, err)
 	}
 	return files
+}
+
+// npyB64 returns the base64 .npy of a tensor of the dtype descr and shape
+// whose bytes are data (zeros when nil).
+func npyB64(t *testing.T, descr string, shape []int, data []byte) string {
+	t.Helper()
+	dt, err := engine.ParseDType(descr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data == nil {
+		data = make([]byte, dt.Size*engine.NumElements(shape))
+	}
+	x, err := engine.FromBytes(dt, shape, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(npy.Encode(x))
+}
+
+// TestNumPyAdapterChecks checks the plain NumPy adapter's own checks on
+// requests the fuzz generator rarely or never makes, each answered as
+// NumPy 1.24 answers it (checked with /usr/bin/python3 by hand): an error
+// of the kind given, or an output ("").
+func TestNumPyAdapterChecks(t *testing.T) {
+	requireNumPy(t)
+	ones := func(n int) []int { return slices.Repeat([]int{1}, n) }
+	bools := func(n int) string { return "x[" + strings.Repeat("True, ", n) + "]" }
+	x3 := npyB64(t, "<i8", []int{3}, nil)
+	x0 := npyB64(t, "<i8", nil, nil)
+	u := npyB64(t, "<u8", nil, []byte{0, 0, 0, 0, 0, 0, 0, 0x80}) // 2**63
+	req := func(op string, fields string, inputs ...string) string {
+		in := []string{}
+		for i := 0; i < len(inputs); i += 2 {
+			in = append(in, strconv.Quote(inputs[i])+":"+strconv.Quote(inputs[i+1]))
+		}
+		return `{"id":1,"op":"` + op + `",` + fields + `"inputs":{` + strings.Join(in, ",") + `}}`
+	}
+	index := func(src string) string { return `"index":` + strconv.Quote(src) + `,` }
+	tests := []struct {
+		rule, request, kind string
+	}{
+		{"NumPy reads the items in order: a float index array before a 0-d uint64 beyond int64 is refused first (IndexError)",
+			req("getitem", index("x[f, u]"), "x", x3, "f", npyB64(t, "<f2", []int{1}, nil), "u", u), "invalid_spec"},
+		{"a 0-d uint64 beyond int64 before a float index array is NumPy's OverflowError",
+			req("getitem", index("x[u, f]"), "x", x3, "f", npyB64(t, "<f2", []int{1}, nil), "u", u), "out_of_range"},
+		{"leading white space and blank lines are allowed before the subscript",
+			req("getitem", index(" \n\tx[1]"), "x", x3), ""},
+		{"more than 64 items are too many indices (IndexError), however few dims they index",
+			req("getitem", index(bools(65)), "x", x0), "invalid_spec"},
+		{"32 index arrays and a one-element subspace: NumPy's index iterator refuses them (IndexError)",
+			req("getitem", index(bools(32)), "x", x0), "invalid_spec"},
+		{"33 index arrays: NumPy's index iterator refuses them whatever the subspace (IndexError)",
+			req("getitem", index("x["+strings.Repeat("True, ", 33)+":]"), "x", x3), "invalid_spec"},
+		{"31 index arrays are taken: the value 5 is out of bounds",
+			req("getitem", index("x["+strings.Repeat("True, ", 30)+"[5]]"), "x", x3), "out_of_range"},
+		{"take_along_axis on 32 dims is 32 index arrays without a subspace (IndexError)",
+			req("take_along_axis", `"axis":0,`, "arr", npyB64(t, "<i8", ones(32), nil), "indices", npyB64(t, "<i8", ones(32), nil)), "invalid_spec"},
+	}
+	for _, tt := range tests {
+		cmd := exec.Command("/usr/bin/python3", "testdata/numpy_adapter.py")
+		cmd.Stdin = strings.NewReader(tt.request + "\n")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v", tt.rule, err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		var answer struct {
+			Output string
+			Error  struct{ Kind string }
+		}
+		if len(lines) != 2 || json.Unmarshal([]byte(lines[1]), &answer) != nil ||
+			answer.Error.Kind != tt.kind || (tt.kind == "") != (answer.Output != "") {
+			t.Errorf("%s: answered %s, want kind %q (\"\": an output)", tt.rule, tail(lines[len(lines)-1], 1), tt.kind)
+		}
+	}
 }

@@ -4,7 +4,8 @@
 //
 // Parsing uses the Python 3.4 grammar of github.com/go-python/gpython; this
 // package then checks the syntax tree against the rules of NumPy's
-// indexing. Every rejected input yields an *engine.Error: invalid_spec for
+// indexing, and refuses async and await, keywords since Python 3.7, as
+// the Pythons NumPy 1.24 runs on do. Every rejected input yields an *engine.Error: invalid_spec for
 // anything that is not a valid index, and out_of_range for an integer index
 // that does not fit in int64 (it can never be in bounds).
 package expr
@@ -118,6 +119,9 @@ func parse(src string, plain bool) (items []engine.IndexItem, err error) {
 	tree, perr := parser.ParseString(text, py.EvalMode)
 	if perr != nil {
 		return nil, syntaxError(src, norm, text, skipped, perr)
+	}
+	if err := newKeyword(src, norm, text, skipped, tree); err != nil {
+		return nil, err
 	}
 	expr, ok := tree.(*ast.Expression)
 	if !ok {

@@ -302,12 +302,14 @@ func (s *scanner) integer() (ast.Expr, bool) {
 	return &ast.Num{N: (*py.BigInt)(n)}, true
 }
 
-// isKeyword reports whether w is a Python 3.4 keyword.
+// isKeyword reports whether w is a Python keyword: the 3.4 grammar's, and
+// async and await (Python 3.7), which Parse refuses (see newKeyword).
 func isKeyword(w string) bool {
 	switch w {
 	case "None", "True", "False", "and", "as", "assert", "break", "class", "continue", "def", "del",
 		"elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is",
-		"lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield":
+		"lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+		"async", "await":
 		return true
 	}
 	return false

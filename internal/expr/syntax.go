@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/conformsuite/conform/engine"
+	"github.com/go-python/gpython/ast"
 	"github.com/go-python/gpython/parser"
 	"github.com/go-python/gpython/py"
 )
@@ -34,6 +35,12 @@ func syntaxError(src, norm, text string, skipped int, perr error) error {
 	if ok {
 		pos = culprit(text, line, off, detail)
 	}
+	return syntaxErrorAt(src, norm, text, skipped, pos, detail)
+}
+
+// syntaxErrorAt builds the invalid_spec error for a syntax error at byte
+// pos of text (see syntaxError), with detail, the reason when known.
+func syntaxErrorAt(src, norm, text string, skipped, pos int, detail string) error {
 	atEnd := strings.TrimLeft(text[pos:], " \t\n") == ""
 	if atEnd {
 		// Point just past the last non-blank character.
@@ -184,4 +191,24 @@ func bytePos(text string, line, off int) int {
 		return len(text)
 	}
 	return p
+}
+
+// newKeyword returns the syntax error of the first name in tree that is a
+// keyword of the Python versions NumPy 1.24 runs on (3.8 to 3.11) but not
+// of the 3.4 grammar gpython parses: async and await (keywords since 3.7),
+// or nil. Python refuses such a subscript, so conform does too, rather
+// than reading x[async] as an index array named async.
+func newKeyword(src, norm, text string, skipped int, tree ast.Ast) error {
+	var found *ast.Name
+	ast.Walk(tree, func(n ast.Ast) bool {
+		if name, ok := n.(*ast.Name); ok && found == nil && (name.Id == "async" || name.Id == "await") {
+			found = name
+		}
+		return found == nil
+	})
+	if found == nil {
+		return nil
+	}
+	pos := bytePos(text, found.Lineno, found.ColOffset)
+	return syntaxErrorAt(src, norm, text, skipped, pos, fmt.Sprintf("%q is a keyword since Python 3.7", string(found.Id)))
 }

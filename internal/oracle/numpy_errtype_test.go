@@ -3,6 +3,8 @@ package oracle
 import (
 	"context"
 	"encoding/base64"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/conformsuite/conform/engine"
@@ -19,6 +21,11 @@ func TestNumPyOracleErrorType(t *testing.T) {
 	c := startOracle(t, "numpy")
 	a23 := npArange("<i8", 2, 3)
 	I := func(shape []int, v ...int64) *engine.Tensor { return npIntTensor("<i8", shape, v...) }
+	a0 := npArange("<i8")
+	a2 := npArange("<i8", 2)
+	bools := func(n int, more ...string) string { // x[True, True, ..., more...]
+		return "x[" + strings.Join(append(slices.Repeat([]string{"True"}, n), more...), ", ") + "]"
+	}
 	tests := []struct {
 		rule   string
 		op     string
@@ -40,6 +47,11 @@ func TestNumPyOracleErrorType(t *testing.T) {
 		{"take of 9 from 6 elements: IndexError", "take", nil, map[string]*engine.Tensor{"a": a23, "indices": I([]int{1}, 9)}, engine.OutOfRange, "IndexError"},
 		{"take_along_axis with indices of another rank: ValueError", "take_along_axis", map[string]any{"axis": 1}, map[string]*engine.Tensor{"arr": a23, "indices": I([]int{1}, 0)}, engine.InvalidSpec, "ValueError"},
 		{"take_along_axis with axis 5: numpy.AxisError", "take_along_axis", map[string]any{"axis": 5}, map[string]*engine.Tensor{"arr": a23, "indices": I([]int{1, 1}, 0)}, engine.InvalidSpec, "numpy.AxisError"},
+		{"32 index arrays and a one-element subspace: NumPy's iterator refuses them (IndexError)", "getitem", map[string]any{"index": bools(32)}, map[string]*engine.Tensor{"x": a0}, engine.InvalidSpec, "IndexError"},
+		{"33 index arrays: too many for NumPy's iterator, whatever the subspace (IndexError)", "getitem", map[string]any{"index": bools(33, ":")}, map[string]*engine.Tensor{"x": a2}, engine.InvalidSpec, "IndexError"},
+		{"31 index arrays and a one-element subspace are taken: the value 5 is then out of bounds", "getitem", map[string]any{"index": bools(30, "[5]")}, map[string]*engine.Tensor{"x": a2}, engine.OutOfRange, "IndexError"},
+		{"take with an axis beyond C int: NumPy's ValueError", "take", map[string]any{"axis": int64(1) << 31}, map[string]*engine.Tensor{"a": a23, "indices": I([]int{1}, 0)}, engine.InvalidSpec, "ValueError"},
+		{"take_along_axis with an axis beyond C int: NumPy's OverflowError", "take_along_axis", map[string]any{"axis": int64(-1) << 40}, map[string]*engine.Tensor{"arr": a23, "indices": I([]int{1, 1}, 0)}, engine.InvalidSpec, "OverflowError"},
 		{"x[i] without the input i is conform's own bad_input: no class", "getitem", map[string]any{"index": "x[i]"}, map[string]*engine.Tensor{"x": a23}, engine.BadInput, ""},
 		{"gather is TF's op: no Python class", "gather", nil, map[string]*engine.Tensor{"params": a23, "indices": I([]int{1}, 9)}, engine.OutOfRange, ""},
 	}

@@ -40,7 +40,7 @@ func TestSnippetGetItem(t *testing.T) {
 		{"an empty tuple is x[()]", getItem("x[()]"), "x[()]  # NumPy"},
 		{"a parenthesised tuple is flattened", getItem("x[(0, 1)]"), "x[0, 1]  # NumPy"},
 		{"an array input is written by its name", getItem("x[i, :]", "i"), "x[i, :]  # NumPy"},
-		{"an input named by a Python keyword is an item of the inputs dict", getItem("x[await]", "await"), `x[inputs["await"]]  # NumPy`},
+		{"an input whose name is not an ASCII identifier is an item of the inputs dict", getItem("x[é]", "é"), `x[inputs["\xe9"]]  # NumPy`},
 		{"an input named like a module the snippet uses is an item of the inputs dict", getItem("x[np]", "np"), `x[inputs["np"]]  # NumPy`},
 		{"a slice bound beyond int64 is clamped as CPython clamps it", getItem("x[9223372036854775808:]"), "x[9223372036854775807:]  # NumPy"},
 		{"comments and newlines inside the brackets are not copied", getItem("x[0, # a comment\n 1]"), "x[0, 1]  # NumPy"},

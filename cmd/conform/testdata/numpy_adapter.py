@@ -91,12 +91,15 @@ def parse_index(text):
     of ints, slices, None, Ellipsis, True/False (0-d boolean indices), arrays (inline lists)
     and InputNames (index arrays given as inputs)."""
     try:
-        tree = ast.parse(text, mode="eval").body
+        # Leading white space and blank lines are allowed, as before Python's eval.
+        tree = ast.parse(text.lstrip(" \t\r\n"), mode="eval").body
     except SyntaxError as e:
         raise Rejected("invalid_spec", f"syntax error in {text!r} at column {e.offset}")
     if not (isinstance(tree, ast.Subscript) and isinstance(tree.value, ast.Name)):
         raise Rejected("invalid_spec", "the index must be one subscript of a name, x[...]")
     items = tree.slice.elts if isinstance(tree.slice, ast.Tuple) else [tree.slice]
+    if len(items) > 2 * MAX_DIMS:  # NumPy counts the items before it reads any
+        raise Rejected("invalid_spec", f"too many indices: {len(items)} items")
     key = []
     for item in items:
         try:
@@ -180,14 +183,19 @@ def check_index(key, shape):
         dim += dims_used(k)
 
 
-def broadcast_fault(key, shape):
-    """After an IndexError: whether it was the index arrays not broadcasting together, with
-    every integer in bounds (NumPy checks those before it broadcasts the arrays)."""
+def ints_in_bounds(key, shape):
+    """Whether every integer of the index (0-d integer arrays too) is in bounds."""
     dim, ellipsis_dims = 0, len(shape) - sum(dims_used(k) for k in key)
     for k in key:
         if is_int_index(k) and not -shape[dim] <= int(k) < shape[dim]:
             return False
         dim += ellipsis_dims if k is Ellipsis else dims_used(k)
+    return True
+
+
+def broadcast_fault(key, shape):
+    """After an IndexError, with every integer in bounds (NumPy checks those first): whether
+    it was the index arrays not broadcasting together."""
     # An index array stands for its shape, a boolean one for its count of true elements.
     shapes = [(np.count_nonzero(k),) if is_bool_index(k) else k.shape
               for k in key if isinstance(k, (bool, np.ndarray))]
@@ -196,6 +204,31 @@ def broadcast_fault(key, shape):
     except ValueError:
         return True
     return False
+
+
+def iterator_fault(key, shape):
+    """After an IndexError, with every integer in bounds: whether it was NumPy's index
+    iterator refusing the index arrays. It takes at most 32 (a boolean array is one per
+    dimension, True and False one each; integers are not arrays), and at most 31 when the
+    rest of the result (its slices, new axes and the dims no item indexes) is one element.
+    A single boolean array of x's shape is NumPy's mask index, which needs no iterator."""
+    if len(key) == 1 and is_bool_index(key[0]) and np.shape(key[0]) == shape:
+        return False
+    arrays = sum(max(np.ndim(k), 1) if is_bool_index(k) else 1 for k in key
+                 if isinstance(k, (bool, np.ndarray)) and not is_int_index(k))
+    ellipsis_dims = len(shape) - sum(dims_used(k) for k in key)
+    rest, dim = 1, 0
+    for k in key:
+        if k is Ellipsis:
+            rest *= int(np.prod(shape[dim:dim + ellipsis_dims]))
+            dim += ellipsis_dims
+        elif isinstance(k, slice):
+            rest *= len(range(*k.indices(shape[dim])))
+            dim += 1
+        else:
+            dim += dims_used(k)
+    rest *= int(np.prod(shape[dim:]))  # the dims after the last item
+    return arrays > MAX_DIMS or (arrays == MAX_DIMS and rest == 1)
 
 
 def getitem(inputs, request):
@@ -212,17 +245,13 @@ def getitem(inputs, request):
         raise Rejected("bad_input", f"the index names {sorted(missing)}, which are not inputs")
     if error:
         raise error
-    for k in key:
-        # NumPy converts the items in order: a named 0-d unsigned index beyond int64 before a
-        # refused item is reported first.
-        if isinstance(k, Refused):
-            raise k
-        if isinstance(k, InputName):
-            a = inputs[k]
-            if a.ndim == 0 and a.dtype.kind == "u" and int(a) > INT64_MAX:
-                raise Rejected("out_of_range", f"index {int(a)} does not fit in int64")
     key = tuple(inputs[k] if isinstance(k, InputName) else k for k in key)
     for k in key:
+        # NumPy converts the items in order and stops at the first it refuses: a refused
+        # literal, an index array of another dtype than integer or bool, a 0-d unsigned
+        # index beyond int64.
+        if isinstance(k, Refused):
+            raise k
         if isinstance(k, np.ndarray):
             if k.dtype.kind not in "biu":
                 raise Rejected("invalid_spec", f"an index array of dtype {k.dtype}")
@@ -234,7 +263,7 @@ def getitem(inputs, request):
         # the 0-d array conform expects (native byte order, strings as wide as their value).
         return np.asarray(x[key])
     except IndexError as e:
-        if broadcast_fault(key, x.shape):
+        if ints_in_bounds(key, x.shape) and (broadcast_fault(key, x.shape) or iterator_fault(key, x.shape)):
             raise Rejected("invalid_spec", str(e))
         raise
 
@@ -417,6 +446,8 @@ def take_along_axis(inputs, request):
         if d != axis % arr.ndim and n != m and n != 1 and m != 1:
             raise Rejected("invalid_spec", f"indices of shape {indices.shape} do not broadcast "
                                            f"against arr of shape {arr.shape}")
+    if arr.ndim >= MAX_DIMS:  # one index array per dim, no subspace: NumPy takes 31 at most
+        raise Rejected("invalid_spec", f"{arr.ndim} dimensions: too many index arrays for NumPy")
     return np.take_along_axis(arr, indices, axis)
 
 

@@ -9,6 +9,9 @@ from casefields import load_inputs
 from subscript import AdvKey, BadSlice, Named, Refused, parse_index
 
 
+C_INT_MIN, C_INT_MAX = -2**31, 2**31 - 1  # the range of the C int NumPy reads an axis into
+
+
 def numpy_index(x, key, scalars=False):
     """x[key] by NumPy, with NumPy's errors mapped to kinds. A full integer
     index gives a NumPy scalar: with scalars, as np.asarray makes it (a 0-d
@@ -196,7 +199,11 @@ def advanced_index(x, items, inputs):
                 elif it.ndim:
                     shapes.append(it.shape)
         broadcast_or_fail(shapes)
-    # 7. NumPy itself: what it can still refuse is a value out of bounds.
+        # Each item is at most one index array, but a boolean array one per
+        # dim it covers: fewer than 31 items and dims cannot reach a limit.
+        if len(key) + ndim >= MAX_RANK - 1:
+            iterator_limits(x, key, rest)
+    # 8. NumPy itself: what it can still refuse is a value out of bounds.
     try:
         r = x[tuple(key)]
         if not isinstance(r, ndarray):
@@ -208,6 +215,50 @@ def advanced_index(x, items, inputs):
     except SystemError as e:
         raise Skip("NumPy cannot make a scalar of this element: %s" % one_line(e))
     return r
+
+
+def iterator_limits(x, key, rest):
+    """NumPy's index iterator (mapping.c, PyArray_MapIterNew) takes at most
+    32 index arrays, and at most 31 when the subspace (the part of the
+    result that slices, new axes and the dims no item indexes make) holds
+    one element: more is an IndexError whatever the values, a fault of the
+    index (invalid_spec). An index array counts one, a boolean one one per
+    dimension (its nonzero() arrays), True and False one each; integers
+    and 0-d integer arrays index the subspace and count none. A boolean
+    array of x's own shape alone is NumPy's mask index, not the iterator.
+    rest is the number of dims the ellipsis (or the implied trailing one)
+    covers."""
+    if len(key) == 1 and type(key[0]) is ndarray and key[0].shape == x.shape:
+        return
+    arrays = 0
+    subspace = 1
+    pos = 0
+    for it in key:
+        t = type(it)
+        if t is bool:
+            arrays += 1
+        elif it is Ellipsis:
+            subspace *= count_of(x.shape[pos:pos + rest])
+            pos += rest
+        elif it is None:
+            pass
+        elif t is slice:
+            subspace *= len(range(*it.indices(x.shape[pos])))
+            pos += 1
+        elif t is ndarray and it.dtype.kind == "b":
+            arrays += max(it.ndim, 1)
+            pos += it.ndim
+        elif t is ndarray and it.ndim:
+            arrays += 1
+            pos += 1
+        else:  # an integer or a 0-d integer array
+            pos += 1
+    subspace *= count_of(x.shape[pos:])  # the implied trailing dims
+    if arrays > MAX_RANK:
+        raise invalid("too many advanced (array) indices: %d, more than %d" % (arrays, MAX_RANK), "IndexError")
+    if subspace == 1 and arrays > MAX_RANK - 1:
+        raise invalid("when no subspace is given, the number of index arrays cannot be above %d, but %d index "
+                      "arrays found" % (MAX_RANK - 1, arrays), "IndexError")
 
 
 def broadcast_or_fail(shapes):
@@ -229,8 +280,8 @@ def broadcast_or_fail(shapes):
 def op_take(spec, inputs):
     """np.take(a, indices, axis, mode), NumPy 1.24. Its own checks come
     first, made here in NumPy's order because two of them share an
-    exception class with the bounds: the axis (AxisError; a 0-d a reads as
-    a vector), the index dtype (cast to intp with the 'safe' rule: bool and
+    exception class with the bounds: the axis (a ValueError beyond a C int,
+    else AxisError; a 0-d a reads as a vector), the index dtype (cast to intp with the 'safe' rule: bool and
     integers up to uint32 pass, uint64, floats and the rest are a
     TypeError), the result rank (ValueError; NumPy 1.24 overruns its shape
     buffer beyond 64 dims instead). What NumPy raises after that is an
@@ -246,6 +297,9 @@ def op_take(spec, inputs):
     else:
         shape = a.shape if a.ndim else (1,)
         nd = len(shape)
+        if not C_INT_MIN <= axis <= C_INT_MAX:
+            # np.take reads its axis as a C int (PyArray_AxisConverter).
+            raise invalid("axis %d: integer won't fit into a C int" % axis, "ValueError")
         if not -nd <= axis < nd:
             raise invalid("axis %d is out of bounds for array of dimension %d" % (axis, nd), "numpy.AxisError")
         ax = axis + nd if axis < 0 else axis
@@ -260,7 +314,7 @@ def op_take(spec, inputs):
                       % (MAX_RANK, len(out_shape)), "ValueError")
     if mode == "wrap":
         # NumPy's wrap mode steps an index into range one axis length at a
-        # time: an index near INT64_MIN takes ages, and into an axis of
+        # time: an index near INT64_MIN or INT64_MAX takes ages, and into an axis of
         # length 0 it never ends (NumPy refuses that only when the result
         # has elements). The same positions, reduced here at once.
         n = shape[ax]
@@ -280,7 +334,8 @@ def op_take(spec, inputs):
 
 def op_take_along_axis(spec, inputs):
     """np.take_along_axis(arr, indices, axis), NumPy 1.24: the axis
-    (AxisError; None takes along the flattened arr), indices of an integer
+    (OverflowError beyond a C int, else AxisError; None takes along the
+    flattened arr), indices of an integer
     dtype (IndexError), of arr's rank (ValueError), broadcasting against
     arr on every other dim (IndexError: shape mismatch), all checked here
     in that order; what NumPy's fancy indexing raises after that is an
@@ -293,6 +348,9 @@ def op_take_along_axis(spec, inputs):
         src, ax = arr.reshape(-1), 0
     else:
         nd = arr.ndim
+        if not C_INT_MIN <= axis <= C_INT_MAX:
+            # normalize_axis_index takes a C int.
+            raise invalid("axis %d: Python int too large to convert to C int" % axis, "OverflowError")
         if not -nd <= axis < nd:
             raise invalid("axis %d is out of bounds for array of dimension %d" % (axis, nd), "numpy.AxisError")
         src, ax = arr, axis + nd if axis < 0 else axis

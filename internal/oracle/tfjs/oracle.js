@@ -304,9 +304,10 @@ class PySyntax extends Error {}
 // out_of_range could be the right answer and the case is skipped).
 class Unsure extends Error {}
 
-const PY_KEYWORDS = new Set(['False', 'None', 'True', 'and', 'as', 'assert', 'break', 'class', 'continue',
-  'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is',
-  'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield']);
+// Python's keywords; async and await since Python 3.7, as in every Python NumPy 1.24 runs on.
+const PY_KEYWORDS = new Set(['False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class',
+  'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in',
+  'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield']);
 const OPERATORS = ['**=', '//=', '>>=', '<<=', '...', '**', '//', '<<', '>>', '<=', '>=', '==', '!=', '->',
   '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '@=', '+', '-', '*', '/', '%', '@', '&', '|', '^', '~',
   '<', '>', '(', ')', '[', ']', '{', '}', ',', ':', '.', ';', '='];
