@@ -139,7 +139,8 @@ function int32(list, what) {
 }
 
 // maskBits lists the positions of the set bits of a mask (an integer as
-// its 64-bit two's complement).
+// req.mask gives it: within int32 its 32-bit pattern, beyond int32 its
+// 64-bit two's complement).
 function maskBits(m) {
   const out = [];
   if (m.list !== undefined) {
