@@ -1,6 +1,9 @@
 package engine
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // MaxSpecLength bounds the number of entries of a strided_slice spec: TF
 // keeps the masks in 32-bit integers and requires n < 32.
@@ -17,9 +20,30 @@ type Mask struct {
 	Extra int
 }
 
-// MaskFromInt converts a TF integer bitmask. A negative value is taken as
-// its two's-complement bit pattern.
-func MaskFromInt(v int64) Mask { return Mask{Bits: uint64(v)} }
+// MaskFromInt converts a TF integer bitmask. TF keeps the masks in int32
+// attributes, so a value in the int32 range is its 32-bit two's-complement
+// pattern: -2^31 is bit 31 alone (one ellipsis bit, which TF's
+// "ellipsis_mask & (ellipsis_mask - 1)" check and TF.js accept), not bits
+// 31 to 63. A value beyond int32, which TF itself refuses as an attribute
+// ("out of range for an int32"), is taken as its 64-bit two's-complement
+// pattern: its bits past the spec's entries are ignored.
+func MaskFromInt(v int64) Mask {
+	if v >= math.MinInt32 && v <= math.MaxInt32 {
+		return Mask{Bits: uint64(uint32(v))}
+	}
+	return Mask{Bits: uint64(v)}
+}
+
+// Int returns the integer bitmask that MaskFromInt reads as m (its bits
+// 0-63; Extra is not representable): TF's int32 spelling when m has no
+// bit above 31 (bit 31 as the sign bit, so that TF takes the value), its
+// 64-bit two's-complement pattern otherwise.
+func (m Mask) Int() int64 {
+	if m.Bits>>32 == 0 {
+		return int64(int32(uint32(m.Bits)))
+	}
+	return int64(m.Bits)
+}
 
 // MaskFromList converts an OpenVINO 0/1 list mask. Entries other than 0
 // and 1 are an invalid_spec error.

@@ -45,6 +45,7 @@ func TestStridedSlice(t *testing.T) {
 		{"new axes after the ellipsis do not consume input dims", []int{2, 3}, engine.StridedSliceSpec{Begin: []int64{0, 0, 1}, End: []int64{0, 0, 2}, EllipsisMask: m(1), NewAxisMask: m(2)}, ok([]int{2, 1, 1}, 1, 4)},
 		{"mask bits beyond the spec length are ignored", []int{3}, engine.StridedSliceSpec{Begin: []int64{1}, End: []int64{2}, ShrinkAxisMask: m(2), NewAxisMask: m(4), BeginMask: m(8)}, ok([]int{1}, 1)},
 		{"a single ellipsis bit beyond the spec length is ignored", []int{3}, engine.StridedSliceSpec{Begin: []int64{1}, End: []int64{2}, EllipsisMask: m(4)}, ok([]int{1}, 1)},
+		{"an ellipsis_mask of -2^31 is TF's int32 bit 31 alone: one ellipsis, past the spec, ignored", []int{3}, engine.StridedSliceSpec{Begin: []int64{1}, End: []int64{2}, EllipsisMask: m(-1 << 31)}, ok([]int{1}, 1)},
 		{"two ellipsis bits are invalid even beyond the spec length", []int{3}, engine.StridedSliceSpec{Begin: []int64{1}, End: []int64{2}, EllipsisMask: m(1 | 4)}, fails(engine.InvalidSpec)},
 		{"more consuming entries than dims is invalid", []int{3}, engine.StridedSliceSpec{Begin: []int64{0, 0}, End: []int64{1, 1}}, fails(engine.InvalidSpec)},
 		{"begin, end and strides of different lengths are invalid", []int{3}, engine.StridedSliceSpec{Begin: []int64{0}, End: []int64{1, 2}}, fails(engine.InvalidSpec)},
@@ -68,6 +69,30 @@ func make1s(n int) []int {
 		s[i] = 1
 	}
 	return s
+}
+
+func TestMaskFromInt(t *testing.T) {
+	tests := []struct {
+		rule string
+		v    int64
+		want uint64
+	}{
+		{"bit i of the integer is bit i", 6, 6},
+		{"a value in the int32 range is TF's int32 mask: -2^31 is bit 31 alone", -1 << 31, 1 << 31},
+		{"a negative value in the int32 range sets bits up to 31 only", -2, 1<<32 - 2},
+		{"a value beyond int32 keeps its 64-bit pattern", 1 << 40, 1 << 40},
+		{"2^31, beyond int32, is bit 31 too (Int spells it -2^31, as TF takes it)", 1 << 31, 1 << 31},
+		{"a negative value beyond int32 keeps its 64-bit two's complement", -1<<31 - 1, 1<<64 - 1<<31 - 1},
+	}
+	for _, tt := range tests {
+		got := engine.MaskFromInt(tt.v)
+		if got != (engine.Mask{Bits: tt.want}) {
+			t.Errorf("%s: MaskFromInt(%d) = %+v, want bits %#x", tt.rule, tt.v, got, tt.want)
+		}
+		if back := got.Int(); engine.MaskFromInt(back) != got || (tt.v >= -1<<31 && tt.v < 1<<31 && back != tt.v) {
+			t.Errorf("%s: MaskFromInt(%d).Int() = %d, which does not read back as the same mask (or is not TF's int32 spelling)", tt.rule, tt.v, back)
+		}
+	}
 }
 
 func TestMaskFromList(t *testing.T) {

@@ -85,7 +85,7 @@ func stridedSliceSnippet(b *strings.Builder, c *Case) {
 	fmt.Fprintf(b, "tf.strided_slice(x, %s, %s, %s", pysrc.Ints(spec.Begin), pysrc.Ints(spec.End), pysrc.Ints(strides))
 	for _, mk := range masks {
 		if mk.m.Bits != 0 {
-			fmt.Fprintf(b, ", %s=%d", mk.name, int64(mk.m.Bits))
+			fmt.Fprintf(b, ", %s=%d", mk.name, mk.m.Int())
 		}
 	}
 	b.WriteString(")  # TensorFlow\n")

@@ -80,7 +80,7 @@ func (e *editor) rangeEdits() {
 			m, ok := maskBits(s, name)
 			for bit := 0; ok && bit < 64; bit++ {
 				if m&(1<<bit) != 0 {
-					e.add(fmt.Sprintf("%s bit %d cleared", name, bit), map[string]any{name: int64(m &^ (1 << bit))}, nil)
+					e.add(fmt.Sprintf("%s bit %d cleared", name, bit), map[string]any{name: engine.Mask{Bits: m &^ (1 << bit)}.Int()}, nil)
 				}
 			}
 		}

@@ -3,6 +3,7 @@ package oracle
 import (
 	"encoding/base64"
 	"fmt"
+	"math"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -377,6 +378,9 @@ func fixedCases() []*casefile.Case {
 		ss(map[string]any{"begin": []int64{1}, "end": []int64{0}, "strides": []int64{2}, "shrink_axis_mask": 1}, x("<f8", 3, 3)),
 		ss(map[string]any{"begin": []int64{0}, "end": []int64{0}, "ellipsis_mask": int64(1) << 40}, x("<f8", 3)),
 		ss(map[string]any{"begin": []int64{0}, "end": []int64{0}, "ellipsis_mask": int64(3)}, x("<f8", 3)),
+		// -2^31 is TF's int32 mask of bit 31 alone: one ellipsis bit, past the spec.
+		ss(map[string]any{"begin": []int64{0}, "end": []int64{0}, "ellipsis_mask": int64(math.MinInt32)}, x("<f8", 3)),
+		ss(map[string]any{"begin": []int64{1}, "end": []int64{2}, "ellipsis_mask": int64(math.MinInt32)}, x("<i4", 3)),
 		ss(map[string]any{"begin": []int64{0, 0}, "end": []int64{0, 0}, "new_axis_mask": []int64{1, 1, 0, 0, 1}}, x("<f8", 3)),
 		ss(map[string]any{"begin": make([]int64, 31), "end": make([]int64, 31), "new_axis_mask": int64(1)<<31 - 1}, x("<f8", 1, 1)),
 		casefile.New(map[string]any{"op": "slice", "begin": []int64{}, "size": []int64{}}, x(">i2")),

@@ -91,7 +91,10 @@ function ints(c, name, required, isInteger = isInt64) {
 }
 
 // mask reads a strided_slice mask: null when the case has none, {int} for
-// an integer bitmask, {list} for a list of 0/1 (checked here).
+// an integer bitmask, {list} for a list of 0/1 (checked here). TF's masks
+// are int32 attributes: an integer within int32 is its 32-bit pattern
+// (-2^31 is bit 31 alone, given as 2^31), one beyond int32 (which TF
+// refuses) its 64-bit pattern.
 function mask(c, name) {
   if (!has(c, name)) return null;
   const v = c[name];
@@ -103,6 +106,7 @@ function mask(c, name) {
     return { list };
   }
   if (!isInt64(v)) throw bad(`"${name}" must be an integer bitmask or a list of 0/1`);
+  if (v >= -(2n ** 31n) && v < 2n ** 31n) return { int: BigInt.asUintN(32, v) };
   return { int: v };
 }
 

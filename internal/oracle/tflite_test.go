@@ -740,6 +740,39 @@ func TestTFLiteTrap(t *testing.T) {
 	}
 }
 
+// TestTFLiteSeveralEllipsesIsolated checks that a STRIDED_SLICE spec with
+// several ellipsis bits, which TFLite runs instead of refusing (class
+// tflite-several-ellipses) and which leaves its heap corrupted, does not
+// change the answers of the cases after it: found with every mask
+// combination of 3-entry specs in a random order, where such specs made
+// later, unrelated cases trap. The last case's answer must be the one it
+// gets alone, in a fresh oracle.
+func TestTFLiteSeveralEllipsesIsolated(t *testing.T) {
+	x := map[string]*engine.Tensor{"x": arange32(2, 1, 3)}
+	ss := func(begin, end, strides []int64, masks ...int64) *casefile.Case {
+		spec := map[string]any{"op": "strided_slice", "begin": begin, "end": end, "strides": strides}
+		for i, name := range []string{"begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"} {
+			spec[name] = masks[i]
+		}
+		return casefile.New(spec, x)
+	}
+	i := func(v ...int64) []int64 { return v }
+	sequence := []*casefile.Case{
+		ss(i(0, 0, 1), i(-1, 2, 2), i(1, -1, 1), 0, 0, 0, 0, 0),
+		ss(i(-2, -2, 3), i(0, 0, 2), i(2, 1, 1), 5, 4, 7, 7, 1), // ellipsis bits 0-2
+		ss(i(1, 0, 2), i(1, -2, 4), i(-1, 1, 3), 4, 2, 5, 7, 6), // ellipsis bits 0 and 2
+	}
+	last := ss(i(-2, -1, -3), i(3, 0, 4), i(1, 2, 3), 6, 4, 0, 6, 6)
+	alone := do(startTFLite(t), last.Request(0))
+	c := startTFLite(t)
+	for _, m := range sequence {
+		do(c, m.Request(0))
+	}
+	if got := do(c, last.Request(0)); fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", alone) {
+		t.Errorf("after specs with several ellipses the case gets %+v; alone it gets %+v", got, alone)
+	}
+}
+
 // TestTFLiteMalformedRequests checks that the TFLite oracle answers
 // malformed requests with the error kind the engine gives them (or a
 // skip), never crashes, and keeps running.

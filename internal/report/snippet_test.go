@@ -54,6 +54,32 @@ func TestSnippetGetItem(t *testing.T) {
 	}
 }
 
+// TestSnippetStridedSliceMasks checks that a strided_slice snippet writes
+// each mask as an integer TF takes for it.
+func TestSnippetStridedSliceMasks(t *testing.T) {
+	tests := []struct {
+		rule  string
+		masks map[string]any
+		tf    string // the TensorFlow line of the snippet
+	}{
+		{"a mask within int32 is written as given", map[string]any{"begin_mask": int64(5)}, "tf.strided_slice(x, [0], [1], [1], begin_mask=5)  # TensorFlow"},
+		{"a negative mask within int32 stays TF's int32 value", map[string]any{"end_mask": int64(-2)}, "tf.strided_slice(x, [0], [1], [1], end_mask=-2)  # TensorFlow"},
+		{"bit 31 alone is -2^31, the int32 TF takes for it", map[string]any{"ellipsis_mask": int64(1) << 31}, "tf.strided_slice(x, [0], [1], [1], ellipsis_mask=-2147483648)  # TensorFlow"},
+		{"a list mask is written as the integer of its bits", map[string]any{"shrink_axis_mask": []int64{1, 0}}, "tf.strided_slice(x, [0], [1], [1], shrink_axis_mask=1)  # TensorFlow"},
+		{"bits above 31 keep the 64-bit value", map[string]any{"new_axis_mask": int64(1) << 40}, "tf.strided_slice(x, [0], [1], [1], new_axis_mask=1099511627776)  # TensorFlow"},
+	}
+	for _, tt := range tests {
+		fields := map[string]any{"op": "strided_slice", "begin": []int64{0}, "end": []int64{1}}
+		for k, v := range tt.masks {
+			fields[k] = v
+		}
+		got := Snippet(casefile.New(fields, map[string]*engine.Tensor{"x": x(2, 3)}))
+		if !strings.Contains(got, "\n"+tt.tf+"\n") {
+			t.Errorf("%s: the snippet lacks the line %q:\n%s", tt.rule, tt.tf, got)
+		}
+	}
+}
+
 // TestSnippetRunsNothingFromTheCase checks that no text of a hostile
 // case becomes code in its snippet: parsed as Python, the snippet imports
 // NumPy and TensorFlow and nothing else, and never names os.

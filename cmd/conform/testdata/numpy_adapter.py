@@ -277,8 +277,11 @@ def mask_bits(request, name):
         if any(bit not in (0, 1) or isinstance(bit, bool) for bit in mask):
             raise Rejected("invalid_spec", f"{name} entries must be 0 or 1")
         mask = sum(bit << i for i, bit in enumerate(mask))
-    # The masks are int64 bitmasks: -2**63 is bit 63 alone, not (as a Python int would have
-    # it) every bit from 63 up. Keep the 64 bits two's complement gives.
+    # TF's masks are int32 attributes: a value within int32 is its 32-bit two's complement
+    # (-2**31 is bit 31 alone); a larger one, which TF refuses, keeps the 64 bits two's
+    # complement gives (-2**63 is bit 63 alone, not every bit from 63 up as a Python int has it).
+    if -2**31 <= mask < 2**31:
+        return mask & (2**32 - 1)
     return mask & (2**64 - 1)
 
 

@@ -7,7 +7,7 @@ import binascii
 import json
 import os
 
-from common import INT64_MAX, INT64_MIN, MASK64, a2b_base64, bad, invalid, short
+from common import INT64_MAX, INT64_MIN, MASK32, MASK64, a2b_base64, bad, invalid, short
 from npyfile import load_npy, load_raw
 
 
@@ -90,7 +90,7 @@ def mask(case, name):
         return NO_MASK
     v = case[name]
     if type(v) is int:
-        return Mask(int64(v, name) & MASK64)
+        return int_mask(int64(v, name))
     if type(v) is list and len(v) <= 64:
         bits = 0
         for i, e in enumerate(v):
@@ -114,7 +114,14 @@ def mask(case, name):
         return m
     if not is_int(v):
         raise bad("%r must be an integer bitmask or a list of 0/1" % name)
-    return Mask(int64(v, name) & MASK64)
+    return int_mask(int64(v, name))
+
+
+def int_mask(v):
+    """The mask of an integer bitmask v. TF's masks are int32 attributes: a
+    value within int32 is its 32-bit pattern (-2**31 is bit 31 alone), one
+    beyond int32 (which TF refuses) its 64-bit pattern."""
+    return Mask(v & (MASK32 if -(1 << 31) <= v < (1 << 31) else MASK64))
 
 
 def parse_spec(case):

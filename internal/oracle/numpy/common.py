@@ -19,6 +19,7 @@ MAX_ITEMS = 64         # NumPy: at most 2*NPY_MAXDIMS index items
 MAX_SOURCE = 64 << 10  # internal/expr: longest index source
 MAX_HEADER = 10000     # NumPy 1.24 max_header_size
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+MASK32 = (1 << 32) - 1
 MASK64 = (1 << 64) - 1
 
 

@@ -139,7 +139,8 @@ function int32(list, what) {
 }
 
 // maskBits lists the positions of the set bits of a mask (an integer as
-// its 64-bit two's complement).
+// req.mask gives it: within int32 its 32-bit pattern, beyond int32 its
+// 64-bit two's complement).
 function maskBits(m) {
   const out = [];
   if (m.list !== undefined) {
@@ -441,8 +442,15 @@ function stridedSlice(s, x) {
   }
   const d = dataOperand(x, false);
   const key = `ss|${d.types}|${shapeKey(x.shape)}|${begin}|${end}|${strides}|${MASKS.map((k) => m[k])}`;
-  const outs = runModel(key, () => model.stridedSlice(d.types, x.shape, begin, end, strides, m), d.feeds);
-  return result(d, outs);
+  // With several ellipsis bits (which TFLite does not refuse) STRIDED_SLICE
+  // answers, but leaves the heap corrupted: later, unrelated cases trapped
+  // in a random order of every mask combination. The instance is made anew
+  // after such a spec, so that no other case depends on it.
+  try {
+    return result(d, runModel(key, () => model.stridedSlice(d.types, x.shape, begin, end, strides, m), d.feeds));
+  } finally {
+    if (m.ellipsis_mask & (m.ellipsis_mask - 1)) rt().reset();
+  }
 }
 
 // encodeIndex encodes getitem items as TF's Python __getitem__ does
@@ -676,6 +684,10 @@ function run(spec, inputs) {
   if (spec.op === 'gather_nd') kernelType(inputs.params, true);
   else if (spec.op === 'gather') gatherParamsType(inputs.params);
   else kernelType(inputs.x, false);
+  for (const [name, a] of Object.entries(inputs)) {
+    const i = a.shape.findIndex((d) => d > INT32_MAX);
+    if (i >= 0) throw new Skip(`${name}.shape[${i}] = ${a.shape[i]} does not fit TFLite's int32 tensor shapes`, 'int32-limit');
+  }
   switch (spec.op) {
     case 'strided_slice': return stridedSlice(spec, inputs.x);
     case 'slice': return slice(spec, inputs.x);

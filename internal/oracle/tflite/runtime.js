@@ -102,14 +102,22 @@ class Runtime {
   trapped(e) {
     const what = e instanceof Error ? `${e.name}: ${e.message}` : `exception ${String(e)}`;
     const logged = this.log.filter((l) => l.trim() !== '').slice(-3).join(' | ');
-    this.M = null;
-    this.runners = new Map();
     try {
-      this.instantiate();
+      this.reset();
     } catch (e2) {
       return new Trap(`${what}; re-creating the instance failed too: ${e2.message}`);
     }
     return new Trap(logged ? `${what} (TFLite log: ${logged})` : what);
+  }
+
+  // reset drops the instance, with every cached runner, and makes a fresh
+  // one: after a trap, and after a run that leaves the heap corrupted
+  // without one (see stridedSlice in oracle.js). If making the new one
+  // fails, run makes it later.
+  reset() {
+    this.M = null;
+    this.runners = new Map();
+    this.instantiate();
   }
 
   // runner returns the cached runner for key, creating it from the model
