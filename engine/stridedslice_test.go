@@ -71,6 +71,8 @@ func make1s(n int) []int {
 	return s
 }
 
+// TestMaskFromInt checks how an integer mask reads as mask bits: within
+// int32 as TF's int32 attribute, beyond it as the 64-bit pattern.
 func TestMaskFromInt(t *testing.T) {
 	tests := []struct {
 		rule string

@@ -146,20 +146,32 @@ func TestAdapterPythonChecks(t *testing.T) {
 		{"an index out of bounds is out_of_range", `{"id":1,"op":"getitem","index":"x[5]","key":[5],"inputs":{"x":"` + npyOf(t) + `"}}`, "out_of_range"},
 	}
 	for _, tt := range tests {
-		cmd := exec.Command("/usr/bin/python3", adapter)
-		cmd.Stdin = strings.NewReader(tt.request + "\n")
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("%s: %v", tt.rule, err)
-		}
-		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-		var answer struct {
-			Error struct{ Kind string }
-		}
-		if len(lines) != 2 || json.Unmarshal([]byte(lines[1]), &answer) != nil || answer.Error.Kind != tt.kind {
-			t.Errorf("%s: answered %s, want an error of kind %s", tt.rule, out, tt.kind)
+		if kind, output, line := askAdapter(t, adapter, tt.request); kind != tt.kind || output {
+			t.Errorf("%s: answered %s, want an error of kind %s", tt.rule, line, tt.kind)
 		}
 	}
+}
+
+// askAdapter sends one request to a fresh run of the Python adapter
+// script and returns the kind of the error it answered ("" if none),
+// whether it answered an output, and its answer line.
+func askAdapter(t *testing.T, script, request string) (kind string, output bool, line string) {
+	t.Helper()
+	cmd := exec.Command("/usr/bin/python3", script)
+	cmd.Stdin = strings.NewReader(request + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s on %s: %v", script, request, err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	var answer struct {
+		Output json.RawMessage
+		Error  struct{ Kind string }
+	}
+	if len(lines) != 2 || json.Unmarshal([]byte(lines[1]), &answer) != nil {
+		t.Fatalf("%s on %s: not a hello and one answer:\n%s", script, request, out)
+	}
+	return answer.Error.Kind, answer.Output != nil, lines[1]
 }
 
 // npyOf returns the base64 .npy of a 1-d int64 array of three elements.

@@ -266,20 +266,9 @@ func TestNumPyAdapterChecks(t *testing.T) {
 			req("take_along_axis", `"axis":0,`, "arr", npyB64(t, "<i8", ones(32), nil), "indices", npyB64(t, "<i8", ones(32), nil)), "invalid_spec"},
 	}
 	for _, tt := range tests {
-		cmd := exec.Command("/usr/bin/python3", "testdata/numpy_adapter.py")
-		cmd.Stdin = strings.NewReader(tt.request + "\n")
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("%s: %v", tt.rule, err)
-		}
-		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-		var answer struct {
-			Output string
-			Error  struct{ Kind string }
-		}
-		if len(lines) != 2 || json.Unmarshal([]byte(lines[1]), &answer) != nil ||
-			answer.Error.Kind != tt.kind || (tt.kind == "") != (answer.Output != "") {
-			t.Errorf("%s: answered %s, want kind %q (\"\": an output)", tt.rule, tail(lines[len(lines)-1], 1), tt.kind)
+		kind, output, line := askAdapter(t, "testdata/numpy_adapter.py", tt.request)
+		if kind != tt.kind || (tt.kind == "") != output {
+			t.Errorf("%s: answered %s, want kind %q (\"\": an output)", tt.rule, line, tt.kind)
 		}
 	}
 }
