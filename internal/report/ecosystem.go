@@ -30,11 +30,11 @@ type EcoRow struct {
 	// Agree those of them that passed every case of the rule they ran.
 	Ran   int `json:"ran"`
 	Agree int `json:"agree"`
-	// Alone names the implementation that stands alone: exactly one of
+	// Alone is the implementation that stands alone: exactly one of
 	// those that ran the rule's cases differs and at least two agree
 	// (with one agreeing, two implementations differ from each other and
-	// neither stands alone); "" otherwise.
-	Alone string `json:"alone,omitempty"`
+	// neither stands alone); nil otherwise (whatever its name, "" too).
+	Alone *Impl `json:"alone,omitempty"`
 }
 
 // Standing sums up one implementation over the rows of the view.
@@ -65,7 +65,7 @@ func (r *Report) Ecosystem(date string) *Ecosystem {
 			continue
 		}
 		er := EcoRow{Feature: row.Feature, Cases: row.Cases}
-		var differ []string
+		var differ []*Impl
 		for _, i := range keep {
 			c := row.Cells[i]
 			er.Cells = append(er.Cells, c)
@@ -75,7 +75,7 @@ func (r *Report) Ecosystem(date string) *Ecosystem {
 				er.Agree++
 			case c.Total > 0:
 				er.Ran++
-				differ = append(differ, r.Impls[i].Name)
+				differ = append(differ, &r.Impls[i])
 			}
 		}
 		if len(differ) == 1 && er.Agree >= 2 {
@@ -100,7 +100,7 @@ func (e *Ecosystem) Standings() []Standing {
 			if c.Agrees() {
 				out[i].Agree++
 			}
-			if row.Alone != "" && c.Total > 0 && !c.Agrees() {
+			if row.Alone != nil && c.Total > 0 && !c.Agrees() {
 				out[i].Alone++ // the one that differs
 			}
 		}
@@ -127,7 +127,7 @@ func (e *Ecosystem) Tally() EcoTally {
 			t.NoneRan++
 		case differ == 0:
 			t.AllAgree++
-		case row.Alone != "":
+		case row.Alone != nil:
 			t.Alone++
 		case differ == 1:
 			t.OneDiffers++

@@ -81,8 +81,8 @@ func (e *Ecosystem) WriteMarkdown(w io.Writer) error {
 		writeTableHead(&b, "| rule | cases | agree |", "|---|---:|---|", e.Impls)
 		for _, row := range g.Rows {
 			agree := row.Agreement()
-			if row.Alone != "" {
-				agree += " · only **" + mdText(row.Alone) + "** differs"
+			if row.Alone != nil {
+				agree += " · only **" + mdText(row.Alone.Name) + "** differs"
 			}
 			fmt.Fprintf(&b, "| %s | %d | %s |", mdCode(row.ID), row.Cases, agree)
 			for _, c := range row.Cells {
@@ -178,7 +178,7 @@ var ecoTemplate = template.Must(template.New("ecosystem").Funcs(template.FuncMap
 <thead><tr><th>rule</th><th>cases</th><th>agree</th>{{range $.E.Impls}}<th>{{.Label}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range .Rows}}
-<tr><td class="rule" title="{{.Description}}">{{.ID}}</td><td class="n">{{.Cases}}</td><td>{{.Agreement}}{{if .Alone}} · <span class="alone">only {{.Alone}} differs</span>{{end}}</td>
+<tr><td class="rule" title="{{.Description}}">{{.ID}}</td><td class="n">{{.Cases}}</td><td>{{.Agreement}}{{with .Alone}} · <span class="alone">only {{.Name}} differs</span>{{end}}</td>
 {{- range .Cells}}<td class="{{state .}}">{{mark .}} {{.String}}{{range $i, $c := .Causes}}{{if eq $i 0}}: {{else}}, {{end}}{{if not .Rule}}unexplained {{end}}<code>{{.Rule}}{{.Group}}</code>{{end}}</td>{{end}}</tr>
 {{- end}}
 </tbody>

@@ -72,19 +72,19 @@ func TestEcosystem(t *testing.T) {
 			[]string{"a", "b", "broken"}, 3, 2, "broken", []string{"✅ 4/4", "✅ 4/4", "❌ 0/4: `getitem/negative-step`"}},
 		{"two that differ: none stands alone",
 			[]impl.Impl{good("a"), good("b"), broken, named{broken, "broken2"}}, "getitem/negative-step",
-			[]string{"a", "b", "broken", "broken2"}, 4, 2, "", []string{"✅ 4/4", "✅ 4/4", "❌ 0/4: `getitem/negative-step`", "❌ 0/4: `getitem/negative-step`"}},
+			[]string{"a", "b", "broken", "broken2"}, 4, 2, "(nobody)", []string{"✅ 4/4", "✅ 4/4", "❌ 0/4: `getitem/negative-step`", "❌ 0/4: `getitem/negative-step`"}},
 		{"one that differs against one that agrees: neither stands alone",
 			[]impl.Impl{good("a"), broken}, "getitem/negative-step",
-			[]string{"a", "broken"}, 2, 1, "", []string{"✅ 4/4", "❌ 0/4: `getitem/negative-step`"}},
+			[]string{"a", "broken"}, 2, 1, "(nobody)", []string{"✅ 4/4", "❌ 0/4: `getitem/negative-step`"}},
 		{"an implementation that runs none of the rule's cases is skipped and not counted",
 			[]impl.Impl{good("a"), good("b"), broken, runsNoGetitem{}}, "getitem/negative-step",
 			[]string{"a", "b", "broken", "nogetitem"}, 3, 2, "broken", []string{"✅ 4/4", "✅ 4/4", "❌ 0/4: `getitem/negative-step`", "➖ skipped (4)"}},
 		{"a failure no rule explains is named unexplained, with its op and symptom",
 			[]impl.Impl{good("a"), good("b")}, "getitem/step-over-1",
-			[]string{"a", "b"}, 2, 0, "", []string{"❌ 2/3: unexplained `getitem/values`", "❌ 2/3: unexplained `getitem/values`"}},
+			[]string{"a", "b"}, 2, 0, "(nobody)", []string{"❌ 2/3: unexplained `getitem/values`", "❌ 2/3: unexplained `getitem/values`"}},
 		{"a cell names every cause of its failures, a rule other than the row's among them",
 			[]impl.Impl{good("a"), broken}, "getitem/step-over-1",
-			[]string{"a", "broken"}, 2, 0, "", []string{"❌ 2/3: unexplained `getitem/values`", "❌ 1/3: `getitem/negative-step`, unexplained `getitem/values`"}},
+			[]string{"a", "broken"}, 2, 0, "(nobody)", []string{"❌ 2/3: unexplained `getitem/values`", "❌ 1/3: `getitem/negative-step`, unexplained `getitem/values`"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.rule, func(t *testing.T) {
@@ -109,8 +109,8 @@ func TestEcosystem(t *testing.T) {
 			if row == nil {
 				t.Fatalf("no row %s", tc.row)
 			}
-			if row.Ran != tc.ran || row.Agree != tc.agree || row.Alone != tc.alone {
-				t.Errorf("ran %d, agree %d, alone %q; want %d, %d, %q", row.Ran, row.Agree, row.Alone, tc.ran, tc.agree, tc.alone)
+			if row.Ran != tc.ran || row.Agree != tc.agree || aloneName(row) != tc.alone {
+				t.Errorf("ran %d, agree %d, alone %q; want %d, %d, %q", row.Ran, row.Agree, aloneName(row), tc.ran, tc.agree, tc.alone)
 			}
 			var cells []string
 			for _, c := range row.Cells {
@@ -193,13 +193,13 @@ func TestEcosystemTally(t *testing.T) {
 		want  EcoTally
 		alone string
 	}{
-		{"all that ran agree; a skipped implementation does not count", []Cell{agree, agree, skip}, EcoTally{AllAgree: 1}, ""},
+		{"all that ran agree; a skipped implementation does not count", []Cell{agree, agree, skip}, EcoTally{AllAgree: 1}, "(nobody)"},
 		{"one differs and two agree: it stands alone", []Cell{agree, agree, differ}, EcoTally{Alone: 1}, "i2"},
 		{"an agreeing implementation that skipped most cases still agrees", []Cell{{Passed: 1, Total: 1, Skipped: 9}, agree, differ}, EcoTally{Alone: 1}, "i2"},
-		{"one differs, one agrees: no one stands alone", []Cell{agree, differ, skip}, EcoTally{OneDiffers: 1}, ""},
-		{"the only one that ran differs", []Cell{skip, differ}, EcoTally{OneDiffers: 1}, ""},
-		{"two differ", []Cell{agree, differ, differ, agree}, EcoTally{Several: 1}, ""},
-		{"none ran", []Cell{skip, skip}, EcoTally{NoneRan: 1}, ""},
+		{"one differs, one agrees: no one stands alone", []Cell{agree, differ, skip}, EcoTally{OneDiffers: 1}, "(nobody)"},
+		{"the only one that ran differs", []Cell{skip, differ}, EcoTally{OneDiffers: 1}, "(nobody)"},
+		{"two differ", []Cell{agree, differ, differ, agree}, EcoTally{Several: 1}, "(nobody)"},
+		{"none ran", []Cell{skip, skip}, EcoTally{NoneRan: 1}, "(nobody)"},
 	}
 	for _, tc := range tests {
 		r := &Report{Rows: []Row{{Feature: Feature{ID: "getitem/negative-step", Group: "getitem"}}}}
@@ -208,9 +208,47 @@ func TestEcosystemTally(t *testing.T) {
 			r.Rows[0].Cells = append(r.Rows[0].Cells, &tc.cells[i])
 		}
 		e := r.Ecosystem("2026-01-02")
-		if got := e.Tally(); got != tc.want || e.Rows[0].Alone != tc.alone {
-			t.Errorf("%s: tally %+v, alone %q; want %+v, %q", tc.rule, got, e.Rows[0].Alone, tc.want, tc.alone)
+		if got := e.Tally(); got != tc.want || aloneName(&e.Rows[0]) != tc.alone {
+			t.Errorf("%s: tally %+v, alone %q; want %+v, %q", tc.rule, got, aloneName(&e.Rows[0]), tc.want, tc.alone)
 		}
+	}
+}
+
+// aloneName is the name of the implementation that stands alone in the
+// row, "(nobody)" if none does.
+func aloneName(row *EcoRow) string {
+	if row.Alone == nil {
+		return "(nobody)"
+	}
+	return row.Alone.Name
+}
+
+// TestEcosystemAloneWithoutName checks that an implementation whose
+// hello gave an empty name still stands alone: the row, the tally, its
+// standing and both pages say so.
+func TestEcosystemAloneWithoutName(t *testing.T) {
+	agree, differ := Cell{Passed: 3, Total: 3}, Cell{Passed: 1, Total: 3}
+	r := &Report{Impls: []Impl{{Name: "a"}, {Name: "b"}, {Name: ""}},
+		Rows: []Row{{Feature: Feature{ID: "getitem/negative-step", Group: "getitem"}, Cells: []*Cell{&agree, &agree, &differ}}}}
+	e := r.Ecosystem("2026-01-02")
+	if got := aloneName(&e.Rows[0]); got != "" {
+		t.Errorf("alone %q, want the implementation named \"\"", got)
+	}
+	if got := e.Tally(); got != (EcoTally{Alone: 1}) {
+		t.Errorf("tally %+v, want one rule where one stands alone", got)
+	}
+	if got := e.Standings()[2].Alone; got != 1 {
+		t.Errorf("the unnamed implementation stands alone on %d rules, want 1", got)
+	}
+	var md, page strings.Builder
+	if err := e.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.WriteHTML(&page); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "only **** differs") || !strings.Contains(page.String(), `<span class="alone">only  differs</span>`) {
+		t.Errorf("a page does not say that the unnamed implementation alone differs:\n%s\n%s", md.String(), page.String())
 	}
 }
 
