@@ -4,8 +4,8 @@
 //
 // Parsing uses the Python 3.4 grammar of github.com/go-python/gpython; this
 // package then checks the syntax tree against the rules of NumPy's
-// indexing, and refuses async and await, keywords since Python 3.7, as
-// the Pythons NumPy 1.24 runs on do. Every rejected input yields an *engine.Error: invalid_spec for
+// indexing; like the Pythons NumPy 1.24 runs on, it reads digit groups
+// (1_000, Python 3.6) and refuses async and await, keywords since 3.7. Every rejected input yields an *engine.Error: invalid_spec for
 // anything that is not a valid index, and out_of_range for an integer index
 // that does not fit in int64 (it can never be in bounds).
 package expr
@@ -110,6 +110,7 @@ func parse(src string, plain bool) (items []engine.IndexItem, err error) {
 	// leading blank lines) rather than treating it as an indent.
 	text := strings.TrimLeft(norm, " \t\n")
 	skipped := len(norm) - len(text)
+	text = joinDigitGroups(text) // positions unchanged
 
 	if plain {
 		if slicer, ok := plainSubscript(text); ok {

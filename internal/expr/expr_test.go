@@ -136,6 +136,16 @@ var parseCases = []parseCase{
 	{rule: "... alone is one ellipsis item", src: "x[...]", want: items(ellipsis)},
 	{rule: "any identifier may be subscripted", src: "tensor_2[1]", want: items(idx(1))},
 
+	// Digit groups (Python 3.6, PEP 515), as the Pythons NumPy 1.24 runs on read them.
+	{rule: "underscores group the digits of a decimal", src: "x[1_000]", want: items(idx(1000))},
+	{rule: "an underscore may follow a base prefix", src: "x[0x_f_f, 0b1_0, 0o_7]", want: items(idx(255), idx(2), idx(7))},
+	{rule: "grouped zeros are zero", src: "x[0_0]", want: items(idx(0))},
+	{rule: "slice parts may be grouped", src: "x[-1_0:2_0:1_0]", want: items(sl(-10, 20, 10))},
+	{rule: "a grouped float is still a float NumPy refuses", src: "x[1_0.5_0]", kind: engine.InvalidSpec, refused: true},
+	{rule: "a grouped exponent and an imaginary part are read too", src: "x[1e1_0, 1_0j]", kind: engine.InvalidSpec, refused: true},
+	{rule: "a name that starts with an underscore is a name", src: "x[_1_0]", want: items(named("_1_0"))},
+	{rule: "an underscore inside a string is the string's", src: "x[0, '1_0']", kind: engine.InvalidSpec, refused: true},
+
 	// Slices.
 	{rule: "a bare colon is a slice with no parts", src: "x[:]", want: items(sl(nil, nil, nil))},
 	{rule: "a double colon is a slice with no parts", src: "x[::]", want: items(sl(nil, nil, nil))},
@@ -291,7 +301,10 @@ var parseCases = []parseCase{
 	{rule: "a tab counts as one column", src: "x[\t1,,]", kind: engine.InvalidSpec, pos: "column 6"},
 	{rule: "columns count characters, not bytes", src: "x[é,,]", kind: engine.InvalidSpec, pos: "column 5"},
 	{rule: "leading blanks count in the column", src: "   x[1,,]", kind: engine.InvalidSpec, pos: "column 8"},
-	{rule: "digit separators are Python 3.6 and rejected by the 3.4 grammar", src: "x[1_000]", kind: engine.InvalidSpec, pos: "column 4"},
+	{rule: "an underscore Python does not take in a literal (two in a row) is a syntax error", src: "x[1__0]", kind: engine.InvalidSpec, pos: "column 4"},
+	{rule: "a trailing underscore in a literal is a syntax error", src: "x[0, 1_]", kind: engine.InvalidSpec, pos: "column 7"},
+	{rule: "a grouped decimal with a leading zero is a syntax error", src: "x[0_7]", kind: engine.InvalidSpec, pos: "column 4"},
+	{rule: "digit groups keep the columns of what follows them", src: "x[1_000,,]", kind: engine.InvalidSpec, pos: "column 9"},
 	{rule: "a star expression is not in the 3.4 subscript grammar", src: "x[*a]", kind: engine.InvalidSpec, pos: "column 3"},
 	{rule: "async is a keyword since Python 3.7, not a name", src: "x[0, async]", kind: engine.InvalidSpec, pos: "column 6"},
 	{rule: "await is a keyword since Python 3.7, also as the subscripted name", src: "await[0]", kind: engine.InvalidSpec, pos: "column 1"},

@@ -359,7 +359,6 @@ def parse_index_ast(src):
         # Python's tokenizer takes form feed (and, inside brackets, vertical
         # tab) as white space; the Python 3.4 lexer of internal/expr does not.
         raise invalid("syntax error: form feed or vertical tab in index %r" % src[:120])
-    check_tokens(code)
     try:
         tree = ast.parse(code, mode="eval")
     except (RecursionError, MemoryError) as e:
@@ -396,21 +395,6 @@ def parse_index_ast(src):
             ellipsis = True
         key.append(item)
     return make_key(key)
-
-
-def check_tokens(text):
-    """Rejects numeric literals that Python 3.11 accepts but the Python 3.4
-    grammar of internal/expr does not (digit group underscores)."""
-    if "_" not in text:
-        return
-    import tokenize
-    try:
-        toks = list(tokenize.generate_tokens(io.StringIO(text).readline))
-    except Exception:
-        return  # ast.parse reports it
-    for t in toks:
-        if t.type == tokenize.NUMBER and "_" in t.string:
-            raise invalid("syntax error: digit separators in %r are not Python 3.4 syntax" % t.string)
 
 
 def convert_item(i, e):

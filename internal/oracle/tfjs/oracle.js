@@ -441,21 +441,26 @@ function pyString(text, i, bytes, raw, toks) {
 
 // pyNumber scans a numeric literal at text[i] as gpython's lexer does
 // (its regular expressions, in its order, with no look at what follows:
-// "1if" is 1 then if, "1_0" is 1 then the name _0) and returns the
-// position after it.
+// "1if" is 1 then if, "1__0" is 1 then the name __0), with the digit
+// groups of Python 3.6 (1_000, 0x_ff: single underscores between digits
+// and after a base prefix), which the Pythons NumPy 1.24 runs on read,
+// and returns the position after it.
 function pyNumber(text, i, toks) {
   const rest = text.slice(i, i + 70000);
+  const D = '[0-9](?:_?[0-9])*'; // digits, grouped
+  const exact = (re) => new RegExp('^(?:' + re + ')').exec(rest);
   let m;
   let num;
-  if ((m = /^0[oO][0-7]+/.exec(rest)) || (m = /^0[xX][0-9a-fA-F]+/.exec(rest)) || (m = /^0[bB][01]+/.exec(rest))) {
-    num = { kind: 'int', n: BigInt(m[0].toLowerCase()) };
-  } else if ((m = /^(?:(?:[0-9]+|[0-9]*\.[0-9]+|[0-9]+\.)[eE][+-]?[0-9]+|[0-9]*\.[0-9]+|[0-9]+\.)[jJ]?/.exec(rest))) {
+  if ((m = exact('0[oO](?:_?[0-7])+')) || (m = exact('0[xX](?:_?[0-9a-fA-F])+')) || (m = exact('0[bB](?:_?[01])+'))) {
+    num = { kind: 'int', n: BigInt(m[0].replace(/_/g, '').toLowerCase()) };
+  } else if ((m = exact(`(?:(?:${D}|(?:${D})?\\.${D}|${D}\\.)[eE][+-]?${D}|(?:${D})?\\.${D}|${D}\\.)[jJ]?`))) {
     num = { kind: /[jJ]$/.test(m[0]) ? 'complex' : 'float' };
   } else {
-    m = /^[0-9]+[jJ]?/.exec(rest);
-    if (/[jJ]$/.test(m[0])) num = { kind: 'complex' };
-    else if (/^0[0-9]*[1-9][0-9]*$/.test(m[0])) throw new PySyntax('illegal decimal with leading zero');
-    else num = { kind: 'int', n: BigInt(m[0]) };
+    m = exact(`${D}[jJ]?`);
+    const digits = m[0].replace(/_/g, '');
+    if (/[jJ]$/.test(digits)) num = { kind: 'complex' };
+    else if (/^0[0-9]*[1-9][0-9]*$/.test(digits)) throw new PySyntax('illegal decimal with leading zero');
+    else num = { kind: 'int', n: BigInt(digits) };
   }
   toks.push({ t: 'num', num });
   return i + m[0].length;
