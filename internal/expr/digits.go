@@ -40,7 +40,7 @@ func joinDigitGroups(text string) string {
 			i = skipComment(text, i)
 		case c == '\'' || c == '"':
 			i = skipString(text, i)
-		case c == '_' || c >= 0x80 || 'a' <= c|0x20 && c|0x20 <= 'z':
+		case isNameByte(c) && !isDigit(c):
 			i = skipName(text, i)
 		case strings.HasPrefix(text[i:], "..."):
 			i += 3
@@ -69,6 +69,12 @@ func joinDigitGroups(text string) string {
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
+// isNameByte reports whether c may be part of a name: an ASCII letter,
+// digit or underscore, or any byte of a non-ASCII character.
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 0x80 || isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'z'
+}
+
 // skipComment returns the position of the newline that ends the comment
 // at text[i], or the end of text.
 func skipComment(text string, i int) int {
@@ -81,11 +87,7 @@ func skipComment(text string, i int) int {
 // skipName returns the position after the name (or string prefix) at
 // text[i]: ASCII letters, digits, underscores and any non-ASCII byte.
 func skipName(text string, i int) int {
-	for i < len(text) {
-		c := text[i]
-		if c != '_' && c < 0x80 && !isDigit(c) && !('a' <= c|0x20 && c|0x20 <= 'z') {
-			break
-		}
+	for i < len(text) && isNameByte(text[i]) {
 		i++
 	}
 	return i

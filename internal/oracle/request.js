@@ -289,6 +289,16 @@ function advancedSkip(items, who) {
   return new Skip(`the subscript has advanced indices (${what}); ${who} runs basic indexing only`, 'advanced-index');
 }
 
+// skipHugeDims skips a case with an input dimension beyond max, the
+// largest the oracle's runtime can be given (possible only with no
+// elements); limit says whose limit it is.
+function skipHugeDims(inputs, max, limit) {
+  for (const [name, a] of Object.entries(inputs)) {
+    const i = a.shape.findIndex((d) => d > max);
+    if (i >= 0) throw new Skip(`${name}.shape[${i}] = ${a.shape[i]} is beyond ${limit}`, 'int32-limit');
+  }
+}
+
 // ------------------------------------------------------------ protocol
 
 // request parses a request line with parse; null (said on stderr, as
@@ -361,7 +371,7 @@ module.exports = {
   CLASSIC_OPS, ONNX_OPS, CLASSIC_INPUTS, ONNX_INPUTS, CLASSIC_FIELDS, ONNX_FIELDS,
   quietConsole, CaseError, Skip, withCode, invalid, bad, has,
   isInt64, ints, mask, caseOp, checkFields, classicSpec, batchDims, badIndices, axis, loadInputs,
-  checkSubscriptNames, advancedSkip, ALL_FIELDS,
+  checkSubscriptNames, advancedSkip, skipHugeDims, ALL_FIELDS,
   haveSubscriptParser, subscriptParser,
   request, output, failure, readLines, serve,
 };

@@ -729,17 +729,8 @@ function stridedGraph(entries, a) {
 // refuses the number first).
 const MAX_DIM = 2 ** 32 - 1;
 
-// checkDims skips a case whose inputs have a dimension beyond MAX_DIM
-// (possible only with no elements): onnxruntime-node cannot be given it.
-function checkDims(inputs) {
-  for (const [name, a] of Object.entries(inputs)) {
-    const i = a.shape.findIndex((d) => d > MAX_DIM);
-    if (i >= 0) throw new Skip(`${name}.shape[${i}] = ${a.shape[i]} is beyond the 2^32-1 onnxruntime-node takes`, 'int32-limit');
-  }
-}
-
 function run(spec, inputs) {
-  checkDims(inputs);
+  req.skipHugeDims(inputs, MAX_DIM, 'the 2^32-1 onnxruntime-node takes');
   switch (spec.op) {
     case 'onnx_slice': return onnxSlice(spec, inputs);
     case 'onnx_gather_nd': return onnxGatherND(spec, inputs);

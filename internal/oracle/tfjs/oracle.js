@@ -439,6 +439,14 @@ function pyString(text, i, bytes, raw, toks) {
   return j + close.length;
 }
 
+// The numeric literals pyNumber reads, digits grouped by single
+// underscores (PY_DIGITS): octal, hexadecimal and binary integers; floats and
+// imaginary numbers; decimal integers and imaginary numbers.
+const PY_DIGITS = '[0-9](?:_?[0-9])*';
+const PY_BASED = /^(?:0[oO](?:_?[0-7])+|0[xX](?:_?[0-9a-fA-F])+|0[bB](?:_?[01])+)/;
+const PY_FLOAT = new RegExp(`^(?:(?:${PY_DIGITS}|(?:${PY_DIGITS})?\\.${PY_DIGITS}|${PY_DIGITS}\\.)[eE][+-]?${PY_DIGITS}|(?:${PY_DIGITS})?\\.${PY_DIGITS}|${PY_DIGITS}\\.)[jJ]?`);
+const PY_DECIMAL = new RegExp(`^${PY_DIGITS}[jJ]?`);
+
 // pyNumber scans a numeric literal at text[i] as gpython's lexer does
 // (its regular expressions, in its order, with no look at what follows:
 // "1if" is 1 then if, "1__0" is 1 then the name __0), with the digit
@@ -447,16 +455,14 @@ function pyString(text, i, bytes, raw, toks) {
 // and returns the position after it.
 function pyNumber(text, i, toks) {
   const rest = text.slice(i, i + 70000);
-  const D = '[0-9](?:_?[0-9])*'; // digits, grouped
-  const exact = (re) => new RegExp('^(?:' + re + ')').exec(rest);
   let m;
   let num;
-  if ((m = exact('0[oO](?:_?[0-7])+')) || (m = exact('0[xX](?:_?[0-9a-fA-F])+')) || (m = exact('0[bB](?:_?[01])+'))) {
+  if ((m = PY_BASED.exec(rest))) {
     num = { kind: 'int', n: BigInt(m[0].replace(/_/g, '').toLowerCase()) };
-  } else if ((m = exact(`(?:(?:${D}|(?:${D})?\\.${D}|${D}\\.)[eE][+-]?${D}|(?:${D})?\\.${D}|${D}\\.)[jJ]?`))) {
+  } else if ((m = PY_FLOAT.exec(rest))) {
     num = { kind: /[jJ]$/.test(m[0]) ? 'complex' : 'float' };
   } else {
-    m = exact(`${D}[jJ]?`);
+    m = PY_DECIMAL.exec(rest);
     const digits = m[0].replace(/_/g, '');
     if (/[jJ]$/.test(digits)) num = { kind: 'complex' };
     else if (/^0[0-9]*[1-9][0-9]*$/.test(digits)) throw new PySyntax('illegal decimal with leading zero');

@@ -684,10 +684,7 @@ function run(spec, inputs) {
   if (spec.op === 'gather_nd') kernelType(inputs.params, true);
   else if (spec.op === 'gather') gatherParamsType(inputs.params);
   else kernelType(inputs.x, false);
-  for (const [name, a] of Object.entries(inputs)) {
-    const i = a.shape.findIndex((d) => d > INT32_MAX);
-    if (i >= 0) throw new Skip(`${name}.shape[${i}] = ${a.shape[i]} does not fit TFLite's int32 tensor shapes`, 'int32-limit');
-  }
+  req.skipHugeDims(inputs, INT32_MAX, "TFLite's int32 tensor shapes");
   switch (spec.op) {
     case 'strided_slice': return stridedSlice(spec, inputs.x);
     case 'slice': return slice(spec, inputs.x);
